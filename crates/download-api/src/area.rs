@@ -1,0 +1,205 @@
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The geographical area a download covers, as the service names it.
+///
+/// Parsing never fails: codes outside the spec's list (partner products send
+/// `"UK"` or `"NI"`) are kept as [`Area::Other`] so they can still be shown.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Area {
+    /// `GB`: all of Great Britain.
+    Gb,
+    /// One British National Grid 100 km square.
+    Square(GridSquare),
+    /// A code the spec does not list.
+    Other(String),
+}
+
+/// The 55 grid squares of the spec's Area enumeration, in the spec's order.
+const SQUARES: [&str; 55] = [
+    "HP", "HT", "HU", "HW", "HX", "HY", "HZ", "NA", "NB", "NC", "ND", "NF", "NG", "NH", "NJ", "NK",
+    "NL", "NM", "NN", "NO", "NR", "NS", "NT", "NU", "NW", "NX", "NY", "NZ", "OV", "SD", "SE", "TA",
+    "SH", "SJ", "SK", "TF", "TG", "SM", "SN", "SO", "SP", "TL", "TM", "SR", "SS", "ST", "SU", "TQ",
+    "TR", "SV", "SW", "SX", "SY", "SZ", "TV",
+];
+
+impl Area {
+    /// Every area the spec lists: `GB` followed by the 55 grid squares.
+    pub fn all() -> impl Iterator<Item = Area> {
+        std::iter::once(Area::Gb).chain(GridSquare::all().map(Area::Square))
+    }
+
+    /// The code as the service writes it.
+    pub fn code(&self) -> &str {
+        match self {
+            Area::Gb => "GB",
+            Area::Square(square) => square.code(),
+            Area::Other(code) => code,
+        }
+    }
+
+    /// The grid square, when this area is one.
+    pub fn square(&self) -> Option<GridSquare> {
+        match self {
+            Area::Square(square) => Some(*square),
+            _ => None,
+        }
+    }
+}
+
+impl FromStr for Area {
+    type Err = std::convert::Infallible;
+
+    fn from_str(code: &str) -> Result<Self, Self::Err> {
+        Ok(if code == "GB" {
+            Area::Gb
+        } else if let Some(square) = GridSquare::from_code(code) {
+            Area::Square(square)
+        } else {
+            Area::Other(code.to_owned())
+        })
+    }
+}
+
+impl From<&str> for Area {
+    fn from(code: &str) -> Self {
+        code.parse().unwrap_or_else(|never| match never {})
+    }
+}
+
+impl fmt::Display for Area {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl Serialize for Area {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
+impl<'de> Deserialize<'de> for Area {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let code = String::deserialize(deserializer)?;
+        Ok(Area::from(code.as_str()))
+    }
+}
+
+/// One of the 55 British National Grid 100 km squares the spec lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GridSquare(u8);
+
+impl GridSquare {
+    /// Side of a square in metres.
+    pub const SIZE_M: u32 = 100_000;
+
+    /// The squares in the spec's order.
+    pub fn all() -> impl Iterator<Item = GridSquare> + Clone {
+        (0..SQUARES.len() as u8).map(GridSquare)
+    }
+
+    /// The square with this two-letter code (upper case), if the spec lists it.
+    pub fn from_code(code: &str) -> Option<GridSquare> {
+        SQUARES
+            .iter()
+            .position(|c| *c == code)
+            .map(|i| GridSquare(i as u8))
+    }
+
+    /// The two-letter code, e.g. `"SU"`.
+    pub fn code(self) -> &'static str {
+        SQUARES[self.0 as usize]
+    }
+
+    /// Easting and northing in metres of the square's south-west corner.
+    ///
+    /// Derived from the letters: the first picks a 500 km square and the second a
+    /// 100 km square inside it, each from a 5×5 grid of the alphabet without `I`,
+    /// lettered from the north-west. The false origin is the south-west corner of `SV`.
+    pub fn origin(self) -> (u32, u32) {
+        let mut letters = self.code().bytes().map(letter_index);
+        let (major, minor) = (letters.next().unwrap_or(0), letters.next().unwrap_or(0));
+        // `S` (index 17) is the 500 km square at the false origin: shift columns so it
+        // comes out as column 0, and count rows up from the grid's southern edge.
+        let east = ((major % 5) + 3) % 5 * 5 + minor % 5;
+        let north = (3 - major / 5) * 5 + (4 - minor / 5);
+        (east * Self::SIZE_M, north * Self::SIZE_M)
+    }
+}
+
+/// Position of a letter in the 25-letter grid alphabet (A–Z without I).
+fn letter_index(letter: u8) -> u32 {
+    let index = u32::from(letter - b'A');
+    if letter > b'I' { index - 1 } else { index }
+}
+
+impl fmt::Display for GridSquare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn origin_km(code: &str) -> (u32, u32) {
+        let (e, n) = GridSquare::from_code(code).unwrap().origin();
+        (e / 1000, n / 1000)
+    }
+
+    #[test]
+    fn known_squares_sit_at_their_published_origins() {
+        // Values from the Ordnance Survey's guide to the National Grid.
+        assert_eq!(origin_km("SV"), (0, 0));
+        assert_eq!(origin_km("SU"), (400, 100));
+        assert_eq!(origin_km("TQ"), (500, 100));
+        assert_eq!(origin_km("TV"), (500, 0));
+        assert_eq!(origin_km("NT"), (300, 600));
+        assert_eq!(origin_km("NA"), (0, 900));
+        assert_eq!(origin_km("HU"), (400, 1100));
+        assert_eq!(origin_km("HP"), (400, 1200));
+        assert_eq!(origin_km("OV"), (500, 500));
+        assert_eq!(origin_km("TG"), (600, 300));
+    }
+
+    #[test]
+    fn every_square_has_its_own_place_inside_the_grid() {
+        let mut seen = std::collections::HashSet::new();
+        for square in GridSquare::all() {
+            let (e, n) = square.origin();
+            assert!(e <= 600_000 && n <= 1_200_000, "{square} at {e},{n}");
+            assert!(seen.insert((e, n)), "{square} shares a place");
+        }
+        assert_eq!(seen.len(), 55);
+    }
+
+    #[test]
+    fn squares_of_one_row_line_up_west_to_east() {
+        // SV SW SX SY SZ TV: the southernmost row of the grid, 100 km apart.
+        let row: Vec<_> = ["SV", "SW", "SX", "SY", "SZ", "TV"].map(origin_km).into();
+        for (i, origin) in row.iter().enumerate() {
+            assert_eq!(*origin, (100 * i as u32, 0));
+        }
+    }
+
+    #[test]
+    fn spec_codes_parse_and_others_are_kept() {
+        assert_eq!(Area::from("GB"), Area::Gb);
+        assert_eq!(Area::from("SU").square().map(GridSquare::code), Some("SU"));
+        assert_eq!(Area::from("UK"), Area::Other("UK".into()));
+        assert_eq!(Area::from("su"), Area::Other("su".into()));
+        assert_eq!(Area::all().count(), 56);
+    }
+
+    #[test]
+    fn areas_round_trip_through_json() {
+        let json = r#"["GB","NI","TQ"]"#;
+        let areas: Vec<Area> = serde_json::from_str(json).unwrap();
+        assert_eq!(areas[1], Area::Other("NI".into()));
+        assert_eq!(serde_json::to_string(&areas).unwrap(), json);
+    }
+}

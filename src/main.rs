@@ -1,1 +1,14 @@
-fn main() {}
+//! Download Explorer: find and fetch geographic data from a Download Service.
+
+mod api;
+mod app;
+mod components;
+mod config;
+mod pages;
+
+fn main() {
+    leptos::task::spawn_local(async {
+        let service = config::ServiceConfig::load().await;
+        leptos::mount::mount_to_body(move || app::App(app::AppProps { service }));
+    });
+}

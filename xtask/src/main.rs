@@ -1,1 +1,149 @@
-fn main() {}
+//! The project's commands, run from anywhere in the checkout:
+//!
+//! - `cargo xtask run [-- SERVER ARGS]`: install what is missing, build the web app and
+//!   serve it, with the demo catalogue, from one server process.
+//! - `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
+//! - `cargo xtask size`: build the web app and print each file's size.
+
+mod bundle;
+mod exec;
+mod tools;
+
+use std::env;
+use std::process::ExitCode;
+
+use exec::{Result, Steps, cargo, root, run};
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  run [-- SERVER ARGS]  install missing tools, build the web app and run the server
+                        (SERVER ARGS go to download-server, e.g. -- --listen 0.0.0.0:8080)
+  test                  what CI runs: tools, fmt, clippy, unit tests, build, size budget,
+                        browser tests
+  size                  build the web app and print each file's raw/gzip/brotli size
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => run_product(server_args(&args[1..])),
+        Some("test") => test(),
+        Some("size") => size(),
+        Some("help" | "-h" | "--help") => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n\n{USAGE}").into()),
+        None => Err(USAGE.into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("\nerror: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cargo xtask run -- --listen x` reaches us as `run -- --listen x`; both that and
+/// `run --listen x` forward `--listen x` to the server.
+fn server_args(args: &[String]) -> &[String] {
+    match args.first().map(String::as_str) {
+        Some("--") => &args[1..],
+        _ => args,
+    }
+}
+
+fn run_product(server_args: &[String]) -> Result {
+    tools::ensure_build_tools()?;
+    let files = bundle::build()?;
+    bundle::print_table(&files);
+    run(cargo()
+        .args([
+            "run",
+            "--release",
+            "-p",
+            "download-server",
+            "--",
+            "--web-root",
+        ])
+        .arg(bundle::dist())
+        .args(server_args))
+}
+
+fn size() -> Result {
+    tools::ensure_build_tools()?;
+    let files = bundle::build()?;
+    bundle::print_table(&files);
+    Ok(())
+}
+
+fn test() -> Result {
+    // The browser tests are their own crate; until it exists there is nothing to run.
+    let has_e2e = root().join("crates/e2e/Cargo.toml").exists();
+    let mut steps = Steps::new();
+
+    steps.run("tools", || {
+        tools::ensure_build_tools()?;
+        if has_e2e {
+            tools::ensure_browser()?;
+        }
+        Ok(())
+    })?;
+    steps.run("fmt", || {
+        run(cargo().args(["fmt", "--all", "--", "--check"]))
+    })?;
+    steps.run("clippy", || {
+        run(cargo().args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    steps.run("clippy wasm", || {
+        run(cargo().args([
+            "clippy",
+            "-p",
+            "download-explorer",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    steps.run("unit tests", || {
+        let mut test = cargo();
+        test.args(["test", "--workspace"]);
+        if has_e2e {
+            test.args(["--exclude", "e2e"]);
+        }
+        run(&mut test)
+    })?;
+    let mut files = Vec::new();
+    steps.run("build web app", || {
+        files = bundle::build()?;
+        Ok(())
+    })?;
+    steps.run("size budget", || {
+        bundle::print_table(&files);
+        bundle::check_budget(&files)
+    })?;
+    if has_e2e {
+        steps.run("browser tests", || {
+            run(cargo()
+                .args(["test", "-p", "e2e"])
+                .env("E2E_WEB_ROOT", bundle::dist()))
+        })?;
+    } else {
+        println!("\nno crates/e2e yet: no browser tests to run");
+    }
+
+    println!("\nxtask test: {}", steps.summary());
+    Ok(())
+}

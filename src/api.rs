@@ -1,0 +1,241 @@
+//! The HTTP client of the Download Service: every call the app makes goes through here.
+
+use std::fmt;
+
+use download_api::{
+    DataPackage, DataPackageVersion, DataPackageVersionSummary, DownloadsQuery, ErrorBody,
+    OAuthErrorBody, Product, ProductDownload, ServiceUrls, TokenResponse,
+};
+use gloo_net::http::{Request, RequestBuilder, Response};
+use leptos::prelude::*;
+use serde::de::DeserializeOwned;
+
+use crate::config::ServiceConfig;
+
+/// What went wrong talking to the service, with the service's own words when it sent any.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ApiError {
+    /// The service answered with an error body (`message` and links).
+    #[error("{}", .body.message)]
+    Service { status: u16, body: ErrorBody },
+    /// The service answered with an error status and nothing readable.
+    #[error("The service answered {status} {status_text}.")]
+    Status { status: u16, status_text: String },
+    /// The request never got an answer (network down, wrong address, CORS).
+    #[error("Could not reach the service at {url}. Check the address in Settings and your connection.")]
+    Network { url: String },
+    /// What the user typed cannot be sent as it is.
+    #[error("{0}")]
+    Input(String),
+    /// The answer was not what the spec describes.
+    #[error("The service sent an answer this app could not read ({0}).")]
+    Decode(String),
+}
+
+impl ApiError {
+    /// The HTTP status, when the service answered at all.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ApiError::Service { status, .. } | ApiError::Status { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// True when the credentials are missing, wrong or expired.
+    pub fn is_unauthorized(&self) -> bool {
+        self.status() == Some(401)
+    }
+
+    /// The service's error body, when it sent one.
+    pub fn body(&self) -> Option<&ErrorBody> {
+        match self {
+            ApiError::Service { body, .. } => Some(body),
+            _ => None,
+        }
+    }
+}
+
+/// How the app proves who it is on data package endpoints.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Credentials {
+    /// An OAuth2 access token, sent as `Authorization: Bearer …`.
+    Token(String),
+    /// A project API key, sent in the `key` header (never in the URL).
+    ApiKey(String),
+}
+
+impl fmt::Debug for Credentials {
+    // Secrets must never reach the console, even in a debug print.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Credentials::Token(_) => f.write_str("Token(…)"),
+            Credentials::ApiKey(_) => f.write_str("ApiKey(…)"),
+        }
+    }
+}
+
+/// The shared state every page reads: where the service is and who is signed in.
+#[derive(Debug, Clone, Copy)]
+pub struct ServiceContext {
+    pub config: RwSignal<ServiceConfig>,
+    pub credentials: RwSignal<Option<Credentials>>,
+}
+
+impl ServiceContext {
+    /// Provides the context to the app below.
+    pub fn provide(config: ServiceConfig) -> Self {
+        let context = ServiceContext {
+            config: RwSignal::new(config),
+            credentials: RwSignal::new(None),
+        };
+        provide_context(context);
+        context
+    }
+}
+
+/// The client for the current address and credentials; reading it tracks both.
+pub fn use_api() -> Signal<Api> {
+    let context = expect_context::<ServiceContext>();
+    Signal::derive(move || Api {
+        urls: ServiceUrls::new(context.config.read().api_base.clone()),
+        token_url: context.config.read().token_url.clone(),
+        credentials: context.credentials.get(),
+    })
+}
+
+/// A client of one service, with the caller's credentials.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Api {
+    urls: ServiceUrls,
+    token_url: String,
+    credentials: Option<Credentials>,
+}
+
+impl Api {
+    /// The endpoint addresses (for showing and copying queries).
+    pub fn urls(&self) -> &ServiceUrls {
+        &self.urls
+    }
+
+    /// `GET /products?expanded`: the whole catalogue with details.
+    pub async fn products(&self) -> Result<Vec<Product>, ApiError> {
+        self.get(&self.urls.products(true)).await
+    }
+
+    /// `GET /products/{id}`.
+    pub async fn product(&self, id: &str) -> Result<Product, ApiError> {
+        self.get(&self.urls.product(id)).await
+    }
+
+    /// `GET /products/{id}/downloads` with filters.
+    pub async fn downloads(
+        &self,
+        id: &str,
+        query: &DownloadsQuery,
+    ) -> Result<Vec<ProductDownload>, ApiError> {
+        self.get(&self.urls.downloads(id, query)).await
+    }
+
+    /// `GET /dataPackages`.
+    pub async fn data_packages(&self) -> Result<Vec<DataPackage>, ApiError> {
+        self.get(&self.urls.data_packages()).await
+    }
+
+    /// `GET /dataPackages/{id}`.
+    pub async fn data_package(&self, id: &str) -> Result<DataPackage, ApiError> {
+        self.get(&self.urls.data_package(id)).await
+    }
+
+    /// `GET /dataPackages/{id}/versions`.
+    pub async fn versions(&self, id: &str) -> Result<Vec<DataPackageVersionSummary>, ApiError> {
+        self.get(&self.urls.versions(id)).await
+    }
+
+    /// `GET /dataPackages/{id}/versions/{version}` (`latest` allowed).
+    pub async fn version(&self, id: &str, version: &str) -> Result<DataPackageVersion, ApiError> {
+        self.get(&self.urls.version(id, version)).await
+    }
+
+    /// Exchanges an API key and secret for an access token (client credentials flow).
+    pub async fn request_token(&self, key: &str, secret: &str) -> Result<TokenResponse, ApiError> {
+        let basic = basic_auth(key, secret)?;
+        let request = Request::post(&self.token_url)
+            .header("Authorization", &basic)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body("grant_type=client_credentials")
+            .map_err(|e| ApiError::Input(e.to_string()))?;
+        let response = request.send().await.map_err(|_| ApiError::Network {
+            url: self.token_url.clone(),
+        })?;
+        if response.ok() {
+            return read_json(&response).await;
+        }
+        // The token endpoint speaks OAuth2's error form rather than `message`.
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        let message = serde_json::from_str::<OAuthErrorBody>(&text)
+            .map(|e| e.error_description.unwrap_or(e.error))
+            .or_else(|_| serde_json::from_str::<ErrorBody>(&text).map(|e| e.message));
+        Err(match message {
+            Ok(message) => ApiError::Service {
+                status,
+                body: ErrorBody::new(message),
+            },
+            Err(_) => ApiError::Status {
+                status,
+                status_text: response.status_text(),
+            },
+        })
+    }
+
+    /// `GET` any address of the service (e.g. a `nextVersionUrl` it gave us).
+    pub async fn get<T: DeserializeOwned>(&self, url: &str) -> Result<T, ApiError> {
+        let response = self
+            .authorize(Request::get(url))
+            .send()
+            .await
+            .map_err(|_| ApiError::Network { url: url.to_owned() })?;
+        if response.ok() {
+            read_json(&response).await
+        } else {
+            Err(error_from(&response).await)
+        }
+    }
+
+    fn authorize(&self, request: RequestBuilder) -> RequestBuilder {
+        match &self.credentials {
+            Some(Credentials::Token(token)) => {
+                request.header("Authorization", &format!("Bearer {token}"))
+            }
+            Some(Credentials::ApiKey(key)) => request.header("key", key),
+            None => request,
+        }
+    }
+}
+
+async fn read_json<T: DeserializeOwned>(response: &Response) -> Result<T, ApiError> {
+    response
+        .json()
+        .await
+        .map_err(|e| ApiError::Decode(e.to_string()))
+}
+
+async fn error_from(response: &Response) -> ApiError {
+    let status = response.status();
+    match response.json::<ErrorBody>().await {
+        Ok(body) => ApiError::Service { status, body },
+        Err(_) => ApiError::Status {
+            status,
+            status_text: response.status_text(),
+        },
+    }
+}
+
+/// `Basic base64(key:secret)`, via the browser's own base64.
+fn basic_auth(key: &str, secret: &str) -> Result<String, ApiError> {
+    let window = web_sys::window().ok_or_else(|| ApiError::Input("no browser window".into()))?;
+    window
+        .btoa(&format!("{key}:{secret}"))
+        .map(|encoded| format!("Basic {encoded}"))
+        .map_err(|_| ApiError::Input("The API key and secret must be plain ASCII text.".into()))
+}

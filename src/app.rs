@@ -1,0 +1,32 @@
+//! The app shell: routes, header and the shared context.
+
+use leptos::prelude::*;
+use leptos_router::components::{A, Route, Router, Routes};
+use leptos_router::path;
+
+use crate::api::ServiceContext;
+use crate::config::ServiceConfig;
+use crate::pages::{Gallery, NotFound};
+
+/// The whole app. `service` is where the Download Service is at start.
+#[component]
+pub fn App(service: ServiceConfig) -> impl IntoView {
+    ServiceContext::provide(service);
+    view! {
+        <Router>
+            <header class="site-header">
+                <A href="/" attr:class="brand">
+                    "Download Explorer"
+                </A>
+                <nav aria-label="Main">
+                    <A href="/">"Products"</A>
+                </nav>
+            </header>
+            <main id="main">
+                <Routes fallback=NotFound>
+                    <Route path=path!("/") view=Gallery />
+                </Routes>
+            </main>
+        </Router>
+    }
+}

@@ -1,0 +1,141 @@
+//! Running programs from the project root, and timing the named steps of a command.
+
+use std::env;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// What xtask functions return: an error is a message for the person at the terminal.
+pub type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// The workspace root (the parent of `xtask/`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives inside the workspace")
+        .to_path_buf()
+}
+
+/// Project-local tools (gitignored): npm installs `wasm-opt` under it.
+pub fn tools_dir() -> PathBuf {
+    root().join(".tools")
+}
+
+/// Where npm puts the project-local tools' executables.
+pub fn tools_bin() -> PathBuf {
+    tools_dir().join("node_modules").join(".bin")
+}
+
+/// A command run from the project root with `.tools/node_modules/.bin` first on PATH,
+/// so that trunk finds our wasm-opt before any system one (Debian's is too old).
+pub fn command(program: impl AsRef<OsStr>) -> Command {
+    let mut paths = vec![tools_bin()];
+    paths.extend(env::split_paths(&env::var_os("PATH").unwrap_or_default()));
+    let path = env::join_paths(paths).unwrap_or_else(|_| OsString::from(tools_bin()));
+
+    let mut command = Command::new(program);
+    command.current_dir(root()).env("PATH", path);
+    command
+}
+
+/// `cargo`, through rustup's proxy so the project's toolchain and components are used.
+pub fn cargo() -> Command {
+    command("cargo")
+}
+
+/// Runs a command with its output going to the terminal; an error names the command.
+pub fn run(command: &mut Command) -> Result {
+    let line = command_line(command);
+    println!("$ {line}");
+    let status = command
+        .status()
+        .map_err(|error| format!("could not start `{line}`: {error}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{line}` failed ({status})").into())
+    }
+}
+
+/// The trimmed standard output of a command that succeeded, or `None` when the program
+/// is missing or fails (used to ask tools for their version).
+pub fn output(command: &mut Command) -> Option<String> {
+    let output = command.output().ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+fn command_line(command: &Command) -> String {
+    let mut words = vec![command.get_program().to_string_lossy().into_owned()];
+    words.extend(
+        command
+            .get_args()
+            .map(|arg| arg.to_string_lossy().into_owned()),
+    );
+    words.join(" ")
+}
+
+/// The named steps of a command, run in order; it remembers how long each that
+/// passed took, for the summary line.
+#[derive(Debug)]
+pub struct Steps {
+    started: Instant,
+    passed: Vec<(&'static str, Duration)>,
+}
+
+impl Steps {
+    /// Starts the clock for the whole command.
+    pub fn new() -> Self {
+        Self {
+            started: Instant::now(),
+            passed: Vec::new(),
+        }
+    }
+
+    /// Runs one step; its error says which step failed and which had passed.
+    pub fn run(&mut self, name: &'static str, action: impl FnOnce() -> Result) -> Result {
+        println!("\n==> {name}");
+        let started = Instant::now();
+        if let Err(error) = action() {
+            let passed: Vec<&str> = self.passed.iter().map(|(name, _)| *name).collect();
+            let passed = if passed.is_empty() {
+                "none".to_string()
+            } else {
+                passed.join(", ")
+            };
+            return Err(format!("step `{name}` failed: {error}\n(steps passed: {passed})").into());
+        }
+        let took = started.elapsed();
+        println!("<== {name}: ok ({})", minutes(took));
+        self.passed.push((name, took));
+        Ok(())
+    }
+
+    /// One line: how many steps passed, each with its time, and the total time.
+    pub fn summary(&self) -> String {
+        let steps: Vec<String> = self
+            .passed
+            .iter()
+            .map(|(name, took)| format!("{name} {}", minutes(*took)))
+            .collect();
+        format!(
+            "all {} steps passed in {}: {}",
+            self.passed.len(),
+            minutes(self.started.elapsed()),
+            steps.join(", ")
+        )
+    }
+}
+
+/// `75 s` reads as `1m15s`.
+fn minutes(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    if seconds < 60 {
+        format!("{seconds}s")
+    } else {
+        format!("{}m{:02}s", seconds / 60, seconds % 60)
+    }
+}

@@ -1,0 +1,194 @@
+//! Installing the build and test tools a fresh machine lacks, each at the exact version
+//! the project pins, and skipping each one already there.
+
+use std::fs;
+
+use crate::exec::{Result, cargo, command, output, root, run, tools_bin, tools_dir};
+
+/// trunk 0.22 needs a newer rustc than the project's, so stay on 0.21.
+const TRUNK_VERSION: &str = "0.21.14";
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// Everything `trunk build` needs: the wasm target, trunk, wasm-bindgen and wasm-opt.
+pub fn ensure_build_tools() -> Result {
+    ensure_wasm_target()?;
+    ensure_trunk()?;
+    ensure_wasm_bindgen()?;
+    ensure_wasm_opt()
+}
+
+/// Chromium and chromedriver, for the browser tests.
+pub fn ensure_browser() -> Result {
+    let chromium = output(command("chromium").arg("--version"));
+    let chromedriver = output(command("chromedriver").arg("--version"));
+    if let (Some(chromium), Some(chromedriver)) = (&chromium, &chromedriver) {
+        println!("ok: {chromium}; {chromedriver}");
+        return Ok(());
+    }
+    apt_install(&["chromium", "chromium-driver"], "the browser tests")
+}
+
+fn ensure_wasm_target() -> Result {
+    let installed = output(command("rustup").args(["target", "list", "--installed"]))
+        .ok_or("rustup is needed to add the wasm32-unknown-unknown target: https://rustup.rs")?;
+    if installed.lines().any(|target| target.trim() == WASM_TARGET) {
+        println!("ok: rust target {WASM_TARGET}");
+        return Ok(());
+    }
+    run(command("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+fn ensure_trunk() -> Result {
+    let wanted = format!("trunk {TRUNK_VERSION}");
+    if has_version("trunk", &wanted) {
+        return Ok(());
+    }
+    run(cargo().args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]))
+}
+
+/// wasm-bindgen-cli must match the `wasm-bindgen` crate in Cargo.lock exactly, and so
+/// must Trunk.toml (trunk runs offline and refuses any other version).
+fn ensure_wasm_bindgen() -> Result {
+    let version = locked_wasm_bindgen_version()?;
+    let trunk_toml = trunk_toml_value("wasm_bindgen")?;
+    if trunk_toml != version {
+        return Err(format!(
+            "Trunk.toml has [tools] wasm_bindgen = \"{trunk_toml}\" but Cargo.lock has wasm-bindgen \
+             {version}: set Trunk.toml to \"{version}\""
+        )
+        .into());
+    }
+    if has_version("wasm-bindgen", &format!("wasm-bindgen {version}")) {
+        return Ok(());
+    }
+    // Not `--locked`: wasm-bindgen-cli's own lock file wants a crate version crates.io lacks.
+    run(cargo().args(["install", "wasm-bindgen-cli", "--version", &version]))
+}
+
+/// wasm-opt from npm's binaryen, into the project's `.tools/` (Debian's binaryen is too
+/// old: it silently breaks the wasm). Trunk.toml's `wasm_opt = "version_N"` picks N.
+fn ensure_wasm_opt() -> Result {
+    let wanted = trunk_toml_value("wasm_opt")?;
+    let release = wanted.strip_prefix("version_").ok_or_else(|| {
+        format!("Trunk.toml has [tools] wasm_opt = \"{wanted}\"; expected \"version_<N>\"")
+    })?;
+    let wasm_opt = tools_bin().join("wasm-opt");
+    if let Some(found) = output(command(&wasm_opt).arg("--version"))
+        && found.contains(&wanted)
+    {
+        println!("ok: {found} ({})", wasm_opt.display());
+        return Ok(());
+    }
+    if output(command("npm").arg("--version")).is_none() {
+        apt_install(&["npm"], "installing wasm-opt (npm package binaryen)")?;
+    }
+    fs::create_dir_all(tools_dir())?;
+    run(command("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(tools_dir())
+        .arg(format!("binaryen@{release}")))
+}
+
+/// True when `program --version` prints `wanted`; says what it found either way.
+fn has_version(program: &str, wanted: &str) -> bool {
+    match output(command(program).arg("--version")) {
+        Some(found) if found.contains(wanted) => {
+            println!("ok: {found}");
+            true
+        }
+        Some(found) => {
+            println!("{program}: found `{found}`, want `{wanted}`: installing");
+            false
+        }
+        None => {
+            println!("{program}: not found, installing `{wanted}`");
+            false
+        }
+    }
+}
+
+/// The version of the `wasm-bindgen` crate that Cargo.lock pins.
+fn locked_wasm_bindgen_version() -> Result<String> {
+    let lock = fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|error| format!("cannot read Cargo.lock: {error}"))?;
+    let versions: Vec<&str> = lock
+        .split("[[package]]")
+        .filter(|package| {
+            package
+                .lines()
+                .any(|line| line == r#"name = "wasm-bindgen""#)
+        })
+        .filter_map(|package| {
+            package
+                .lines()
+                .find_map(|line| quoted_value(line, "version"))
+        })
+        .collect();
+    match versions.as_slice() {
+        [version] => Ok(version.to_string()),
+        [] => Err("Cargo.lock has no wasm-bindgen package: the web app depends on it".into()),
+        _ => Err(format!(
+            "Cargo.lock has several wasm-bindgen versions ({}): the bundle needs exactly one",
+            versions.join(", ")
+        )
+        .into()),
+    }
+}
+
+/// The string value of `key = "..."` in Trunk.toml (its keys are unique).
+fn trunk_toml_value(key: &str) -> Result<String> {
+    let text = fs::read_to_string(root().join("Trunk.toml"))
+        .map_err(|error| format!("cannot read Trunk.toml: {error}"))?;
+    text.lines()
+        .find_map(|line| quoted_value(line, key))
+        .map(str::to_string)
+        .ok_or_else(|| format!("Trunk.toml has no `{key} = \"...\"` line").into())
+}
+
+/// `value` from a TOML line `key = "value"`.
+fn quoted_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let (name, value) = line.split_once('=')?;
+    if name.trim() != key {
+        return None;
+    }
+    value.trim().strip_prefix('"')?.strip_suffix('"')
+}
+
+/// Installs Debian packages when running as root; otherwise says what to install.
+fn apt_install(packages: &[&str], needed_for: &str) -> Result {
+    let list = packages.join(" ");
+    let is_root = output(command("id").arg("-u")).as_deref() == Some("0");
+    let has_apt = output(command("apt-get").arg("--version")).is_some();
+    if !(is_root && has_apt) {
+        return Err(format!(
+            "{needed_for} needs the Debian packages `{list}`: run `sudo apt-get install -y {list}`"
+        )
+        .into());
+    }
+    println!("installing {list} for {needed_for}");
+    run(command("apt-get")
+        .arg("update")
+        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    run(command("apt-get")
+        .args(["install", "-y"])
+        .args(packages)
+        .env("DEBIAN_FRONTEND", "noninteractive"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted_value;
+
+    #[test]
+    fn reads_only_the_named_key() {
+        assert_eq!(
+            quoted_value(r#"wasm_bindgen = "0.2.130""#, "wasm_bindgen"),
+            Some("0.2.130")
+        );
+        assert_eq!(
+            quoted_value(r#"wasm_opt = "version_132""#, "wasm_bindgen"),
+            None
+        );
+        assert_eq!(quoted_value("offline = true", "offline"), None);
+    }
+}

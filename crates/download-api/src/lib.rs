@@ -4,6 +4,7 @@
 //! The spec is `shared/spec/download-service.md`; field names follow it exactly.
 
 mod area;
+pub mod bulk;
 mod error;
 mod flag;
 mod query;

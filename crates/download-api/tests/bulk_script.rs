@@ -1,0 +1,95 @@
+//! Runs the generated bulk-download script for real, with `sh` and `curl`, against
+//! `file://` addresses, as a user would run it against the service.
+
+use std::path::Path;
+use std::process::Command;
+
+use download_api::bulk::{BulkFile, shell_script};
+
+fn run_script(dir: &Path, script: &str) -> std::process::Output {
+    std::fs::write(dir.join("get.sh"), script).unwrap();
+    Command::new("sh")
+        .arg("get.sh")
+        .current_dir(dir)
+        .output()
+        .expect("sh runs")
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bulk-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    dir
+}
+
+#[test]
+fn downloads_checks_and_resumes() {
+    let dir = temp_dir("ok");
+    let source = dir.join("source.bin");
+    std::fs::write(&source, b"hello world, this is a zip file").unwrap();
+    let url = format!("file://{}", source.display());
+    // md5 of the bytes above.
+    let md5 = "57ce18daecbda6dea7f9a737b61c492d";
+    let files = [BulkFile {
+        url: &url,
+        file_name: "data.zip",
+        md5: Some(md5),
+        size: Some(31),
+    }];
+    let script = shell_script("test", &files);
+
+    let first = run_script(&dir.join("out"), &script);
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(
+        first.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(stdout.contains("ok: data.zip"), "{stdout}");
+    assert_eq!(
+        std::fs::read(dir.join("out/data.zip")).unwrap(),
+        std::fs::read(&source).unwrap()
+    );
+
+    // A second run finds the complete file and leaves it alone.
+    let second = run_script(&dir.join("out"), &script);
+    assert!(String::from_utf8_lossy(&second.stdout).contains("up to date: data.zip"));
+
+    // A partial file is resumed to the full, correct file.
+    std::fs::write(dir.join("out/data.zip"), b"hello world").unwrap();
+    let resumed = run_script(&dir.join("out"), &script);
+    assert!(resumed.status.success());
+    assert_eq!(
+        std::fs::read(dir.join("out/data.zip")).unwrap(),
+        std::fs::read(&source).unwrap()
+    );
+}
+
+#[test]
+fn a_wrong_checksum_or_missing_file_fails_the_run() {
+    let dir = temp_dir("bad");
+    let source = dir.join("source.bin");
+    std::fs::write(&source, b"some bytes").unwrap();
+    let url = format!("file://{}", source.display());
+    let missing = format!("file://{}/nope.bin", dir.display());
+    let files = [
+        BulkFile {
+            url: &url,
+            file_name: "a.zip",
+            md5: Some("00000000000000000000000000000000"),
+            size: None,
+        },
+        BulkFile {
+            url: &missing,
+            file_name: "b.zip",
+            md5: None,
+            size: None,
+        },
+    ];
+    let output = run_script(&dir.join("out"), &shell_script("test", &files));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("MD5 MISMATCH: a.zip"), "{stderr}");
+    assert!(stderr.contains("FAILED: b.zip"), "{stderr}");
+    assert!(stderr.contains("2 of 2 file(s) failed"), "{stderr}");
+}

@@ -1,0 +1,259 @@
+//! Harness of the browser tests: the real server, started in-process on a free
+//! loopback port and serving the built web app, driven through headless Chromium.
+//!
+//! Needs the built app (`E2E_WEB_ROOT`, default `<workspace>/dist`, made by
+//! `cargo xtask test`) and Debian's `chromium` and `chromedriver`.
+
+use std::net::{SocketAddr, TcpListener as StdListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use download_server::Config;
+use thirtyfour::prelude::*;
+
+pub use thirtyfour;
+
+/// Chromium's flags for a root user on a machine with no network but loopback.
+const CHROME_ARGS: &[&str] = &[
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--window-size=1280,900",
+];
+
+/// Collects what a user would see as errors in the developer console: uncaught
+/// errors, rejected promises, failed image/script loads and `console.error` calls.
+const ERROR_RECORDER: &str = r#"
+window.__errors = [];
+window.addEventListener('error', e => {
+  const what = e.target && e.target !== window ? (e.target.src || e.target.href || e.target.tagName) : e.message;
+  window.__errors.push('error: ' + what);
+}, true);
+window.addEventListener('unhandledrejection', e => window.__errors.push('rejection: ' + e.reason));
+const consoleError = console.error.bind(console);
+console.error = (...args) => { window.__errors.push('console: ' + args.join(' ')); consoleError(...args); };
+"#;
+
+/// One running server and one browser session on it.
+#[derive(Debug)]
+pub struct Harness {
+    /// The server's origin, e.g. `http://127.0.0.1:41234`.
+    pub base: String,
+    /// The browser.
+    pub driver: WebDriver,
+    chromedriver: Child,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Harness {
+    /// Starts the server (with `server_args` added to its command line, e.g.
+    /// `["--token-ttl", "3"]`) and a fresh browser.
+    pub async fn start(server_args: &[&str]) -> Harness {
+        let web_root = web_root();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a loopback port");
+        let addr = listener.local_addr().expect("bound address");
+        let base = format!("http://{addr}");
+        let mut args = vec![
+            "download-server".to_owned(),
+            "--listen".to_owned(),
+            addr.to_string(),
+            "--public-url".to_owned(),
+            base.clone(),
+            "--web-root".to_owned(),
+            web_root.display().to_string(),
+        ];
+        args.extend(server_args.iter().map(|a| a.to_string()));
+        let config = Config::parse_from(args);
+        let server = tokio::spawn(async move {
+            if let Err(error) = download_server::serve(config, listener).await {
+                panic!("the server stopped: {error}");
+            }
+        });
+
+        let (chromedriver, driver_addr) = start_chromedriver().await;
+        let mut caps = DesiredCapabilities::chrome();
+        caps.set_binary("/usr/bin/chromium")
+            .expect("set the chromium binary");
+        for arg in CHROME_ARGS {
+            caps.add_arg(arg).expect("add a chromium flag");
+        }
+        let driver = WebDriver::new(format!("http://{driver_addr}"), caps)
+            .await
+            .expect("start a chromium session");
+        driver
+            .cdp()
+            .page()
+            .add_script_to_evaluate_on_new_document(ERROR_RECORDER)
+            .await
+            .expect("install the console error recorder");
+        Harness {
+            base,
+            driver,
+            chromedriver,
+            server,
+        }
+    }
+
+    /// The absolute URL of an app path such as `/products/OpenRoads`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Opens an app path in the browser.
+    pub async fn goto(&self, path: &str) {
+        self.driver.goto(self.url(path)).await.expect("navigate");
+    }
+
+    /// The first element matching `css`, waiting up to 10 s for it to appear.
+    pub async fn find(&self, css: &str) -> WebElement {
+        self.driver
+            .query(By::Css(css))
+            .wait(Duration::from_secs(10), Duration::from_millis(50))
+            .first()
+            .await
+            .unwrap_or_else(|e| panic!("no element matches {css:?}: {e}"))
+    }
+
+    /// Every element matching `css` (none is fine; no waiting).
+    pub async fn find_all(&self, css: &str) -> Vec<WebElement> {
+        self.driver.find_all(By::Css(css)).await.unwrap_or_default()
+    }
+
+    /// Waits up to 10 s until the page's JavaScript `condition` is truthy.
+    pub async fn wait_for_js(&self, condition: &str) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let script = format!("return !!({condition});");
+        loop {
+            let ok = self
+                .driver
+                .execute(&script, vec![])
+                .await
+                .ok()
+                .and_then(|r| r.json().as_bool())
+                .unwrap_or(false);
+            if ok {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for: {condition}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Runs `script` in the page and returns its JSON result.
+    pub async fn js(&self, script: &str) -> serde_json::Value {
+        self.driver
+            .execute(script, vec![])
+            .await
+            .expect("run script")
+            .json()
+            .clone()
+    }
+
+    /// Errors the current page has hit so far (see [`ERROR_RECORDER`]).
+    pub async fn console_errors(&self) -> Vec<String> {
+        serde_json::from_value(self.js("return window.__errors || [];").await).unwrap_or_default()
+    }
+
+    /// The address the browser is at now.
+    pub async fn current_url(&self) -> String {
+        self.driver
+            .current_url()
+            .await
+            .expect("current url")
+            .to_string()
+    }
+
+    /// Every address of this tab's history (pushState entries included) and every
+    /// resource the current page fetched: what a test checks for leaked secrets.
+    pub async fn visited_urls(&self) -> Vec<String> {
+        let history = self
+            .driver
+            .cdp()
+            .execute_cdp("Page.getNavigationHistory")
+            .await
+            .expect("navigation history");
+        let mut urls: Vec<String> = history["entries"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry["url"].as_str().map(str::to_owned))
+            .collect();
+        let resources = self
+            .js("return performance.getEntriesByType('resource').map(e => e.name);")
+            .await;
+        urls.extend(
+            resources
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|u| u.as_str().map(str::to_owned)),
+        );
+        urls
+    }
+
+    /// Saves a PNG of the page to `docs/screenshots/<name>.png`.
+    pub async fn screenshot(&self, name: &str) {
+        let dir = workspace_root().join("docs/screenshots");
+        std::fs::create_dir_all(&dir).expect("create docs/screenshots");
+        self.driver
+            .screenshot(&dir.join(format!("{name}.png")))
+            .await
+            .expect("screenshot");
+    }
+
+    /// Closes the browser and stops the server.
+    pub async fn stop(mut self) {
+        let _ = self.driver.clone().quit().await;
+        let _ = self.chromedriver.kill();
+        let _ = self.chromedriver.wait();
+        self.server.abort();
+    }
+}
+
+/// The workspace's root folder.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn web_root() -> PathBuf {
+    let root = std::env::var_os("E2E_WEB_ROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("dist"));
+    assert!(
+        root.join("index.html").is_file(),
+        "the built app is missing at {}: run `cargo xtask test` (or `trunk build --release`) first, \
+         or point E2E_WEB_ROOT at a built app",
+        root.display()
+    );
+    root
+}
+
+async fn start_chromedriver() -> (Child, SocketAddr) {
+    let addr = StdListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("find a free port");
+    let child = Command::new("/usr/bin/chromedriver")
+        .arg(format!("--port={}", addr.port()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start /usr/bin/chromedriver (apt-get install chromium-driver)");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tokio::net::TcpStream::connect(addr).await.is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    (child, addr)
+}

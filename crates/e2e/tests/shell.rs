@@ -1,0 +1,22 @@
+//! The app shell as a user first meets it.
+
+use e2e::Harness;
+
+#[tokio::test]
+async fn first_load_shows_the_catalogue_without_console_errors() {
+    let h = Harness::start(&[]).await;
+    h.goto("/").await;
+    h.find("a[href^='/products/']").await;
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn an_unknown_app_address_shows_a_way_back() {
+    let h = Harness::start(&[]).await;
+    h.goto("/no/such/page").await;
+    let heading = h.find("h1").await.text().await.unwrap();
+    assert_eq!(heading, "Page not found");
+    h.find("main a[href='/']").await;
+    h.stop().await;
+}

@@ -1,0 +1,572 @@
+//! What a user picks on a product page (areas, format, subformat), how that choice
+//! travels in the page's URL, and what the app makes of the service's answers.
+//!
+//! The page URL carries the choice as `areas=SU,SZ&format=GeoPackage&subformat=…`,
+//! so a reload or a shared link restores it.
+
+use std::collections::BTreeMap;
+
+use crate::urls::{encode_component, parse_query};
+use crate::{Area, DownloadsQuery, Format, GridSquare, ParseError, ProductDownload};
+
+/// The areas, format and subformat picked for one product.
+///
+/// Areas are kept sorted (`GB`, then squares in the spec's order, then other codes)
+/// and without repeats, so equal choices have equal URLs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Selection {
+    /// The areas to download; each becomes one query.
+    pub areas: Vec<Area>,
+    /// Only this format, or every format when `None`.
+    pub format: Option<String>,
+    /// Only this subformat of the format, or every one when `None`.
+    pub subformat: Option<String>,
+}
+
+impl Selection {
+    /// Builds a selection from the page URL's parameters as the router decoded them.
+    /// Empty values count as absent; area codes are read case-insensitively.
+    pub fn from_params(areas: Option<&str>, format: Option<&str>, subformat: Option<&str>) -> Self {
+        let non_empty = |value: Option<&str>| {
+            value
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        };
+        let mut selection = Selection {
+            areas: split_codes(areas.unwrap_or_default())
+                .map(|code| Area::from(code.as_str()))
+                .collect(),
+            format: non_empty(format),
+            subformat: non_empty(subformat),
+        };
+        selection.tidy();
+        selection
+    }
+
+    /// Reads a raw page query string (without `?`); other parameters are ignored.
+    pub fn parse(query: &str) -> Result<Self, ParseError> {
+        let pairs = parse_query(query)?;
+        let get = |wanted: &str| {
+            pairs
+                .iter()
+                .rev()
+                .find(|(name, _)| name == wanted)
+                .map(|(_, value)| value.as_str())
+        };
+        Ok(Self::from_params(
+            get("areas"),
+            get("format"),
+            get("subformat"),
+        ))
+    }
+
+    /// The page query string (without `?`), empty when nothing is picked. Area codes
+    /// are joined by plain commas so the address stays readable: `areas=SU,SZ`.
+    pub fn to_query_string(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.areas.is_empty() {
+            let codes: Vec<_> = self
+                .areas
+                .iter()
+                .map(|area| encode_component(area.code()))
+                .collect();
+            parts.push(format!("areas={}", codes.join(",")));
+        }
+        for (name, value) in [("format", &self.format), ("subformat", &self.subformat)] {
+            if let Some(value) = value {
+                parts.push(format!("{name}={}", encode_component(value)));
+            }
+        }
+        parts.join("&")
+    }
+
+    /// Whether this area is picked.
+    pub fn contains(&self, area: &Area) -> bool {
+        self.areas.contains(area)
+    }
+
+    /// The same choice with `area` added, or removed when it was picked.
+    pub fn toggled(&self, area: &Area) -> Self {
+        let mut next = self.clone();
+        if next.contains(area) {
+            next.areas.retain(|a| a != area);
+        } else {
+            next.areas.push(area.clone());
+            next.tidy();
+        }
+        next
+    }
+
+    /// The same choice with `areas` added.
+    pub fn with_added(&self, areas: impl IntoIterator<Item = Area>) -> Self {
+        let mut next = self.clone();
+        next.areas.extend(areas);
+        next.tidy();
+        next
+    }
+
+    /// The same areas with another format. The subformat is kept only when the new
+    /// format offers it.
+    pub fn with_format(&self, format: Option<String>, offered: &[Format]) -> Self {
+        let format = format.filter(|f| !f.is_empty());
+        let subformat = match (&format, &self.subformat) {
+            (Some(format), Some(sub)) if subformats(offered, format).contains(&sub.as_str()) => {
+                Some(sub.clone())
+            }
+            _ => None,
+        };
+        Selection {
+            areas: self.areas.clone(),
+            format,
+            subformat,
+        }
+    }
+
+    /// The same choice with another subformat (`None` or empty: any).
+    pub fn with_subformat(&self, subformat: Option<String>) -> Self {
+        Selection {
+            subformat: subformat.filter(|s| !s.is_empty()),
+            ..self.clone()
+        }
+    }
+
+    /// One downloads query per picked area, with the format filters.
+    pub fn queries(&self) -> Vec<(Area, DownloadsQuery)> {
+        self.areas
+            .iter()
+            .map(|area| {
+                let query = DownloadsQuery {
+                    area: Some(area.clone()),
+                    format: self.format.clone(),
+                    subformat: self.subformat.clone(),
+                    ..DownloadsQuery::default()
+                };
+                (area.clone(), query)
+            })
+            .collect()
+    }
+
+    fn tidy(&mut self) {
+        self.areas.sort();
+        self.areas.dedup();
+    }
+}
+
+/// Splits typed or linked area codes: commas, semicolons and spaces separate them,
+/// case does not matter.
+fn split_codes(input: &str) -> impl Iterator<Item = String> + '_ {
+    input
+        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+        .filter(|code| !code.is_empty())
+        .map(str::to_uppercase)
+}
+
+/// Area codes a user typed, sorted into those the product offers and the rest.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TypedAreas {
+    /// Codes the product offers, in the order typed, without repeats.
+    pub offered: Vec<Area>,
+    /// Codes it does not offer (or that are no area at all), as typed but upper case.
+    pub not_offered: Vec<String>,
+}
+
+impl TypedAreas {
+    /// Reads `input` such as `SU, sz  tq` against the product's areas.
+    pub fn parse(input: &str, product_areas: &[Area]) -> Self {
+        let mut typed = TypedAreas::default();
+        for code in split_codes(input) {
+            let area = Area::from(code.as_str());
+            if product_areas.contains(&area) {
+                if !typed.offered.contains(&area) {
+                    typed.offered.push(area);
+                }
+            } else if !typed.not_offered.contains(&code) {
+                typed.not_offered.push(code);
+            }
+        }
+        typed
+    }
+
+    /// A sentence for the codes that could not be used, if any.
+    pub fn problem(&self) -> Option<String> {
+        let (known, unknown): (Vec<&String>, Vec<&String>) = self
+            .not_offered
+            .iter()
+            .partition(|code| Area::all().any(|area| area.code() == code.as_str()));
+        let list = |codes: &[&String]| {
+            codes
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut sentences = Vec::new();
+        if !known.is_empty() {
+            sentences.push(format!("This product is not offered for {}.", list(&known)));
+        }
+        if !unknown.is_empty() {
+            let noun = if unknown.len() == 1 {
+                "is not an area code"
+            } else {
+                "are not area codes"
+            };
+            sentences.push(format!("{} {noun} this product offers.", list(&unknown)));
+        }
+        (!sentences.is_empty()).then(|| sentences.join(" "))
+    }
+}
+
+/// The distinct format names of a product, in the order it lists them.
+pub fn format_names(formats: &[Format]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for format in formats {
+        if !names.contains(&format.format.as_str()) {
+            names.push(&format.format);
+        }
+    }
+    names
+}
+
+/// The distinct subformats a product offers for `format`, in its order.
+pub fn subformats<'a>(formats: &'a [Format], format: &str) -> Vec<&'a str> {
+    let mut subs: Vec<&str> = Vec::new();
+    for sub in formats
+        .iter()
+        .filter(|f| f.format == format)
+        .filter_map(|f| f.subformat.as_deref())
+    {
+        if !subs.contains(&sub) {
+            subs.push(sub);
+        }
+    }
+    subs
+}
+
+/// How many files and bytes a set of downloads holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Number of files.
+    pub files: usize,
+    /// Sum of the sizes the service gave.
+    pub bytes: u64,
+    /// Files the service gave no size for (so `bytes` is a lower bound).
+    pub unsized_files: usize,
+}
+
+impl Totals {
+    /// The totals of these downloads.
+    pub fn of<'a>(downloads: impl IntoIterator<Item = &'a ProductDownload>) -> Self {
+        downloads.into_iter().fold(Totals::default(), |mut t, d| {
+            t.files += 1;
+            match d.size {
+                Some(size) => t.bytes = t.bytes.saturating_add(size),
+                None => t.unsized_files += 1,
+            }
+            t
+        })
+    }
+}
+
+/// The answers to a selection's queries put together for one table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merged<E> {
+    /// Every file listed, in the order of the areas, each once.
+    pub downloads: Vec<ProductDownload>,
+    /// Totals of each area whose query was answered (zero files included).
+    pub by_area: BTreeMap<Area, Totals>,
+    /// All files together.
+    pub total: Totals,
+    /// The queries that failed, with why.
+    pub errors: Vec<(Area, E)>,
+}
+
+impl<E> Merged<E> {
+    /// Merges the answer of each area's query. A file listed by two queries (same
+    /// `url`) appears once, under the first.
+    pub fn new(results: impl IntoIterator<Item = (Area, Result<Vec<ProductDownload>, E>)>) -> Self {
+        let mut merged = Merged {
+            downloads: Vec::new(),
+            by_area: BTreeMap::new(),
+            total: Totals::default(),
+            errors: Vec::new(),
+        };
+        for (area, result) in results {
+            match result {
+                Ok(downloads) => {
+                    merged.by_area.insert(area, Totals::of(&downloads));
+                    for download in downloads {
+                        if !merged.downloads.iter().any(|d| d.url == download.url) {
+                            merged.downloads.push(download);
+                        }
+                    }
+                }
+                Err(error) => merged.errors.push((area, error)),
+            }
+        }
+        merged.total = Totals::of(&merged.downloads);
+        merged
+    }
+}
+
+/// A direction of an arrow key, on a map with north up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    North,
+    South,
+    West,
+    East,
+}
+
+impl Direction {
+    /// The direction of an arrow key (`KeyboardEvent.key`), if it is one.
+    pub fn from_key(key: &str) -> Option<Self> {
+        match key {
+            "ArrowUp" => Some(Direction::North),
+            "ArrowDown" => Some(Direction::South),
+            "ArrowLeft" => Some(Direction::West),
+            "ArrowRight" => Some(Direction::East),
+            _ => None,
+        }
+    }
+}
+
+/// The square of `among` an arrow key moves to from `from`: the nearest one that way,
+/// preferring squares in line over diagonal ones. `None` at the edge.
+pub fn neighbour(
+    from: GridSquare,
+    direction: Direction,
+    among: &[GridSquare],
+) -> Option<GridSquare> {
+    let cell = |square: GridSquare| {
+        let (e, n) = square.origin();
+        (
+            (e / GridSquare::SIZE_M) as i64,
+            (n / GridSquare::SIZE_M) as i64,
+        )
+    };
+    let (x0, y0) = cell(from);
+    among
+        .iter()
+        .copied()
+        .filter(|&square| square != from)
+        .filter_map(|square| {
+            let (dx, dy) = (cell(square).0 - x0, cell(square).1 - y0);
+            let (ahead, aside) = match direction {
+                Direction::North => (dy, dx),
+                Direction::South => (-dy, dx),
+                Direction::East => (dx, dy),
+                Direction::West => (-dx, dy),
+            };
+            // Sideways steps cost more than steps ahead, so a straight neighbour wins.
+            (ahead > 0).then_some((ahead + 3 * aside.abs(), aside.abs(), square))
+        })
+        .min()
+        .map(|(_, _, square)| square)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn areas(codes: &[&str]) -> Vec<Area> {
+        codes.iter().map(|c| Area::from(*c)).collect()
+    }
+
+    fn square(code: &str) -> GridSquare {
+        GridSquare::from_code(code).unwrap()
+    }
+
+    fn download(url: &str, area: &str, size: Option<u64>) -> ProductDownload {
+        ProductDownload {
+            url: url.into(),
+            file_name: format!("{url}.zip"),
+            size,
+            md5: None,
+            area: Area::from(area),
+            format: "GML".into(),
+            subformat: Some("3".into()),
+        }
+    }
+
+    fn formats() -> Vec<Format> {
+        let f = |format: &str, sub: Option<&str>| Format {
+            format: format.into(),
+            subformat: sub.map(Into::into),
+        };
+        vec![
+            f("ESRI® Shapefile", None),
+            f("GML", Some("3")),
+            f("GeoTIFF", Some("Full Colour")),
+            f("GeoTIFF", Some("Backdrop")),
+            f("GeoPackage", None),
+        ]
+    }
+
+    #[test]
+    fn url_state_round_trips_with_readable_areas_and_encoded_formats() {
+        let selection = Selection {
+            areas: areas(&["SU", "SZ", "GB", "NI"]),
+            format: Some("ESRI® Shapefile".into()),
+            subformat: Some("Full Colour".into()),
+        };
+        let query = Selection::parse(&selection.to_query_string())
+            .unwrap()
+            .to_query_string();
+        assert_eq!(
+            query,
+            "areas=GB,SU,SZ,NI&format=ESRI%C2%AE%20Shapefile&subformat=Full%20Colour"
+        );
+        assert_eq!(
+            Selection::parse(&query).unwrap().areas,
+            areas(&["GB", "SU", "SZ", "NI"])
+        );
+        assert_eq!(Selection::default().to_query_string(), "");
+    }
+
+    #[test]
+    fn url_params_are_read_forgivingly() {
+        let selection = Selection::from_params(Some("sz, SU,,su tq"), Some(""), None);
+        assert_eq!(selection.areas, areas(&["SU", "TQ", "SZ"]));
+        assert_eq!(selection.format, None);
+        let parsed = Selection::parse("areas=SU%2CSZ&format=GML&subformat=3&other=x").unwrap();
+        assert_eq!(parsed.areas, areas(&["SU", "SZ"]));
+        assert_eq!(parsed.format.as_deref(), Some("GML"));
+        assert_eq!(parsed.subformat.as_deref(), Some("3"));
+        assert!(Selection::parse("areas=%FF").is_err());
+    }
+
+    #[test]
+    fn toggling_adds_and_removes_an_area() {
+        let picked = Selection::default()
+            .toggled(&Area::from("SZ"))
+            .toggled(&Area::from("SU"));
+        assert_eq!(picked.areas, areas(&["SU", "SZ"]));
+        assert!(picked.contains(&Area::from("SU")));
+        assert_eq!(picked.toggled(&Area::from("SU")).areas, areas(&["SZ"]));
+        assert_eq!(
+            picked.with_added(areas(&["SU", "UK"])).areas,
+            areas(&["SU", "SZ", "UK"])
+        );
+    }
+
+    #[test]
+    fn changing_format_drops_a_subformat_the_new_format_lacks() {
+        let offered = formats();
+        let tiff = Selection::default()
+            .with_format(Some("GeoTIFF".into()), &offered)
+            .with_subformat(Some("Backdrop".into()));
+        assert_eq!(tiff.subformat.as_deref(), Some("Backdrop"));
+        let still_tiff = tiff.with_format(Some("GeoTIFF".into()), &offered);
+        assert_eq!(still_tiff.subformat.as_deref(), Some("Backdrop"));
+        let gml = tiff.with_format(Some("GML".into()), &offered);
+        assert_eq!((gml.format.as_deref(), gml.subformat), (Some("GML"), None));
+        let any = tiff.with_format(Some(String::new()), &offered);
+        assert_eq!(any.format, None);
+        assert_eq!(tiff.with_subformat(Some(String::new())).subformat, None);
+    }
+
+    #[test]
+    fn formats_and_subformats_are_listed_once_each() {
+        let offered = formats();
+        assert_eq!(
+            format_names(&offered),
+            ["ESRI® Shapefile", "GML", "GeoTIFF", "GeoPackage"]
+        );
+        assert_eq!(subformats(&offered, "GeoTIFF"), ["Full Colour", "Backdrop"]);
+        assert!(subformats(&offered, "GeoPackage").is_empty());
+    }
+
+    #[test]
+    fn one_query_per_area_with_the_format_filters() {
+        let selection = Selection::from_params(Some("SZ,SU"), Some("GML"), Some("3"));
+        let queries = selection.queries();
+        assert_eq!(queries.len(), 2);
+        assert_eq!(queries[0].0, Area::from("SU"));
+        assert_eq!(
+            queries[0].1.to_query_string(),
+            "area=SU&format=GML&subformat=3"
+        );
+        assert_eq!(queries[1].1.area, Some(Area::from("SZ")));
+        assert!(Selection::default().queries().is_empty());
+    }
+
+    #[test]
+    fn typed_codes_are_split_upper_cased_and_checked_against_the_product() {
+        let offered = areas(&["GB", "SU", "SZ", "TQ", "UK"]);
+        let typed = TypedAreas::parse("SU, sz  tq;su, uk", &offered);
+        assert_eq!(typed.offered, areas(&["SU", "SZ", "TQ", "UK"]));
+        assert!(typed.not_offered.is_empty());
+        assert_eq!(typed.problem(), None);
+
+        let typed = TypedAreas::parse("su hp xx", &offered);
+        assert_eq!(typed.offered, areas(&["SU"]));
+        assert_eq!(typed.not_offered, ["HP", "XX"]);
+        assert_eq!(
+            typed.problem().unwrap(),
+            "This product is not offered for HP. XX is not an area code this product offers."
+        );
+        assert_eq!(TypedAreas::parse("  ", &offered), TypedAreas::default());
+    }
+
+    #[test]
+    fn merging_keeps_area_order_totals_and_errors() {
+        let merged = Merged::new([
+            (
+                Area::from("SU"),
+                Ok(vec![
+                    download("a", "SU", Some(100)),
+                    download("b", "SU", None),
+                ]),
+            ),
+            (Area::from("SV"), Ok(vec![])),
+            (Area::from("SZ"), Err("offline")),
+            (
+                Area::from("TQ"),
+                Ok(vec![
+                    download("c", "TQ", Some(5)),
+                    download("a", "SU", Some(100)),
+                ]),
+            ),
+        ]);
+        let urls: Vec<_> = merged.downloads.iter().map(|d| d.url.as_str()).collect();
+        assert_eq!(urls, ["a", "b", "c"]);
+        assert_eq!(
+            merged.total,
+            Totals {
+                files: 3,
+                bytes: 105,
+                unsized_files: 1
+            }
+        );
+        assert_eq!(merged.by_area[&Area::from("SU")].bytes, 100);
+        assert_eq!(merged.by_area[&Area::from("SV")], Totals::default());
+        assert!(!merged.by_area.contains_key(&Area::from("SZ")));
+        assert_eq!(merged.errors, [(Area::from("SZ"), "offline")]);
+    }
+
+    #[test]
+    fn arrow_keys_move_to_the_nearest_square_that_way() {
+        let all: Vec<GridSquare> = GridSquare::all().collect();
+        let go =
+            |from: &str, direction| neighbour(square(from), direction, &all).map(GridSquare::code);
+        assert_eq!(go("SU", Direction::East), Some("TQ"));
+        assert_eq!(go("SU", Direction::West), Some("ST"));
+        assert_eq!(go("SU", Direction::North), Some("SP"));
+        assert_eq!(go("SU", Direction::South), Some("SZ"));
+        assert_eq!(go("SV", Direction::West), None);
+        assert_eq!(go("HP", Direction::North), None);
+        // Only some squares offered: skip the gap rather than stop.
+        let few = [square("SV"), square("SX"), square("NT")];
+        assert_eq!(
+            neighbour(square("SV"), Direction::East, &few),
+            Some(square("SX"))
+        );
+        assert_eq!(
+            neighbour(square("SX"), Direction::North, &few),
+            Some(square("NT"))
+        );
+        assert_eq!(Direction::from_key("ArrowLeft"), Some(Direction::West));
+        assert_eq!(Direction::from_key("a"), None);
+    }
+}

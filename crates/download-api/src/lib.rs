@@ -8,6 +8,7 @@ pub mod bulk;
 mod error;
 mod flag;
 mod query;
+pub mod selection;
 mod size;
 mod types;
 mod urls;

@@ -4,10 +4,12 @@
 //! The spec is `shared/spec/download-service.md`; field names follow it exactly.
 
 mod area;
+pub mod compare;
 pub mod bulk;
 mod error;
 mod flag;
 mod query;
+pub mod session;
 pub mod selection;
 mod size;
 mod types;

@@ -1,0 +1,279 @@
+//! Data package versions side by side: ordering, navigation links, file totals and
+//! what changed between two versions.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use crate::urls::decode_component;
+use crate::{DataPackageVersionSummary, Download};
+
+/// Orders versions newest first: by creation date, then by id (numerically when both
+/// ids are numbers, so `"110020"` comes before `"99999"`).
+pub fn sort_newest_first(versions: &mut [DataPackageVersionSummary]) {
+    versions.sort_by(|a, b| {
+        b.created_on
+            .cmp(&a.created_on)
+            .then_with(|| compare_ids(&b.id, &a.id))
+    });
+}
+
+/// Compares two version ids: numerically when both are numbers, else as text.
+fn compare_ids(a: &str, b: &str) -> Ordering {
+    match (a.parse::<u128>(), b.parse::<u128>()) {
+        (Ok(a), Ok(b)) => a.cmp(&b),
+        _ => a.cmp(b),
+    }
+}
+
+/// The version id a service link points at: the last path segment of a
+/// `nextVersionUrl` / `previousVersionUrl`, decoded; `None` when the link has none.
+///
+/// `https://x/downloads/v1/dataPackages/0040046952/versions/110013?a=b` gives `110013`.
+pub fn version_id_from_url(url: &str) -> Option<String> {
+    let url = url.split(['?', '#']).next().unwrap_or_default();
+    // Skip `scheme://authority`: a bare origin has no path segment to take.
+    let path = match url.split_once("://") {
+        Some((_, rest)) => &rest[rest.find('/')?..],
+        None => url,
+    };
+    let segment = path.trim_end_matches('/').rsplit('/').next()?;
+    let decoded = decode_component("version", segment).ok()?;
+    (!decoded.is_empty()).then_some(decoded)
+}
+
+/// How many files, and how many bytes, a list of downloads holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Number of files.
+    pub files: usize,
+    /// Sum of the sizes that are known.
+    pub bytes: u64,
+    /// Files whose size the service did not give (so `bytes` is a lower bound).
+    pub unknown_sizes: usize,
+}
+
+/// Adds up a version's files.
+pub fn totals(downloads: &[Download]) -> Totals {
+    downloads.iter().fold(Totals::default(), |mut t, d| {
+        t.files += 1;
+        match d.size {
+            Some(size) => t.bytes = t.bytes.saturating_add(size),
+            None => t.unknown_sizes += 1,
+        }
+        t
+    })
+}
+
+/// A file present in both versions whose content differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedFile<'a> {
+    /// The file in the version compared against.
+    pub before: &'a Download,
+    /// The file in the version being looked at.
+    pub after: &'a Download,
+}
+
+impl ChangedFile<'_> {
+    /// Both checksums are known and differ.
+    pub fn md5_changed(&self) -> bool {
+        matches!((&self.before.md5, &self.after.md5), (Some(a), Some(b)) if !a.eq_ignore_ascii_case(b))
+    }
+
+    /// Both sizes are known and differ.
+    pub fn size_changed(&self) -> bool {
+        matches!((self.before.size, self.after.size), (Some(a), Some(b)) if a != b)
+    }
+}
+
+/// What changed from one version's files to another's, matched by file name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Comparison<'a> {
+    /// In the newer list only, by file name.
+    pub added: Vec<&'a Download>,
+    /// In the older list only, by file name.
+    pub removed: Vec<&'a Download>,
+    /// In both, with a different md5 or size, by file name.
+    pub changed: Vec<ChangedFile<'a>>,
+    /// In both with the same md5 and size (as far as the service tells).
+    pub unchanged: usize,
+}
+
+impl Comparison<'_> {
+    /// True when both versions hold the same files.
+    pub fn is_identical(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
+/// Compares the files of `before` with those of `after`.
+///
+/// Files are matched by name. A matched file counts as changed when its md5 differs or
+/// its size differs (a value missing on either side is not evidence of a change).
+pub fn compare<'a>(before: &'a [Download], after: &'a [Download]) -> Comparison<'a> {
+    let by_name = |files: &'a [Download]| -> BTreeMap<&'a str, &'a Download> {
+        files.iter().map(|d| (d.file_name.as_str(), d)).collect()
+    };
+    let (old, new) = (by_name(before), by_name(after));
+    let mut comparison = Comparison::default();
+    for (name, file) in &new {
+        match old.get(name) {
+            None => comparison.added.push(file),
+            Some(previous) => {
+                let pair = ChangedFile {
+                    before: previous,
+                    after: file,
+                };
+                if pair.md5_changed() || pair.size_changed() {
+                    comparison.changed.push(pair);
+                } else {
+                    comparison.unchanged += 1;
+                }
+            }
+        }
+    }
+    comparison.removed = old
+        .iter()
+        .filter(|(name, _)| !new.contains_key(*name))
+        .map(|(_, file)| *file)
+        .collect();
+    comparison
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, size: Option<u64>, md5: Option<&str>) -> Download {
+        Download {
+            url: format!("https://x/{name}"),
+            file_name: name.into(),
+            size,
+            md5: md5.map(Into::into),
+        }
+    }
+
+    fn summary(id: &str, created_on: &str) -> DataPackageVersionSummary {
+        DataPackageVersionSummary {
+            id: id.into(),
+            url: format!("u/{id}"),
+            created_on: created_on.into(),
+            reason: "UPDATE".into(),
+            supply_type: "FULL".into(),
+            product_version: "v".into(),
+            product_format: "CSV".into(),
+            format: None,
+            data_package_url: None,
+        }
+    }
+
+    #[test]
+    fn versions_sort_newest_first_by_date_then_numeric_id() {
+        let mut versions = vec![
+            summary("99999", "2021-01-20"),
+            summary("110020", "2021-01-20"),
+            summary("110030", "2022-03-01"),
+            summary("100000", "2020-12-31"),
+        ];
+        sort_newest_first(&mut versions);
+        let ids: Vec<_> = versions.iter().map(|v| v.id.as_str()).collect();
+        assert_eq!(ids, ["110030", "110020", "99999", "100000"]);
+    }
+
+    #[test]
+    fn version_id_is_the_links_last_path_segment() {
+        assert_eq!(
+            version_id_from_url(
+                "http://127.0.0.1:8080/downloads/v1/dataPackages/0040046952/versions/110013"
+            )
+            .as_deref(),
+            Some("110013")
+        );
+        assert_eq!(
+            version_id_from_url("https://x/dataPackages/p/versions/v%201/?fields=all#top")
+                .as_deref(),
+            Some("v 1")
+        );
+        assert_eq!(version_id_from_url("https://x/"), None);
+        assert_eq!(version_id_from_url(""), None);
+    }
+
+    #[test]
+    fn totals_add_known_sizes_and_count_unknown_ones() {
+        let files = [
+            file("a.zip", Some(1_000), None),
+            file("b.zip", None, None),
+            file("c.zip", Some(2_500), None),
+        ];
+        assert_eq!(
+            totals(&files),
+            Totals {
+                files: 3,
+                bytes: 3_500,
+                unknown_sizes: 1
+            }
+        );
+        assert_eq!(totals(&[]), Totals::default());
+    }
+
+    #[test]
+    fn comparison_finds_added_removed_changed_and_unchanged() {
+        let before = [
+            file("same.zip", Some(10), Some("aa")),
+            file("gone.zip", Some(5), Some("bb")),
+            file("new_md5.zip", Some(7), Some("cc")),
+            file("new_size.zip", Some(7), None),
+        ];
+        let after = [
+            file("new_size.zip", Some(8), None),
+            file("same.zip", Some(10), Some("AA")),
+            file("new_md5.zip", Some(7), Some("dd")),
+            file("fresh.zip", Some(1), Some("ee")),
+        ];
+        let result = compare(&before, &after);
+        let names = |files: &[&Download]| -> Vec<String> {
+            files.iter().map(|d| d.file_name.clone()).collect()
+        };
+        assert_eq!(names(&result.added), ["fresh.zip"]);
+        assert_eq!(names(&result.removed), ["gone.zip"]);
+        let changed: Vec<_> = result
+            .changed
+            .iter()
+            .map(|c| {
+                (
+                    c.after.file_name.as_str(),
+                    c.md5_changed(),
+                    c.size_changed(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            changed,
+            [("new_md5.zip", true, false), ("new_size.zip", false, true)]
+        );
+        assert_eq!(result.unchanged, 1);
+        assert!(!result.is_identical());
+    }
+
+    #[test]
+    fn missing_checksums_or_sizes_are_not_a_change() {
+        let before = [
+            file("a.zip", None, Some("aa")),
+            file("b.zip", Some(3), None),
+        ];
+        let after = [
+            file("a.zip", Some(4), Some("aa")),
+            file("b.zip", Some(3), Some("bb")),
+        ];
+        let result = compare(&before, &after);
+        assert!(result.is_identical());
+        assert_eq!(result.unchanged, 2);
+    }
+
+    #[test]
+    fn a_version_compared_with_itself_is_identical() {
+        let files = [file("a.zip", Some(1), Some("aa"))];
+        let result = compare(&files, &files);
+        assert!(result.is_identical());
+        assert_eq!(result.unchanged, 1);
+    }
+}

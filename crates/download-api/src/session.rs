@@ -1,0 +1,253 @@
+//! The pure side of signing in: token lifetimes, what may be shown of a key, what a
+//! pasted token looks like, and which return addresses are safe to follow.
+
+use crate::TokenResponse;
+
+/// How many characters of an API key are shown to say who is signed in.
+const KEY_PREFIX_CHARS: usize = 8;
+
+/// The start of an API key, enough to recognise it and too little to use it:
+/// `alpha-demo-key` gives `alpha-de…`.
+pub fn key_prefix(key: &str) -> String {
+    let key = key.trim();
+    let mut prefix: String = key.chars().take(KEY_PREFIX_CHARS).collect();
+    if key.chars().count() > KEY_PREFIX_CHARS {
+        prefix.push('…');
+    }
+    prefix
+}
+
+/// When a token expires, in milliseconds since the epoch (the app's clock).
+///
+/// `issued_at_ms` is the service's clock; when it is within a day of `now_ms` it is
+/// trusted (a token pasted a while after it was issued has less time left), else the
+/// lifetime is counted from now.
+pub fn token_expiry_ms(issued_at_ms: Option<u64>, expires_in_s: u64, now_ms: u64) -> u64 {
+    const DAY_MS: u64 = 24 * 60 * 60 * 1000;
+    let start = issued_at_ms
+        .filter(|issued| issued.abs_diff(now_ms) < DAY_MS)
+        .unwrap_or(now_ms);
+    start.saturating_add(expires_in_s.saturating_mul(1000))
+}
+
+/// How long to wait before renewing a token that lives `expires_in_s` seconds:
+/// a fifth of its life early, at most a minute early, so a renewal has time to
+/// finish before the token stops working.
+pub fn renew_delay_ms(expires_in_s: u64) -> u64 {
+    let life_ms = expires_in_s.saturating_mul(1000);
+    let margin = (life_ms / 5).min(60_000);
+    life_ms - margin
+}
+
+/// Time left on a token as people read it: `4 min 05 s`, `59 s`, `1 h 02 min`.
+pub fn format_time_left(ms: u64) -> String {
+    let secs = ms.div_ceil(1000);
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    match (h, m) {
+        (0, 0) => format!("{s} s"),
+        (0, _) => format!("{m} min {s:02} s"),
+        _ => format!("{h} h {m:02} min"),
+    }
+}
+
+/// A token as the user pasted it, with its expiry when they pasted the token
+/// endpoint's whole answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PastedToken {
+    pub access_token: String,
+    /// Expiry in milliseconds since the epoch, when known.
+    pub expires_at_ms: Option<u64>,
+}
+
+/// Why a pasted token cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PastedTokenError {
+    #[error("Paste an access token first.")]
+    Empty,
+    #[error("This looks like the token endpoint's answer, but it has no readable access_token.")]
+    UnreadableJson,
+    #[error(
+        "An access token is one piece of text without spaces; check that you copied only the token."
+    )]
+    HasSpaces,
+}
+
+/// Reads what the user pasted: a bare token, `Bearer <token>`, or the token
+/// endpoint's whole JSON answer (then the expiry is known too).
+pub fn parse_pasted_token(text: &str, now_ms: u64) -> Result<PastedToken, PastedTokenError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(PastedTokenError::Empty);
+    }
+    if text.starts_with('{') {
+        let response: TokenResponse =
+            serde_json::from_str(text).map_err(|_| PastedTokenError::UnreadableJson)?;
+        if response.access_token.trim().is_empty() {
+            return Err(PastedTokenError::UnreadableJson);
+        }
+        return Ok(PastedToken {
+            expires_at_ms: Some(token_expiry_ms(
+                Some(response.issued_at),
+                response.expires_in,
+                now_ms,
+            )),
+            access_token: response.access_token.trim().to_owned(),
+        });
+    }
+    let token = match text.split_once(char::is_whitespace) {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        _ => text,
+    };
+    if token.contains(char::is_whitespace) {
+        return Err(PastedTokenError::HasSpaces);
+    }
+    Ok(PastedToken {
+        access_token: token.to_owned(),
+        expires_at_ms: None,
+    })
+}
+
+/// What is wrong with an API key and secret before they are sent, if anything.
+///
+/// Basic authentication joins them as `key:secret`, so a colon in the key would move
+/// the split point: the commonest "not correctly separated" mistake is pasting
+/// `key:secret` into the key field.
+pub fn check_key_and_secret(key: &str, secret: &str) -> Result<(), &'static str> {
+    if key.trim().is_empty() {
+        return Err("Enter your project's API key.");
+    }
+    if key.contains(':') {
+        return Err(
+            "The API key contains ':'. Put only the key in the key field and the secret in the secret field.",
+        );
+    }
+    if secret.is_empty() {
+        return Err("Enter your project's API secret (or sign in with the API key only).");
+    }
+    if key.trim() != key || secret.trim() != secret {
+        return Err(
+            "The API key or secret starts or ends with a space. Copy them again without spaces.",
+        );
+    }
+    Ok(())
+}
+
+/// The address to return to after signing in, if `next` is a path of this app.
+///
+/// Only same-site paths are followed (`/packages/1`), never an absolute or
+/// protocol-relative address (`https://…`, `//evil`) nor the sign-in page itself.
+pub fn safe_next(next: Option<&str>) -> Option<&str> {
+    let next = next?.trim();
+    let local = next.starts_with('/') && !next.starts_with("//") && !next.starts_with("/\\");
+    let is_login = next == "/login" || next.starts_with("/login?") || next.starts_with("/login/");
+    (local && !is_login && !next.contains(char::is_control)).then_some(next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_prefix_shows_only_the_first_characters() {
+        assert_eq!(key_prefix("alpha-demo-key"), "alpha-de…");
+        assert_eq!(key_prefix("  short "), "short");
+        assert_eq!(key_prefix("ééééééééé"), "éééééééé…");
+    }
+
+    #[test]
+    fn expiry_counts_from_issue_time_when_clocks_agree() {
+        let now = 1_700_000_000_000;
+        assert_eq!(
+            token_expiry_ms(Some(now - 100_000), 299, now),
+            now + 199_000
+        );
+        // A service clock days away, or no issue time: count from now.
+        assert_eq!(token_expiry_ms(Some(5), 299, now), now + 299_000);
+        assert_eq!(token_expiry_ms(None, 3, now), now + 3_000);
+    }
+
+    #[test]
+    fn renewal_comes_before_expiry() {
+        assert_eq!(renew_delay_ms(300), 240_000);
+        assert_eq!(renew_delay_ms(3_600), 3_540_000);
+        assert_eq!(renew_delay_ms(3), 2_400);
+        assert_eq!(renew_delay_ms(0), 0);
+    }
+
+    #[test]
+    fn time_left_reads_naturally() {
+        assert_eq!(format_time_left(245_000), "4 min 05 s");
+        assert_eq!(format_time_left(58_001), "59 s");
+        assert_eq!(format_time_left(3_720_000), "1 h 02 min");
+        assert_eq!(format_time_left(0), "0 s");
+    }
+
+    #[test]
+    fn pasted_tokens_may_be_bare_bearer_or_json() {
+        let now = 1_700_000_000_000;
+        assert_eq!(
+            parse_pasted_token("  abc.def \n", now),
+            Ok(PastedToken {
+                access_token: "abc.def".into(),
+                expires_at_ms: None
+            })
+        );
+        assert_eq!(
+            parse_pasted_token("Bearer abc.def", now)
+                .unwrap()
+                .access_token,
+            "abc.def"
+        );
+        let json = format!(
+            r#"{{"access_token":"tok","expires_in":"299","issued_at":"{now}","token_type":"Bearer"}}"#
+        );
+        assert_eq!(
+            parse_pasted_token(&json, now + 1_000),
+            Ok(PastedToken {
+                access_token: "tok".into(),
+                expires_at_ms: Some(now + 299_000)
+            })
+        );
+    }
+
+    #[test]
+    fn unusable_pastes_say_why() {
+        assert_eq!(parse_pasted_token(" ", 0), Err(PastedTokenError::Empty));
+        assert_eq!(
+            parse_pasted_token("{\"token\":1}", 0),
+            Err(PastedTokenError::UnreadableJson)
+        );
+        assert_eq!(
+            parse_pasted_token("abc def", 0),
+            Err(PastedTokenError::HasSpaces)
+        );
+    }
+
+    #[test]
+    fn key_and_secret_are_checked_for_separation_mistakes() {
+        assert_eq!(check_key_and_secret("k", "s"), Ok(()));
+        assert!(check_key_and_secret("k:s", "").unwrap_err().contains("':'"));
+        assert!(check_key_and_secret("", "s").is_err());
+        assert!(check_key_and_secret("k", "").is_err());
+        assert!(
+            check_key_and_secret("k ", "s")
+                .unwrap_err()
+                .contains("space")
+        );
+    }
+
+    #[test]
+    fn only_local_paths_are_followed_after_sign_in() {
+        assert_eq!(
+            safe_next(Some("/packages/0040046952/versions/110012")),
+            Some("/packages/0040046952/versions/110012")
+        );
+        assert_eq!(safe_next(Some("/packages?x=1")), Some("/packages?x=1"));
+        assert_eq!(safe_next(Some("https://evil.example/")), None);
+        assert_eq!(safe_next(Some("//evil.example/")), None);
+        assert_eq!(safe_next(Some("/\\evil.example")), None);
+        assert_eq!(safe_next(Some("/login?next=/x")), None);
+        assert_eq!(safe_next(Some("packages")), None);
+        assert_eq!(safe_next(None), None);
+    }
+}

@@ -3,7 +3,9 @@
 //! Nothing here does I/O, so it compiles for native targets and for `wasm32`.
 //! The spec is `shared/spec/download-service.md`; field names follow it exactly.
 
+pub mod address;
 mod area;
+pub mod catalogue;
 pub mod compare;
 pub mod bulk;
 mod error;

@@ -1,0 +1,528 @@
+//! The gallery's search, filters and sort: plain functions over the product list,
+//! and their encoding in the page's query string
+//! (`?q=road&category=Mapping&format=GeoPackage&area=SU&sort=newest`).
+//!
+//! Reading a query string never fails: unknown parameters, unknown sort orders and
+//! broken encodings are ignored, so an old or hand-edited link still opens the gallery.
+
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+
+use crate::urls::{encode_component, parse_query};
+use crate::{Area, Product};
+
+/// How the gallery orders products.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Sort {
+    /// By name, A to Z.
+    #[default]
+    Name,
+    /// Newest `YYYY-MM` version first; free-form versions (`"Version 5"`) after, by name.
+    Newest,
+}
+
+impl Sort {
+    /// Every order, as offered in the sort menu.
+    pub const ALL: [Sort; 2] = [Sort::Name, Sort::Newest];
+
+    /// The value in the query string.
+    pub fn code(self) -> &'static str {
+        match self {
+            Sort::Name => "name",
+            Sort::Newest => "newest",
+        }
+    }
+
+    /// The order with this query-string value (any case), if there is one.
+    pub fn from_code(code: &str) -> Option<Sort> {
+        Sort::ALL
+            .into_iter()
+            .find(|sort| sort.code().eq_ignore_ascii_case(code.trim()))
+    }
+
+    /// What the sort menu shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            Sort::Name => "Name (A–Z)",
+            Sort::Newest => "Newest version",
+        }
+    }
+}
+
+/// What the user searches for and filters by in the gallery.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CatalogueQuery {
+    /// Free text, as typed (so the input keeps its spaces); matched word by word,
+    /// case-insensitively, against id, name and description.
+    pub text: String,
+    /// Keep only this category.
+    pub category: Option<String>,
+    /// Keep only products with this data structure (`Raster` or `Vector`).
+    pub structure: Option<String>,
+    /// Keep only products offered in this format (the `format`, any subformat).
+    pub format: Option<String>,
+    /// Keep only products whose data covers this area (see [`covers`]).
+    pub area: Option<Area>,
+    /// The order of the results.
+    pub sort: Sort,
+}
+
+impl CatalogueQuery {
+    /// Reads the page's query string (with or without the leading `?`).
+    pub fn parse(query: &str) -> Self {
+        let mut parsed = CatalogueQuery::default();
+        let pairs = query.trim_start_matches('?').split('&');
+        // Each pair on its own: one badly encoded pair must not lose the others.
+        for (name, value) in pairs.filter_map(|pair| parse_query(pair).ok()?.pop()) {
+            let non_empty = || Some(value.trim().to_owned()).filter(|v| !v.is_empty());
+            match name.as_str() {
+                "q" => parsed.text = value.clone(),
+                "category" => parsed.category = non_empty(),
+                "structure" => parsed.structure = non_empty(),
+                "format" => parsed.format = non_empty(),
+                "area" => {
+                    parsed.area = non_empty().map(|code| Area::from(code.to_uppercase().as_str()))
+                }
+                "sort" => parsed.sort = Sort::from_code(&value).unwrap_or_default(),
+                _ => {}
+            }
+        }
+        parsed
+    }
+
+    /// The query string (without `?`); empty when nothing is chosen, and the
+    /// default sort is left out so the plain gallery keeps its plain address.
+    pub fn to_query_string(&self) -> String {
+        let sort = (self.sort != Sort::default()).then(|| self.sort.code());
+        let text = Some(self.text.as_str()).filter(|text| !text.trim().is_empty());
+        [
+            ("q", text),
+            ("category", self.category.as_deref()),
+            ("structure", self.structure.as_deref()),
+            ("format", self.format.as_deref()),
+            ("area", self.area.as_ref().map(Area::code)),
+            ("sort", sort),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| Some(format!("{name}={}", encode_component(value?))))
+        .collect::<Vec<_>>()
+        .join("&")
+    }
+
+    /// The gallery address `path` showing this query.
+    pub fn href(&self, path: &str) -> String {
+        match self.to_query_string() {
+            query if query.is_empty() => path.to_owned(),
+            query => format!("{path}?{query}"),
+        }
+    }
+
+    /// True when the search or a filter hides products (the sort does not count).
+    pub fn is_narrowed(&self) -> bool {
+        !self.text.trim().is_empty()
+            || self.category.is_some()
+            || self.structure.is_some()
+            || self.format.is_some()
+            || self.area.is_some()
+    }
+
+    /// The same query with the search and filters cleared, keeping the sort.
+    pub fn cleared(&self) -> Self {
+        CatalogueQuery {
+            sort: self.sort,
+            ..CatalogueQuery::default()
+        }
+    }
+
+    /// Whether `product` passes the search and every filter.
+    pub fn matches(&self, product: &Product) -> bool {
+        let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
+        let text_matches = {
+            let haystack = [&product.id, &product.name, &product.description]
+                .map(|field| field.to_lowercase());
+            self.text
+                .to_lowercase()
+                .split_whitespace()
+                .all(|word| haystack.iter().any(|field| field.contains(word)))
+        };
+        text_matches
+            && self.category.as_deref().is_none_or(|wanted| {
+                product
+                    .category
+                    .as_deref()
+                    .is_some_and(|category| same(category, wanted))
+            })
+            && self.structure.as_deref().is_none_or(|wanted| {
+                product
+                    .data_structures()
+                    .iter()
+                    .any(|structure| same(structure, wanted))
+            })
+            && self.format.as_deref().is_none_or(|wanted| {
+                product
+                    .formats()
+                    .iter()
+                    .any(|format| same(&format.format, wanted))
+            })
+            && self
+                .area
+                .as_ref()
+                .is_none_or(|wanted| covers(product, wanted))
+    }
+
+    /// The products that pass, in the chosen order.
+    pub fn apply<'a>(&self, products: &'a [Product]) -> Vec<&'a Product> {
+        let mut shown: Vec<&Product> = products.iter().filter(|p| self.matches(p)).collect();
+        shown.sort_by(|a, b| compare(self.sort, a, b));
+        shown
+    }
+}
+
+/// Whether `product`'s data covers `area`: it lists the area itself, or it lists
+/// `GB` and the area is one of the grid squares of Great Britain.
+pub fn covers(product: &Product, area: &Area) -> bool {
+    product
+        .areas()
+        .iter()
+        .any(|offered| offered == area || (*offered == Area::Gb && area.square().is_some()))
+}
+
+/// The order of two products under `sort`; ties are broken by name, then id, so
+/// the gallery never reshuffles between renders.
+pub fn compare(sort: Sort, a: &Product, b: &Product) -> Ordering {
+    let by_name = || {
+        a.name
+            .to_lowercase()
+            .cmp(&b.name.to_lowercase())
+            .then_with(|| a.id.cmp(&b.id))
+    };
+    match sort {
+        Sort::Name => by_name(),
+        // `Some` beats `None` reversed: dated versions first, newest first.
+        Sort::Newest => b.year_month().cmp(&a.year_month()).then_with(by_name),
+    }
+}
+
+/// The values the gallery's filter menus offer: what the catalogue actually holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Facets {
+    /// Categories, sorted.
+    pub categories: Vec<String>,
+    /// Data structures (`Raster`, `Vector`), sorted.
+    pub structures: Vec<String>,
+    /// Format names (subformats merged), sorted case-insensitively.
+    pub formats: Vec<String>,
+    /// Areas: `GB` first, then grid squares in the spec's order, then other codes.
+    pub areas: Vec<Area>,
+}
+
+impl Facets {
+    /// Collects the distinct values of `products`.
+    pub fn of(products: &[Product]) -> Self {
+        let sorted = |values: BTreeSet<String>| {
+            let mut values: Vec<String> = values.into_iter().collect();
+            values.sort_by_key(|value| value.to_lowercase());
+            values
+        };
+        Facets {
+            categories: sorted(products.iter().filter_map(|p| p.category.clone()).collect()),
+            structures: sorted(
+                products
+                    .iter()
+                    .flat_map(|p| p.data_structures().iter().cloned())
+                    .collect(),
+            ),
+            formats: sorted(
+                products
+                    .iter()
+                    .flat_map(|p| p.formats().iter().map(|f| f.format.clone()))
+                    .collect(),
+            ),
+            areas: products
+                .iter()
+                .flat_map(|p| p.areas().iter().cloned())
+                .collect::<BTreeSet<Area>>()
+                .into_iter()
+                .collect(),
+        }
+    }
+}
+
+/// The result line: `"18 products"`, or `"12 of 18 products"` when some are hidden.
+pub fn result_summary(shown: usize, total: usize) -> String {
+    let noun = if total == 1 { "product" } else { "products" };
+    if shown == total {
+        format!("{total} {noun}")
+    } else {
+        format!("{shown} of {total} {noun}")
+    }
+}
+
+/// How a card sums up a product's areas: `"Great Britain"`, `"1 area: UK"`, `"56 areas"`;
+/// `None` when the product lists none.
+pub fn areas_summary(product: &Product) -> Option<String> {
+    match product.areas() {
+        [] => None,
+        [Area::Gb] => Some("Great Britain".to_owned()),
+        [only] => Some(format!("1 area: {only}")),
+        areas => Some(format!("{} areas", areas.len())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Format;
+
+    fn product(id: &str, name: &str, version: &str) -> Product {
+        Product {
+            id: id.into(),
+            name: name.into(),
+            description: format!("About {name}."),
+            version: version.into(),
+            url: format!("https://x/products/{id}"),
+            documentation_url: None,
+            areas: None,
+            data_structures: None,
+            category: None,
+            formats: None,
+            image_count: None,
+            image_template: None,
+            downloads_url: None,
+            warning: None,
+        }
+    }
+
+    fn catalogue() -> Vec<Product> {
+        let mut roads = product("OpenRoads", "OS Open Roads", "2024-04");
+        roads.category = Some("Transport networks".into());
+        roads.data_structures = Some(vec!["Vector".into()]);
+        roads.areas = Some(vec![Area::Gb]);
+        roads.formats = Some(vec![
+            Format {
+                format: "GeoPackage".into(),
+                subformat: None,
+            },
+            Format {
+                format: "GML".into(),
+                subformat: Some("3".into()),
+            },
+        ]);
+        let mut local = product("OpenMapLocal", "OS Open Map - Local", "2024-10");
+        local.category = Some("Mapping".into());
+        local.data_structures = Some(vec!["Raster".into(), "Vector".into()]);
+        local.areas = Some(vec![Area::Gb, Area::from("SU"), Area::from("SS")]);
+        local.formats = Some(vec![Format {
+            format: "ESRI® Shapefile".into(),
+            subformat: None,
+        }]);
+        local.description = "Street-level mapping with ROAD names.".into();
+        let mut toid = product("OpenTOID", "OS Open TOID", "2023-12");
+        toid.category = Some("Addresses".into());
+        toid.areas = Some(vec![Area::from("SU"), Area::from("TQ")]);
+        let mut partner = product("PartnerMap", "Partner map", "Version 5");
+        partner.category = Some("Mapping".into());
+        partner.areas = Some(vec![Area::from("UK")]);
+        vec![roads, local, toid, partner]
+    }
+
+    fn ids(products: &[&Product]) -> Vec<String> {
+        products.iter().map(|p| p.id.clone()).collect()
+    }
+
+    fn full_query() -> CatalogueQuery {
+        CatalogueQuery {
+            text: "road & rail ".into(),
+            category: Some("Land & height".into()),
+            structure: Some("Vector".into()),
+            format: Some("ESRI® Shapefile".into()),
+            area: Some(Area::from("SU")),
+            sort: Sort::Newest,
+        }
+    }
+
+    #[test]
+    fn query_string_round_trips() {
+        for query in [
+            full_query(),
+            CatalogueQuery::default(),
+            CatalogueQuery {
+                area: Some(Area::from("UK")),
+                ..CatalogueQuery::default()
+            },
+            CatalogueQuery {
+                text: "naïve = 100% ?".into(),
+                ..CatalogueQuery::default()
+            },
+        ] {
+            assert_eq!(CatalogueQuery::parse(&query.to_query_string()), query);
+            assert_eq!(
+                CatalogueQuery::parse(query.href("/").trim_start_matches('/')),
+                query
+            );
+        }
+    }
+
+    #[test]
+    fn query_string_is_encoded_and_leaves_defaults_out() {
+        assert_eq!(
+            full_query().to_query_string(),
+            "q=road%20%26%20rail%20&category=Land%20%26%20height&structure=Vector\
+             &format=ESRI%C2%AE%20Shapefile&area=SU&sort=newest"
+        );
+        assert_eq!(CatalogueQuery::default().href("/"), "/");
+        let blank = CatalogueQuery {
+            text: "   ".into(),
+            ..CatalogueQuery::default()
+        };
+        assert_eq!(blank.to_query_string(), "");
+    }
+
+    #[test]
+    fn parse_is_tolerant_of_unknown_and_broken_values() {
+        let query = CatalogueQuery::parse("?q=roads&sort=random&colour=red&format=%FF&area=su&x");
+        assert_eq!(
+            query,
+            CatalogueQuery {
+                text: "roads".into(),
+                area: Some(Area::from("SU")),
+                ..CatalogueQuery::default()
+            }
+        );
+        assert_eq!(
+            CatalogueQuery::parse("q=open+roads&category=&sort=NEWEST"),
+            CatalogueQuery {
+                text: "open roads".into(),
+                sort: Sort::Newest,
+                ..CatalogueQuery::default()
+            }
+        );
+        assert_eq!(CatalogueQuery::parse(""), CatalogueQuery::default());
+    }
+
+    #[test]
+    fn search_is_case_insensitive_over_id_name_and_description_word_by_word() {
+        let products = catalogue();
+        let search = |text: &str| {
+            let query = CatalogueQuery {
+                text: text.into(),
+                ..CatalogueQuery::default()
+            };
+            ids(&query.apply(&products))
+        };
+        assert_eq!(search("road"), ["OpenMapLocal", "OpenRoads"]);
+        assert_eq!(search("OPENTOID"), ["OpenTOID"]);
+        assert_eq!(search("  open   local "), ["OpenMapLocal"]);
+        assert_eq!(search("roads nowhere"), Vec::<String>::new());
+        assert_eq!(search("").len(), 4);
+    }
+
+    #[test]
+    fn filters_combine_and_ignore_case() {
+        let products = catalogue();
+        let query = CatalogueQuery {
+            category: Some("mapping".into()),
+            structure: Some("vector".into()),
+            ..CatalogueQuery::default()
+        };
+        assert_eq!(ids(&query.apply(&products)), ["OpenMapLocal"]);
+        let query = CatalogueQuery {
+            format: Some("GML".into()),
+            ..CatalogueQuery::default()
+        };
+        assert_eq!(ids(&query.apply(&products)), ["OpenRoads"]);
+        let query = CatalogueQuery {
+            category: Some("Unknown".into()),
+            ..CatalogueQuery::default()
+        };
+        assert!(query.apply(&products).is_empty());
+    }
+
+    #[test]
+    fn area_filter_counts_great_britain_as_covering_its_squares() {
+        let products = catalogue();
+        let within = |code: &str| {
+            let query = CatalogueQuery {
+                area: Some(Area::from(code)),
+                ..CatalogueQuery::default()
+            };
+            ids(&query.apply(&products))
+        };
+        assert_eq!(within("TQ"), ["OpenMapLocal", "OpenRoads", "OpenTOID"]);
+        assert_eq!(within("GB"), ["OpenMapLocal", "OpenRoads"]);
+        assert_eq!(within("UK"), ["PartnerMap"]);
+        assert_eq!(within("NI"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn newest_puts_dated_versions_first_then_free_form_ones() {
+        let mut products = catalogue();
+        products.push(product("Older", "A older", "2019-01"));
+        products.push(product("Odd", "Another odd", "v2"));
+        let query = CatalogueQuery {
+            sort: Sort::Newest,
+            ..CatalogueQuery::default()
+        };
+        assert_eq!(
+            ids(&query.apply(&products)),
+            [
+                "OpenMapLocal",
+                "OpenRoads",
+                "OpenTOID",
+                "Older",
+                "Odd",
+                "PartnerMap"
+            ]
+        );
+        let by_name = ids(&CatalogueQuery::default().apply(&products));
+        assert_eq!(
+            by_name,
+            [
+                "Older",
+                "Odd",
+                "OpenMapLocal",
+                "OpenRoads",
+                "OpenTOID",
+                "PartnerMap"
+            ]
+        );
+    }
+
+    #[test]
+    fn narrowing_and_clearing_keep_the_sort() {
+        let query = full_query();
+        assert!(query.is_narrowed());
+        let cleared = query.cleared();
+        assert!(!cleared.is_narrowed());
+        assert_eq!(cleared.sort, Sort::Newest);
+        assert_eq!(cleared.href("/"), "/?sort=newest");
+    }
+
+    #[test]
+    fn facets_list_distinct_values_in_a_stable_order() {
+        let facets = Facets::of(&catalogue());
+        assert_eq!(
+            facets.categories,
+            ["Addresses", "Mapping", "Transport networks"]
+        );
+        assert_eq!(facets.structures, ["Raster", "Vector"]);
+        assert_eq!(facets.formats, ["ESRI® Shapefile", "GeoPackage", "GML"]);
+        let areas: Vec<&str> = facets.areas.iter().map(Area::code).collect();
+        assert_eq!(areas, ["GB", "SS", "SU", "TQ", "UK"]);
+    }
+
+    #[test]
+    fn summaries_read_naturally() {
+        assert_eq!(result_summary(18, 18), "18 products");
+        assert_eq!(result_summary(12, 18), "12 of 18 products");
+        assert_eq!(result_summary(0, 1), "0 of 1 product");
+        let products = catalogue();
+        assert_eq!(
+            areas_summary(&products[0]).as_deref(),
+            Some("Great Britain")
+        );
+        assert_eq!(areas_summary(&products[1]).as_deref(), Some("3 areas"));
+        assert_eq!(areas_summary(&products[3]).as_deref(), Some("1 area: UK"));
+        assert_eq!(areas_summary(&product("x", "x", "1")), None);
+    }
+}

@@ -43,7 +43,10 @@ pub fn build() -> Result<Vec<FileSize>> {
         fetch.arg("--locked");
     }
     run(&mut fetch)?;
-    run(command("trunk").args(["build", "--release"]))?;
+    // Trunk's errors already say what failed; a backtrace of trunk itself only hides that.
+    run(command("trunk")
+        .args(["build", "--release"])
+        .env("RUST_LIB_BACKTRACE", "0"))?;
     precompress(&dist())
 }
 

@@ -6,7 +6,7 @@ use leptos_router::path;
 
 use crate::api::ServiceContext;
 use crate::config::ServiceConfig;
-use crate::pages::{Gallery, NotFound};
+use crate::pages::{Gallery, NotFound, Settings};
 
 /// The whole app. `service` is where the Download Service is at start.
 #[component]
@@ -20,11 +20,13 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
                 </A>
                 <nav aria-label="Main">
                     <A href="/">"Products"</A>
+                    <A href="/settings">"Settings"</A>
                 </nav>
             </header>
             <main id="main">
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=Gallery />
+                    <Route path=path!("/settings") view=Settings />
                 </Routes>
             </main>
         </Router>

@@ -1,8 +1,17 @@
+//! `/`: the catalogue of open products, searchable and filterable, with the search
+//! kept in the address (`/?q=road&category=Mapping&sort=newest`) so it can be shared.
+
+use download_api::catalogue::{CatalogueQuery, Facets, Sort, result_summary};
+use download_api::{Area, Product};
 use leptos::prelude::*;
-use leptos_router::components::A;
+use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_location, use_navigate};
 
 use crate::api::use_api;
-use crate::components::Errors;
+use crate::components::{Errors, ProductCard, ProductCardSkeleton};
+
+/// How many skeleton cards fill the page while the catalogue loads.
+const SKELETON_CARDS: usize = 8;
 
 /// `/`: the catalogue of open products.
 #[component]
@@ -12,36 +21,293 @@ pub fn Gallery() -> impl IntoView {
         let api = api.get();
         async move { api.products().await }
     });
+
+    let location = use_location();
+    let query = Memo::new(move |_| CatalogueQuery::parse(&location.search.read()));
+    let navigate = use_navigate();
+    // `replace` while typing, so each keystroke does not become a history entry.
+    let set_query = Callback::new(move |(next, replace): (CatalogueQuery, bool)| {
+        let options = NavigateOptions {
+            replace,
+            scroll: false,
+            ..NavigateOptions::default()
+        };
+        navigate(&next.href("/"), options);
+    });
+    let clear = Callback::new(move |()| set_query.run((query.get_untracked().cleared(), false)));
+    let facets = Memo::new(move |_| {
+        products.with(|loaded| match loaded {
+            Some(Ok(products)) => Facets::of(products),
+            _ => Facets::default(),
+        })
+    });
+
     view! {
-        <section class="page">
-            <h1>"Products"</h1>
-            <Transition fallback=|| view! { <p class="loading">"Loading products…"</p> }>
+        <section class="page gallery">
+            <header class="page-header">
+                <h1>"Products"</h1>
+                <p class="lead">
+                    "Open geographic data, free to download: find a product, then pick its areas and format."
+                </p>
+            </header>
+            <FilterBar query facets set_query />
+            <Transition fallback=|| view! { <ResultsSkeleton /> }>
                 <ErrorBoundary fallback=move |errors| {
                     view! { <Errors errors retry=move |_| products.refetch() /> }
                 }>
                     {move || Suspend::new(async move {
-                        products
-                            .await
-                            .map(|products| {
-                                view! {
-                                    <ul class="product-list">
-                                        {products
-                                            .into_iter()
-                                            .map(|product| {
-                                                let href = format!("/products/{}", product.id);
-                                                view! {
-                                                    <li>
-                                                        <A href=href>{product.name}</A>
-                                                    </li>
-                                                }
-                                            })
-                                            .collect_view()}
-                                    </ul>
-                                }
-                            })
+                        products.await.map(|products| view! { <Results products query clear /> })
                     })}
                 </ErrorBoundary>
             </Transition>
         </section>
+    }
+}
+
+/// Search box, filter menus and sort order; every change goes to the address.
+#[component]
+fn FilterBar(
+    query: Memo<CatalogueQuery>,
+    facets: Memo<Facets>,
+    set_query: Callback<(CatalogueQuery, bool)>,
+) -> impl IntoView {
+    let update = move |replace: bool, change: &dyn Fn(&mut CatalogueQuery)| {
+        let mut next = query.get_untracked();
+        change(&mut next);
+        set_query.run((next, replace));
+    };
+    let area_label = |area: &Area| match area {
+        Area::Gb => "GB (Great Britain)".to_owned(),
+        other => other.code().to_owned(),
+    };
+
+    view! {
+        <form class="filter-bar" role="search" on:submit=|ev| ev.prevent_default()>
+            <div class="search-field">
+                <label for="gallery-search" class="visually-hidden">
+                    "Search products"
+                </label>
+                <input
+                    id="gallery-search"
+                    type="search"
+                    placeholder="Search by name, id or description"
+                    autocomplete="off"
+                    spellcheck="false"
+                    prop:value=move || query.read().text.clone()
+                    on:input=move |ev| {
+                        let text = event_target_value(&ev);
+                        update(true, &|q| q.text = text.clone());
+                    }
+                />
+            </div>
+            <div class="filter-row">
+                <FilterSelect
+                    id="filter-category"
+                    label="Category"
+                    options=Signal::derive(move || {
+                        facets.read().categories.iter().map(|c| (c.clone(), c.clone())).collect()
+                    })
+                    value=Signal::derive(move || query.read().category.clone())
+                    on_change=Callback::new(move |value: Option<String>| update(false, &|q| q.category = value.clone()))
+                />
+                <FilterSelect
+                    id="filter-structure"
+                    label="Data structure"
+                    options=Signal::derive(move || {
+                        facets.read().structures.iter().map(|s| (s.clone(), s.clone())).collect()
+                    })
+                    value=Signal::derive(move || query.read().structure.clone())
+                    on_change=Callback::new(move |value: Option<String>| update(false, &|q| q.structure = value.clone()))
+                />
+                <FilterSelect
+                    id="filter-format"
+                    label="Format"
+                    options=Signal::derive(move || {
+                        facets.read().formats.iter().map(|f| (f.clone(), f.clone())).collect()
+                    })
+                    value=Signal::derive(move || query.read().format.clone())
+                    on_change=Callback::new(move |value: Option<String>| update(false, &|q| q.format = value.clone()))
+                />
+                <FilterSelect
+                    id="filter-area"
+                    label="Covers area"
+                    options=Signal::derive(move || {
+                        facets
+                            .read()
+                            .areas
+                            .iter()
+                            .map(|a| (a.code().to_owned(), area_label(a)))
+                            .collect()
+                    })
+                    value=Signal::derive(move || {
+                        query.read().area.as_ref().map(|a| a.code().to_owned())
+                    })
+                    on_change=Callback::new(move |value: Option<String>| {
+                        update(false, &|q| q.area = value.as_deref().map(Area::from))
+                    })
+                />
+                <div class="field sort-field">
+                    <label for="gallery-sort">"Sort by"</label>
+                    <select
+                        id="gallery-sort"
+                        on:change=move |ev| {
+                            let sort = Sort::from_code(&event_target_value(&ev)).unwrap_or_default();
+                            update(false, &|q| q.sort = sort);
+                        }
+                    >
+                        {Sort::ALL
+                            .into_iter()
+                            .map(|sort| {
+                                view! {
+                                    <option
+                                        value=sort.code()
+                                        prop:selected=move || query.read().sort == sort
+                                    >
+                                        {sort.label()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </div>
+            </div>
+        </form>
+    }
+}
+
+/// One filter menu: "All" plus the catalogue's values, and the address's value even
+/// when the catalogue lacks it (an old link), so it shows and can be cleared.
+#[component]
+fn FilterSelect(
+    id: &'static str,
+    label: &'static str,
+    /// `(value, text)` pairs.
+    options: Signal<Vec<(String, String)>>,
+    value: Signal<Option<String>>,
+    on_change: Callback<Option<String>>,
+) -> impl IntoView {
+    let choices = move || {
+        let mut choices = options.get();
+        if let Some(current) = value.get()
+            && !choices.iter().any(|(v, _)| *v == current)
+        {
+            choices.push((current.clone(), current));
+        }
+        choices
+    };
+    view! {
+        <div class="field" class:active=move || value.read().is_some()>
+            <label for=id>{label}</label>
+            <select
+                id=id
+                on:change=move |ev| {
+                    let chosen = event_target_value(&ev);
+                    on_change.run(Some(chosen).filter(|v| !v.is_empty()));
+                }
+            >
+                <option value="" prop:selected=move || value.read().is_none()>
+                    "All"
+                </option>
+                <For each=choices key=|(v, _)| v.clone() let((choice, text))>
+                    <option
+                        value=choice.clone()
+                        prop:selected=move || value.read().as_deref() == Some(choice.as_str())
+                    >
+                        {text}
+                    </option>
+                </For>
+            </select>
+        </div>
+    }
+}
+
+/// The result line and the cards that pass the search and filters.
+#[component]
+fn Results(
+    products: Vec<Product>,
+    query: Memo<CatalogueQuery>,
+    clear: Callback<()>,
+) -> impl IntoView {
+    let total = products.len();
+    let products = StoredValue::new(products);
+    let shown = Memo::new(move |_| {
+        products
+            .with_value(|all| query.with(|q| q.apply(all).into_iter().cloned().collect::<Vec<_>>()))
+    });
+    let narrowed = move || query.read().is_narrowed();
+
+    view! {
+        <div class="results-bar">
+            <p class="result-count" role="status" aria-live="polite">
+                {move || result_summary(shown.read().len(), total)}
+            </p>
+            <Show when=move || narrowed() && !shown.read().is_empty()>
+                <button type="button" class="button link" on:click=move |_| clear.run(())>
+                    "Clear filters"
+                </button>
+            </Show>
+        </div>
+        <Show
+            when=move || !shown.read().is_empty()
+            fallback=move || view! { <EmptyState total narrowed=Signal::derive(narrowed) clear /> }
+        >
+            <ul class="product-grid">
+                <For each=move || shown.get() key=|product| product.id.clone() let(product)>
+                    <li>
+                        <ProductCard product />
+                    </li>
+                </For>
+            </ul>
+        </Show>
+    }
+}
+
+/// What the gallery says when no card is shown.
+#[component]
+fn EmptyState(total: usize, narrowed: Signal<bool>, clear: Callback<()>) -> impl IntoView {
+    view! {
+        <div class="empty-state">
+            {move || {
+                if total == 0 {
+                    view! {
+                        <h2>"No products"</h2>
+                        <p>"This service lists no open products."</p>
+                    }
+                        .into_any()
+                } else if narrowed.get() {
+                    view! {
+                        <h2>"No products match"</h2>
+                        <p>"Try other words, or clear the filters to see all " {total} " products."</p>
+                        <button type="button" class="button" on:click=move |_| clear.run(())>
+                            "Clear filters"
+                        </button>
+                    }
+                        .into_any()
+                } else {
+                    ().into_any()
+                }
+            }}
+        </div>
+    }
+}
+
+/// The loading state: a result line and cards the size of the real ones.
+#[component]
+fn ResultsSkeleton() -> impl IntoView {
+    view! {
+        <div class="results-bar" aria-busy="true">
+            <p class="result-count">"Loading products…"</p>
+        </div>
+        <ul class="product-grid" aria-hidden="true">
+            {(0..SKELETON_CARDS)
+                .map(|_| {
+                    view! {
+                        <li>
+                            <ProductCardSkeleton />
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
     }
 }

@@ -1,0 +1,131 @@
+//! A product in the gallery: thumbnail, name, category, version, structures and areas.
+
+use download_api::catalogue::areas_summary;
+use download_api::{Product, encode_component};
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+use crate::api::use_api;
+
+/// Size of the service's small thumbnails; the box keeps this shape before they load.
+const THUMB_WIDTH: u32 = 200;
+const THUMB_HEIGHT: u32 = 150;
+
+/// One product of the gallery, linking to its page. The whole card is the link's target.
+#[component]
+pub fn ProductCard(product: Product) -> impl IntoView {
+    let api = use_api();
+    let href = format!("/products/{}", encode_component(&product.id));
+    let has_image = product.image_count.unwrap_or(0) > 0;
+    // A broken image falls back to the placeholder rather than the browser's icon.
+    let image_failed = RwSignal::new(false);
+    let id = product.id.clone();
+    let src = move || api.read().urls().image(&id, 0, false);
+    let alt = format!("Preview of {}", product.name);
+    let areas = areas_summary(&product);
+    let format_count = product.formats().len();
+    let structures = product.data_structures().to_vec();
+
+    view! {
+        <article class="product-card">
+            <div class="card-thumb">
+                {move || {
+                    if has_image && !image_failed.get() {
+                        view! {
+                            <img
+                                src=src.clone()
+                                alt=alt.clone()
+                                width=THUMB_WIDTH
+                                height=THUMB_HEIGHT
+                                loading="lazy"
+                                decoding="async"
+                                on:error=move |_| image_failed.set(true)
+                            />
+                        }
+                            .into_any()
+                    } else {
+                        view! {
+                            <div class="thumb-placeholder">
+                                <span>"No preview"</span>
+                            </div>
+                        }
+                            .into_any()
+                    }
+                }}
+            </div>
+            <div class="card-body">
+                <p class="card-category">
+                    {product.category.unwrap_or_else(|| "Uncategorised".to_owned())}
+                </p>
+                <h2 class="card-title">
+                    <A href=href>{product.name}</A>
+                </h2>
+                <ul class="card-badges" aria-label="Data structures">
+                    {structures
+                        .into_iter()
+                        .map(|structure| {
+                            let class = format!("badge badge-{}", structure.to_lowercase());
+                            view! { <li class=class>{structure}</li> }
+                        })
+                        .collect_view()}
+                </ul>
+                <dl class="card-facts">
+                    <div>
+                        <dt>"Version"</dt>
+                        <dd>{product.version}</dd>
+                    </div>
+                    <div>
+                        <dt>"Coverage"</dt>
+                        <dd>{areas.unwrap_or_else(|| "Not listed".to_owned())}</dd>
+                    </div>
+                    <div>
+                        <dt>"Formats"</dt>
+                        <dd>{format_count}</dd>
+                    </div>
+                </dl>
+            </div>
+        </article>
+    }
+}
+
+/// A card-shaped placeholder shown while the catalogue loads; the same size as
+/// [`ProductCard`] so nothing moves when the real cards arrive.
+#[component]
+pub fn ProductCardSkeleton() -> impl IntoView {
+    view! {
+        <div class="product-card skeleton-card" aria-hidden="true">
+            <div class="card-thumb skeleton"></div>
+            <div class="card-body">
+                <p class="card-category">
+                    <span class="skeleton skeleton-text" style="width: 45%"></span>
+                </p>
+                <h2 class="card-title">
+                    <span class="skeleton skeleton-text" style="width: 80%"></span>
+                </h2>
+                <ul class="card-badges">
+                    <li class="badge skeleton">"Vector"</li>
+                </ul>
+                <dl class="card-facts">
+                    <div>
+                        <dt>"Version"</dt>
+                        <dd>
+                            <span class="skeleton skeleton-text" style="width: 4em"></span>
+                        </dd>
+                    </div>
+                    <div>
+                        <dt>"Coverage"</dt>
+                        <dd>
+                            <span class="skeleton skeleton-text" style="width: 5em"></span>
+                        </dd>
+                    </div>
+                    <div>
+                        <dt>"Formats"</dt>
+                        <dd>
+                            <span class="skeleton skeleton-text" style="width: 1em"></span>
+                        </dd>
+                    </div>
+                </dl>
+            </div>
+        </div>
+    }
+}

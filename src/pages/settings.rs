@@ -1,0 +1,242 @@
+//! `/settings`: which Download Service the app talks to.
+
+use download_api::address::{AddressKind, check_address};
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::api::{ServiceContext, use_api};
+use crate::components::Errors;
+use crate::config::ServiceConfig;
+
+/// `/settings`: the service address and token address, kept in this browser.
+#[component]
+pub fn Settings() -> impl IntoView {
+    let context = expect_context::<ServiceContext>();
+    let current = context.config.get_untracked();
+    let api_base = RwSignal::new(current.api_base);
+    let token_url = RwSignal::new(current.token_url);
+    // Errors show once the user has tried to save, then follow the typing.
+    let submitted = RwSignal::new(false);
+    let notice = RwSignal::new(None::<&'static str>);
+    let custom = RwSignal::new(ServiceConfig::saved().is_some());
+    let defaults = LocalResource::new(ServiceConfig::deployed);
+
+    let api_base_error =
+        Memo::new(move |_| check_address(&api_base.read(), AddressKind::ApiBase).err());
+    let token_url_error =
+        Memo::new(move |_| check_address(&token_url.read(), AddressKind::TokenUrl).err());
+
+    let apply = move |config: ServiceConfig| {
+        api_base.set(config.api_base.clone());
+        token_url.set(config.token_url.clone());
+        if context.config.get_untracked() != config {
+            // Credentials belong to the service they were made for: never send them elsewhere.
+            context.credentials.set(None);
+            context.config.set(config);
+        }
+    };
+
+    let save = move |ev: SubmitEvent| {
+        ev.prevent_default();
+        submitted.set(true);
+        let checked = (
+            check_address(&api_base.get_untracked(), AddressKind::ApiBase),
+            check_address(&token_url.get_untracked(), AddressKind::TokenUrl),
+        );
+        let (Ok(api_base), Ok(token_url)) = checked else {
+            notice.set(None);
+            focus_first_invalid();
+            return;
+        };
+        let config = ServiceConfig {
+            api_base,
+            token_url,
+        };
+        // Saving the defaults is the same as not choosing: later deployer changes then apply.
+        let is_default = defaults
+            .read()
+            .as_ref()
+            .is_some_and(|defaults| *defaults == config);
+        if is_default {
+            ServiceConfig::forget();
+        } else {
+            config.save();
+        }
+        custom.set(!is_default);
+        apply(config);
+        submitted.set(false);
+        notice.set(Some("Saved. Every page now uses this service."));
+    };
+
+    let reset = move |_| {
+        spawn_local(async move {
+            ServiceConfig::forget();
+            let defaults = ServiceConfig::deployed().await;
+            custom.set(false);
+            submitted.set(false);
+            apply(defaults);
+            notice.set(Some("Back to the default service."));
+        });
+    };
+
+    view! {
+        <section class="page settings">
+            <header class="page-header">
+                <h1>"Settings"</h1>
+                <p class="lead">
+                    "Download Explorer works with any service that follows the Download Service specification."
+                </p>
+            </header>
+            <form class="panel settings-form" novalidate on:submit=save>
+                <h2>"Service address"</h2>
+                <p class="hint">
+                    {move || {
+                        if custom.get() {
+                            "You are using your own address, saved in this browser."
+                        } else {
+                            "You are using the default address of this site."
+                        }
+                    }}
+                </p>
+                <AddressField
+                    id="settings-api-base"
+                    label="Download Service address"
+                    hint="The base address, ending in /v1."
+                    kind=AddressKind::ApiBase
+                    value=api_base
+                    error=Signal::derive(move || {
+                        submitted.get().then(|| api_base_error.get()).flatten().map(|e| e.to_string())
+                    })
+                />
+                <AddressField
+                    id="settings-token-url"
+                    label="Token address"
+                    hint="Where API keys are exchanged for access tokens, ending in /oauth2/token/v1."
+                    kind=AddressKind::TokenUrl
+                    value=token_url
+                    error=Signal::derive(move || {
+                        submitted.get().then(|| token_url_error.get()).flatten().map(|e| e.to_string())
+                    })
+                />
+                <div class="form-actions">
+                    <button type="submit" class="button">
+                        "Save"
+                    </button>
+                    <button type="button" class="button secondary" on:click=reset>
+                        "Reset to default"
+                    </button>
+                    <p class="form-notice" role="status" aria-live="polite">
+                        {move || notice.get()}
+                    </p>
+                </div>
+                <Transition>
+                    {move || {
+                        defaults
+                            .get()
+                            .map(|defaults| {
+                                view! {
+                                    <p class="hint defaults">
+                                        "Default: " <code>{defaults.api_base}</code> " and "
+                                        <code>{defaults.token_url}</code>
+                                    </p>
+                                }
+                            })
+                    }}
+                </Transition>
+            </form>
+            <ConnectionCheck />
+        </section>
+    }
+}
+
+/// One address input with its label, hint and error.
+#[component]
+fn AddressField(
+    id: &'static str,
+    label: &'static str,
+    hint: &'static str,
+    kind: AddressKind,
+    value: RwSignal<String>,
+    error: Signal<Option<String>>,
+) -> impl IntoView {
+    let hint_id = format!("{id}-hint");
+    let error_id = format!("{id}-error");
+    let described_by = format!("{hint_id} {error_id}");
+    view! {
+        <div class="field address-field" class:invalid=move || error.read().is_some()>
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="url"
+                inputmode="url"
+                autocomplete="off"
+                spellcheck="false"
+                placeholder=kind.example()
+                aria-describedby=described_by
+                aria-invalid=move || if error.read().is_some() { "true" } else { "false" }
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+            <p class="hint" id=hint_id>
+                {hint}
+            </p>
+            <p class="field-error" id=error_id>
+                {move || error.get()}
+            </p>
+        </div>
+    }
+}
+
+/// Whether the current service answers, so a wrong address shows here at once.
+#[component]
+fn ConnectionCheck() -> impl IntoView {
+    let api = use_api();
+    let products = LocalResource::new(move || {
+        let api = api.get();
+        async move { api.products().await.map(|products| products.len()) }
+    });
+    view! {
+        <section class="panel connection" aria-labelledby="connection-title">
+            <h2 id="connection-title">"Connection"</h2>
+            <p class="hint">
+                "Asking " <code>{move || api.read().urls().products(true)}</code>
+            </p>
+            <Transition fallback=|| view! { <p class="connection-status">"Checking…"</p> }>
+                <ErrorBoundary fallback=move |errors| {
+                    view! { <Errors errors retry=move |_| products.refetch() /> }
+                }>
+                    {move || Suspend::new(async move {
+                        products
+                            .await
+                            .map(|count| {
+                                let noun = if count == 1 { "product" } else { "products" };
+                                view! {
+                                    <p class="connection-status ok">
+                                        "Connected: the service lists " {count} " open " {noun} "."
+                                    </p>
+                                }
+                            })
+                    })}
+                </ErrorBoundary>
+            </Transition>
+        </section>
+    }
+}
+
+/// Moves focus to the first field with an error, so keyboard and screen-reader
+/// users land on what needs fixing.
+fn focus_first_invalid() {
+    // The error attributes update in the same tick; look after they have.
+    request_animation_frame(|| {
+        let field = document()
+            .query_selector(".settings-form [aria-invalid=\"true\"]")
+            .ok()
+            .flatten();
+        if let Some(field) =
+            field.and_then(|f| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(f).ok())
+        {
+            let _ = field.focus();
+        }
+    });
+}

@@ -1,1 +1,50 @@
-fn main() {}
+//! `download-server`: binds, then serves the Download Service and Download Explorer.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use download_server::Config;
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .init();
+    let config = Config::parse();
+    match run(config).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("download-server: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config) -> Result<(), download_server::Error> {
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|err| {
+            std::io::Error::new(
+                err.kind(),
+                format!("cannot listen on {}: {err}", config.listen),
+            )
+        })?;
+    let address = listener.local_addr()?;
+    let config = config.with_bound_address(address);
+    // Build (and check the catalogue) before announcing the address.
+    let app = download_server::router(&config)?;
+    println!("Download Explorer listening on http://{address}");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            // If the handler cannot be installed, run until killed instead.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+            tracing::info!("shutting down: finishing requests in flight");
+        })
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Who is calling: an API key (query `key` or header `key`) or a bearer token.
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, header};
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+use crate::catalogue::Catalogue;
+use crate::error::ApiError;
+use crate::signing::TokenError;
+use crate::state::AppState;
+
+/// The project a data package request acts for (index into the catalogue's projects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Caller(pub usize);
+
+/// The credentials a request carries, in the order they are looked at.
+#[derive(Debug, PartialEq, Eq)]
+enum Credentials<'a> {
+    Bearer(&'a str),
+    Key(String),
+    /// An `Authorization` header of another scheme, and no key.
+    Unsupported,
+    None,
+}
+
+impl<'a> Credentials<'a> {
+    fn of(headers: &'a HeaderMap, query: Option<&str>) -> Result<Credentials<'a>, ApiError> {
+        let authorization = headers
+            .get(header::AUTHORIZATION)
+            .map(|v| v.to_str().unwrap_or_default());
+        if let Some((scheme, token)) = authorization.and_then(|v| v.split_once(' '))
+            && scheme.eq_ignore_ascii_case("bearer")
+        {
+            return Ok(Credentials::Bearer(token.trim()));
+        }
+        if let Some(key) = headers.get("key") {
+            return Ok(Credentials::Key(
+                key.to_str().unwrap_or_default().to_owned(),
+            ));
+        }
+        if let Some(query) = query {
+            let key = download_api::parse_query(query)?
+                .into_iter()
+                .find(|(name, _)| name == "key");
+            if let Some((_, key)) = key {
+                return Ok(Credentials::Key(key));
+            }
+        }
+        Ok(if authorization.is_some() {
+            Credentials::Unsupported
+        } else {
+            Credentials::None
+        })
+    }
+}
+
+/// Whether the request carries any credentials at all (a key or an `Authorization`).
+pub(crate) fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
+    !matches!(Credentials::of(headers, query), Ok(Credentials::None))
+}
+
+/// The caller's project, from whichever credentials the request carries.
+pub(crate) fn authenticate(
+    state: &AppState,
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> Result<Caller, ApiError> {
+    match Credentials::of(headers, query)? {
+        Credentials::Bearer(token) => {
+            let project = state
+                .signer
+                .check_token(token, now_ms())
+                .map_err(|err| match err {
+                    TokenError::Invalid => ApiError::InvalidCredentials,
+                    TokenError::Expired => ApiError::TokenExpired {
+                        token_url: state.links.token(),
+                    },
+                })?;
+            // A token outlives a catalogue edit only if its project still exists.
+            state
+                .catalogue
+                .project_named(&project)
+                .map(Caller)
+                .ok_or(ApiError::InvalidCredentials)
+        }
+        Credentials::Key(key) if !key.is_empty() => project_with_key(&state.catalogue, &key)
+            .map(Caller)
+            .ok_or(ApiError::InvalidCredentials),
+        Credentials::Key(_) | Credentials::Unsupported | Credentials::None => {
+            Err(ApiError::MissingCredentials)
+        }
+    }
+}
+
+/// The project whose API key this is. Every project is compared, in constant time,
+/// so timing says nothing about which keys exist.
+pub(crate) fn project_with_key(catalogue: &Catalogue, key: &str) -> Option<usize> {
+    let hash: [u8; 32] = Sha256::digest(key.as_bytes()).into();
+    let mut found = None;
+    for (i, project) in catalogue.projects().iter().enumerate() {
+        if bool::from(project.key_sha256.ct_eq(&hash)) {
+            found = Some(i);
+        }
+    }
+    found
+}
+
+/// Whether `secret` is the API secret of the project at `index`, in constant time.
+pub(crate) fn secret_matches(catalogue: &Catalogue, index: usize, secret: &str) -> bool {
+    let hash: [u8; 32] = Sha256::digest(secret.as_bytes()).into();
+    catalogue
+        .projects()
+        .get(index)
+        .is_some_and(|project| bool::from(project.secret_sha256.ct_eq(&hash)))
+}
+
+impl FromRequestParts<Arc<AppState>> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AppState>,
+    ) -> Result<Self, Self::Rejection> {
+        authenticate(state, &parts.headers, parts.uri.query())
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or_default()
+}
+
+/// Seconds since the Unix epoch.
+pub(crate) fn now_secs() -> u64 {
+    now_ms() / 1000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        pairs
+            .iter()
+            .map(|(name, value)| {
+                (
+                    header::HeaderName::from_static(name),
+                    HeaderValue::from_static(value),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bearer_comes_before_header_key_before_query_key() {
+        let all = headers(&[("authorization", "Bearer tok"), ("key", "hk")]);
+        assert_eq!(
+            Credentials::of(&all, Some("key=qk")).unwrap(),
+            Credentials::Bearer("tok")
+        );
+        let keys = headers(&[("key", "hk")]);
+        assert_eq!(
+            Credentials::of(&keys, Some("key=qk")).unwrap(),
+            Credentials::Key("hk".into())
+        );
+        assert_eq!(
+            Credentials::of(&HeaderMap::new(), Some("a=1&key=q%20k")).unwrap(),
+            Credentials::Key("q k".into())
+        );
+    }
+
+    #[test]
+    fn other_schemes_are_unsupported_and_nothing_is_missing() {
+        let basic = headers(&[("authorization", "Basic YTpi")]);
+        assert_eq!(
+            Credentials::of(&basic, None).unwrap(),
+            Credentials::Unsupported
+        );
+        assert_eq!(
+            Credentials::of(&HeaderMap::new(), Some("expanded")).unwrap(),
+            Credentials::None
+        );
+        // A key in the query still counts next to an unsupported header.
+        assert_eq!(
+            Credentials::of(&basic, Some("key=k")).unwrap(),
+            Credentials::Key("k".into())
+        );
+    }
+}

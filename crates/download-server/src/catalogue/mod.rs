@@ -1,0 +1,544 @@
+//! The catalogue in memory: every product and data package with its files measured and
+//! every fixed response body serialised once, when the server starts.
+
+mod format;
+mod source;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::http::HeaderValue;
+use download_api::{
+    Area, DataPackage, DataPackageVersionSummary, DownloadsQuery, Format, Product, ProductDownload,
+};
+use serde::Serialize;
+
+use crate::Error;
+use crate::links::Links;
+use format::{CatalogueFile, PackageEntry, ProductEntry, ProjectEntry};
+pub(crate) use source::{CATALOGUE_FILE, FileContent, FileData, Source};
+use source::{Measurer, content_type, extension, file_name};
+
+/// Everything the server publishes.
+#[derive(Debug)]
+pub(crate) struct Catalogue {
+    products: Vec<LoadedProduct>,
+    product_index: HashMap<String, usize>,
+    /// `GET /products`.
+    pub products_summary_json: Bytes,
+    /// `GET /products?expanded`.
+    pub products_expanded_json: Bytes,
+    projects: Vec<Project>,
+    packages: Vec<Package>,
+    package_index: HashMap<String, usize>,
+}
+
+/// A file as served: its bytes and how to label them.
+#[derive(Debug, Clone)]
+pub(crate) struct ServedFile {
+    pub content: Arc<FileContent>,
+    pub file_name: String,
+    pub content_type: HeaderValue,
+}
+
+#[derive(Debug)]
+pub(crate) struct LoadedProduct {
+    /// `GET /products/{id}`.
+    pub json: Bytes,
+    /// `GET /products/{id}/downloads` with no filter.
+    pub downloads_json: Bytes,
+    pub downloads: Vec<LoadedDownload>,
+    pub images: Vec<LoadedImage>,
+}
+
+#[derive(Debug)]
+pub(crate) struct LoadedDownload {
+    pub info: ProductDownload,
+    /// This download alone, as JSON (the body of the 307).
+    pub json: Bytes,
+    /// The direct file address, for `Location`.
+    pub location: HeaderValue,
+    pub file: ServedFile,
+}
+
+#[derive(Debug)]
+pub(crate) struct LoadedImage {
+    pub small: ServedFile,
+    pub small_location: HeaderValue,
+    pub large: ServedFile,
+    pub large_location: HeaderValue,
+}
+
+/// A project: who may see which data packages.
+#[derive(Debug)]
+pub(crate) struct Project {
+    pub name: String,
+    pub key_sha256: [u8; 32],
+    pub secret_sha256: [u8; 32],
+    /// `GET /dataPackages` for this project.
+    pub packages_json: Bytes,
+}
+
+#[derive(Debug)]
+pub(crate) struct Package {
+    /// Index of the owning project in [`Catalogue::projects`].
+    pub project: usize,
+    pub id: String,
+    /// `GET /dataPackages/{id}`.
+    pub json: Bytes,
+    /// `GET /dataPackages/{id}/versions`.
+    pub versions_json: Bytes,
+    /// Oldest first.
+    pub versions: Vec<PackageVersion>,
+}
+
+#[derive(Debug)]
+pub(crate) struct PackageVersion {
+    pub summary: DataPackageVersionSummary,
+    pub next_version_url: Option<String>,
+    pub previous_version_url: Option<String>,
+    pub files: Vec<ServedFile>,
+}
+
+impl Package {
+    /// A version by id, or the newest for `latest`.
+    pub(crate) fn version(&self, version_id: &str) -> Option<&PackageVersion> {
+        if version_id == "latest" {
+            self.versions.last()
+        } else {
+            self.versions.iter().find(|v| v.summary.id == version_id)
+        }
+    }
+}
+
+impl PackageVersion {
+    pub(crate) fn file(&self, file_name: &str) -> Option<&ServedFile> {
+        self.files.iter().find(|f| f.file_name == file_name)
+    }
+}
+
+impl Catalogue {
+    pub(crate) fn product(&self, id: &str) -> Option<&LoadedProduct> {
+        self.product_index.get(id).map(|&i| &self.products[i])
+    }
+
+    pub(crate) fn projects(&self) -> &[Project] {
+        &self.projects
+    }
+
+    pub(crate) fn project_named(&self, name: &str) -> Option<usize> {
+        self.projects.iter().position(|p| p.name == name)
+    }
+
+    /// Any project's package (for checking signed links, which name their project).
+    pub(crate) fn package(&self, id: &str) -> Option<&Package> {
+        self.package_index.get(id).map(|&i| &self.packages[i])
+    }
+
+    /// Reads, checks and measures a catalogue, and serialises its fixed bodies.
+    pub(crate) fn load(source: &Source, links: &Links) -> Result<Catalogue, Error> {
+        let text = source.catalogue_text()?;
+        let file: CatalogueFile = serde_json::from_str(&text).map_err(syntax_error)?;
+        let mut measurer = Measurer::new(source);
+
+        let mut products = Vec::with_capacity(file.products.len());
+        let mut product_index = HashMap::new();
+        let mut summaries = Vec::new();
+        let mut expanded = Vec::new();
+        for entry in file.products {
+            if product_index
+                .insert(entry.id.clone(), products.len())
+                .is_some()
+            {
+                return Err(invalid(format!("product id '{}' appears twice", entry.id)));
+            }
+            let (product, loaded) = load_product(entry, links, &mut measurer)?;
+            summaries.push(ProductSummary {
+                id: product.id.clone(),
+                name: product.name.clone(),
+                description: product.description.clone(),
+                version: product.version.clone(),
+                url: product.url.clone(),
+            });
+            expanded.push(product);
+            products.push(loaded);
+        }
+
+        let mut projects = Vec::with_capacity(file.projects.len());
+        let mut packages = Vec::new();
+        let mut package_index = HashMap::new();
+        let mut names = HashSet::new();
+        let mut keys = HashSet::new();
+        for (project_index, entry) in file.projects.into_iter().enumerate() {
+            let ProjectEntry {
+                name,
+                key_sha256,
+                secret_sha256,
+                data_packages,
+            } = entry;
+            if name.is_empty() || !names.insert(name.clone()) {
+                return Err(invalid(format!(
+                    "project names must be present and unique: '{name}'"
+                )));
+            }
+            let key_sha256 = parse_sha256(&key_sha256)
+                .ok_or_else(|| invalid(format!("project '{name}': keySha256 {HEX_RULE}")))?;
+            let secret_sha256 = parse_sha256(&secret_sha256)
+                .ok_or_else(|| invalid(format!("project '{name}': secretSha256 {HEX_RULE}")))?;
+            if !keys.insert(key_sha256) {
+                return Err(invalid(format!(
+                    "project '{name}' has the same API key as another project"
+                )));
+            }
+            let mut listed = Vec::with_capacity(data_packages.len());
+            for package in data_packages {
+                if package_index
+                    .insert(package.id.clone(), packages.len())
+                    .is_some()
+                {
+                    return Err(invalid(format!(
+                        "data package id '{}' appears twice",
+                        package.id
+                    )));
+                }
+                let (json, loaded) = load_package(package, project_index, links, &mut measurer)?;
+                listed.push(json);
+                packages.push(loaded);
+            }
+            projects.push(Project {
+                name,
+                key_sha256,
+                secret_sha256,
+                packages_json: to_json(&listed),
+            });
+        }
+
+        let (count, bytes) = measurer.totals();
+        tracing::info!(
+            products = products.len(),
+            projects = projects.len(),
+            data_packages = packages.len(),
+            files = count,
+            bytes,
+            "catalogue loaded"
+        );
+        Ok(Catalogue {
+            products,
+            product_index,
+            products_summary_json: to_json(&summaries),
+            products_expanded_json: to_json(&expanded),
+            projects,
+            packages,
+            package_index,
+        })
+    }
+}
+
+/// What `GET /products` lists for each product without `expanded`: the fields the
+/// spec requires, as the real service answers.
+#[derive(Debug, Serialize)]
+struct ProductSummary {
+    id: String,
+    name: String,
+    description: String,
+    version: String,
+    url: String,
+}
+
+const HEX_RULE: &str = "must be the lower-case hex SHA-256 (64 characters)";
+
+fn load_product(
+    entry: ProductEntry,
+    links: &Links,
+    measurer: &mut Measurer<'_>,
+) -> Result<(Product, LoadedProduct), Error> {
+    let id = entry.id;
+    if id.is_empty()
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(invalid(format!(
+            "product id '{id}' may only use letters, digits, '_' and '-'"
+        )));
+    }
+    let api = links.api();
+
+    let mut images = Vec::with_capacity(entry.images.len());
+    for (index, image) in entry.images.iter().enumerate() {
+        let serve = |path: &str, large: bool, measurer: &mut Measurer<'_>| {
+            let content = measurer.measure(path)?;
+            let ext = extension(file_name(path));
+            let served = ServedFile {
+                content,
+                file_name: format!("{id}-{}", crate::links::image_file_name(index, large, &ext)),
+                content_type: content_type(path),
+            };
+            let location = header_value(&links.image_file(&id, index, large, &ext), path)?;
+            Ok::<_, Error>((served, location))
+        };
+        let (small, small_location) = serve(&image.small, false, measurer)?;
+        let (large, large_location) = serve(&image.large, true, measurer)?;
+        images.push(LoadedImage {
+            small,
+            small_location,
+            large,
+            large_location,
+        });
+    }
+
+    // Measure first: the listed url of each download depends on all of them.
+    let mut files = Vec::with_capacity(entry.downloads.len());
+    let mut seen_names = HashSet::new();
+    for download in &entry.downloads {
+        let content = measurer.measure(&download.path)?;
+        let name = file_name(&download.path).to_owned();
+        if !seen_names.insert(name.clone()) {
+            return Err(invalid(format!(
+                "product '{id}' lists the file name '{name}' twice; file names must be unique per product"
+            )));
+        }
+        if download.area.is_empty() || download.format.is_empty() {
+            return Err(invalid(format!(
+                "product '{id}', {}: area and format may not be empty",
+                download.path
+            )));
+        }
+        files.push((name, content));
+    }
+    let attributes: Vec<(Area, &str, Option<&str>)> = entry
+        .downloads
+        .iter()
+        .map(|d| {
+            (
+                Area::from(d.area.as_str()),
+                d.format.as_str(),
+                d.subformat.as_deref(),
+            )
+        })
+        .collect();
+
+    let mut downloads = Vec::with_capacity(files.len());
+    for (i, (name, content)) in files.into_iter().enumerate() {
+        let (area, format, subformat) = attributes[i].clone();
+        let mut query = DownloadsQuery {
+            area: Some(area.clone()),
+            format: Some(format.to_owned()),
+            subformat: subformat.map(str::to_owned),
+            file_name: None,
+            redirect: true,
+        };
+        // The real service's form selects by area and format; add the file name only
+        // when that would also select another file.
+        let matching = entry
+            .downloads
+            .iter()
+            .zip(&attributes)
+            .filter(|(d, (a, f, s))| query.matches(file_name(&d.path), a, f, *s))
+            .count();
+        if matching > 1 {
+            query.file_name = Some(name.clone());
+        }
+        let info = ProductDownload {
+            url: api.downloads(&id, &query),
+            file_name: name.clone(),
+            size: Some(content.size),
+            md5: Some(content.md5.clone()),
+            area,
+            format: format.to_owned(),
+            subformat: subformat.map(str::to_owned),
+        };
+        let path = &entry.downloads[i].path;
+        downloads.push(LoadedDownload {
+            json: to_json(&info),
+            location: header_value(&links.product_file(&id, &name), path)?,
+            file: ServedFile {
+                content,
+                content_type: content_type(&name),
+                file_name: name,
+            },
+            info,
+        });
+    }
+
+    let areas: BTreeSet<Area> = downloads.iter().map(|d| d.info.area.clone()).collect();
+    let mut formats: Vec<Format> = Vec::new();
+    for d in &downloads {
+        let format = Format {
+            format: d.info.format.clone(),
+            subformat: d.info.subformat.clone(),
+        };
+        if !formats.contains(&format) {
+            formats.push(format);
+        }
+    }
+    let product_url = api.product(&id);
+    let product = Product {
+        id: id.clone(),
+        name: entry.name,
+        description: entry.description,
+        version: entry.version,
+        documentation_url: entry.documentation_url,
+        areas: Some(areas.into_iter().collect()),
+        data_structures: entry.data_structures,
+        category: entry.category,
+        formats: Some(formats),
+        image_count: Some(images.len() as u32),
+        image_template: (!images.is_empty()).then(|| format!("{product_url}/images/{{index}}")),
+        downloads_url: Some(api.downloads(&id, &DownloadsQuery::default())),
+        warning: entry.warning,
+        url: product_url,
+    };
+    let infos: Vec<&ProductDownload> = downloads.iter().map(|d| &d.info).collect();
+    let loaded = LoadedProduct {
+        json: to_json(&product),
+        downloads_json: to_json(&infos),
+        downloads,
+        images,
+    };
+    Ok((product, loaded))
+}
+
+fn load_package(
+    entry: PackageEntry,
+    project: usize,
+    links: &Links,
+    measurer: &mut Measurer<'_>,
+) -> Result<(DataPackage, Package), Error> {
+    let id = entry.id;
+    check_id("data package id", &id)?;
+    let api = links.api();
+    let package_url = api.data_package(&id);
+    let mut version_ids = HashSet::new();
+    let mut versions = Vec::with_capacity(entry.versions.len());
+    for version in entry.versions {
+        check_id(&format!("data package '{id}': version id"), &version.id)?;
+        if version.id == "latest" || !version_ids.insert(version.id.clone()) {
+            return Err(invalid(format!(
+                "data package '{id}': version ids must be unique and not 'latest': '{}'",
+                version.id
+            )));
+        }
+        let mut names = HashSet::new();
+        let mut files = Vec::with_capacity(version.files.len());
+        for path in &version.files {
+            let content = measurer.measure(path)?;
+            let name = file_name(path).to_owned();
+            if !names.insert(name.clone()) {
+                return Err(invalid(format!(
+                    "data package '{id}' version '{}' lists the file name '{name}' twice",
+                    version.id
+                )));
+            }
+            files.push(ServedFile {
+                content,
+                content_type: content_type(&name),
+                file_name: name,
+            });
+        }
+        versions.push(PackageVersion {
+            summary: DataPackageVersionSummary {
+                url: api.version(&id, &version.id),
+                id: version.id,
+                created_on: version.created_on,
+                reason: version.reason,
+                supply_type: version.supply_type,
+                product_version: version.product_version,
+                product_format: version.product_format,
+                format: version.format,
+                data_package_url: Some(package_url.clone()),
+            },
+            next_version_url: None,
+            previous_version_url: None,
+            files,
+        });
+    }
+    for i in 0..versions.len() {
+        if i > 0 {
+            versions[i].previous_version_url = Some(versions[i - 1].summary.url.clone());
+        }
+        if i + 1 < versions.len() {
+            versions[i].next_version_url = Some(versions[i + 1].summary.url.clone());
+        }
+    }
+    let summaries: Vec<DataPackageVersionSummary> =
+        versions.iter().map(|v| v.summary.clone()).collect();
+    let package = DataPackage {
+        id: id.clone(),
+        name: entry.name,
+        url: package_url,
+        created_on: entry.created_on,
+        product_id: entry.product_id,
+        product_name: entry.product_name,
+        versions: summaries,
+    };
+    let loaded = Package {
+        project,
+        json: to_json(&package),
+        versions_json: to_json(&package.versions),
+        id,
+        versions,
+    };
+    Ok((package, loaded))
+}
+
+/// Ids appear as path segments: they must be non-empty and free of `/` and control
+/// characters.
+fn check_id(what: &str, id: &str) -> Result<(), Error> {
+    if id.is_empty() || id.contains('/') || id.chars().any(char::is_control) {
+        return Err(invalid(format!(
+            "{what} '{id}' must be non-empty, without '/' or control characters"
+        )));
+    }
+    Ok(())
+}
+
+fn parse_sha256(hex: &str) -> Option<[u8; 32]> {
+    if hex.len() != 64 || !hex.is_ascii() {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+fn header_value(url: &str, path: &str) -> Result<HeaderValue, Error> {
+    // Every part of a link is percent-encoded, so this only fails on a broken origin.
+    HeaderValue::try_from(url).map_err(|_| Error::Catalogue {
+        file: path.to_owned(),
+        message: format!("cannot form the address {url}"),
+    })
+}
+
+fn invalid(message: String) -> Error {
+    Error::Catalogue {
+        file: CATALOGUE_FILE.to_owned(),
+        message,
+    }
+}
+
+fn syntax_error(err: serde_json::Error) -> Error {
+    // serde_json appends " at line L column C": the position gets its own place.
+    let text = err.to_string();
+    let message = match text.rsplit_once(" at line ") {
+        Some((message, _)) => message.to_owned(),
+        None => text,
+    };
+    Error::CatalogueSyntax {
+        file: CATALOGUE_FILE.to_owned(),
+        line: err.line(),
+        column: err.column(),
+        message,
+    }
+}
+
+fn to_json<T: Serialize + ?Sized>(value: &T) -> Bytes {
+    // Serialising these plain structs cannot fail (string keys, no maps of other keys).
+    Bytes::from(serde_json::to_vec(value).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,278 @@
+//! Where a catalogue's bytes come from: the demo embedded in the binary, or a directory.
+
+use std::collections::HashMap;
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use axum::http::HeaderValue;
+use include_dir::Dir;
+use md5::{Digest, Md5};
+
+use crate::Error;
+
+/// The name of the catalogue's index file inside its directory.
+pub(crate) const CATALOGUE_FILE: &str = "catalogue.json";
+
+/// A catalogue directory.
+#[derive(Debug)]
+pub(crate) enum Source {
+    /// Compiled into the binary (the demo).
+    Embedded(&'static Dir<'static>),
+    /// A directory on disk.
+    Directory(PathBuf),
+}
+
+/// One file of the catalogue, measured when the catalogue loads.
+#[derive(Debug)]
+pub(crate) struct FileContent {
+    pub data: FileData,
+    pub size: u64,
+    /// Lower-case hex MD5 of the bytes.
+    pub md5: String,
+    /// Strong validator: the quoted MD5.
+    pub etag: HeaderValue,
+    pub last_modified: SystemTime,
+}
+
+/// Where to read a file's bytes when it is served.
+#[derive(Debug)]
+pub(crate) enum FileData {
+    Static(&'static [u8]),
+    Disk(PathBuf),
+}
+
+impl Source {
+    /// The text of `catalogue.json`.
+    pub(crate) fn catalogue_text(&self) -> Result<String, Error> {
+        let missing = |message: String| Error::Catalogue {
+            file: CATALOGUE_FILE.to_owned(),
+            message,
+        };
+        match self {
+            Source::Embedded(dir) => dir
+                .get_file(CATALOGUE_FILE)
+                .and_then(|file| file.contents_utf8())
+                .map(str::to_owned)
+                .ok_or_else(|| missing("missing from the embedded demo catalogue".into())),
+            Source::Directory(dir) => std::fs::read_to_string(dir.join(CATALOGUE_FILE))
+                .map_err(|err| missing(format!("{} ({})", describe_io(&err), dir.display()))),
+        }
+    }
+
+    /// Measures the file at `path` (relative, `/`-separated, already checked not to
+    /// escape the directory): size, MD5, modification time.
+    fn measure(&self, path: &str, loaded_at: SystemTime) -> Result<FileContent, Error> {
+        let fail = |message: String| Error::Catalogue {
+            file: path.to_owned(),
+            message,
+        };
+        let (data, size, md5, last_modified) = match self {
+            Source::Embedded(dir) => {
+                let bytes = dir
+                    .get_file(path)
+                    .map(|file| file.contents())
+                    .ok_or_else(|| fail("No such file in the embedded demo catalogue".into()))?;
+                let md5 = format!("{:x}", Md5::digest(bytes));
+                (FileData::Static(bytes), bytes.len() as u64, md5, loaded_at)
+            }
+            Source::Directory(dir) => {
+                let full = dir.join(path);
+                let metadata = std::fs::metadata(&full).map_err(|err| fail(describe_io(&err)))?;
+                if !metadata.is_file() {
+                    return Err(fail("not a regular file".into()));
+                }
+                let md5 = md5_of_file(&full).map_err(|err| fail(describe_io(&err)))?;
+                let modified = metadata.modified().unwrap_or(loaded_at);
+                (FileData::Disk(full), metadata.len(), md5, modified)
+            }
+        };
+        let etag = HeaderValue::try_from(format!("\"{md5}\""))
+            .map_err(|_| fail("cannot make an ETag".into()))?;
+        Ok(FileContent {
+            data,
+            size,
+            md5,
+            etag,
+            last_modified,
+        })
+    }
+}
+
+/// Measures each file once, however many entries name it.
+#[derive(Debug)]
+pub(crate) struct Measurer<'a> {
+    source: &'a Source,
+    loaded_at: SystemTime,
+    seen: HashMap<String, Arc<FileContent>>,
+}
+
+impl<'a> Measurer<'a> {
+    pub(crate) fn new(source: &'a Source) -> Measurer<'a> {
+        Measurer {
+            source,
+            loaded_at: SystemTime::now(),
+            seen: HashMap::new(),
+        }
+    }
+
+    pub(crate) fn measure(&mut self, path: &str) -> Result<Arc<FileContent>, Error> {
+        check_relative_path(path).map_err(|message| Error::Catalogue {
+            file: path.to_owned(),
+            message,
+        })?;
+        if let Some(content) = self.seen.get(path) {
+            return Ok(content.clone());
+        }
+        let content = Arc::new(self.source.measure(path, self.loaded_at)?);
+        self.seen.insert(path.to_owned(), content.clone());
+        Ok(content)
+    }
+
+    /// How many distinct files were measured, and their total size.
+    pub(crate) fn totals(&self) -> (usize, u64) {
+        (
+            self.seen.len(),
+            self.seen.values().map(|content| content.size).sum(),
+        )
+    }
+}
+
+/// Streams a file through MD5 in blocks, never holding it whole in memory.
+fn md5_of_file(path: &std::path::Path) -> io::Result<String> {
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Md5::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buffer[..n]),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(format!("{:x}", hasher.finalize()))
+}
+
+/// An I/O error as a short phrase ("No such file", "Permission denied").
+fn describe_io(err: &io::Error) -> String {
+    match err.kind() {
+        io::ErrorKind::NotFound => "No such file".to_owned(),
+        io::ErrorKind::PermissionDenied => "Permission denied".to_owned(),
+        _ => err.to_string(),
+    }
+}
+
+/// A catalogue path must stay inside the catalogue directory: relative, `/`-separated,
+/// no empty, `.` or `..` segments.
+pub(crate) fn check_relative_path(path: &str) -> Result<(), String> {
+    if path.is_empty() {
+        return Err("empty path".into());
+    }
+    if path.starts_with('/') || path.contains('\\') || path.contains(':') {
+        return Err(
+            "paths must be relative to the catalogue directory and use '/' (no absolute paths, '\\' or ':')"
+                .into(),
+        );
+    }
+    if path.chars().any(char::is_control) {
+        return Err("paths may not contain control characters".into());
+    }
+    if path
+        .split('/')
+        .any(|segment| segment.is_empty() || segment == "." || segment == "..")
+    {
+        return Err("paths may not contain empty, '.' or '..' segments".into());
+    }
+    Ok(())
+}
+
+/// The last segment of a catalogue path: the name the file is served under.
+pub(crate) fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The extension of a file name, lower-cased (`""` when there is none).
+pub(crate) fn extension(name: &str) -> String {
+    name.rsplit_once('.')
+        .map(|(_, ext)| ext.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// The media type a file is served with, from its extension.
+pub(crate) fn content_type(name: &str) -> HeaderValue {
+    let ext = extension(name);
+    // Formats of geographic data that general MIME tables don't know.
+    let known = match ext.as_str() {
+        "gpkg" => Some("application/geopackage+sqlite3"),
+        "mbtiles" => Some("application/vnd.sqlite3"),
+        "gml" => Some("application/gml+xml"),
+        "tif" | "tiff" => Some("image/tiff"),
+        _ => None,
+    };
+    let media = known
+        .map(str::to_owned)
+        .or_else(|| mime_guess::from_ext(&ext).first().map(|m| m.to_string()))
+        .unwrap_or_else(|| "application/octet-stream".to_owned());
+    HeaderValue::try_from(media)
+        .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_may_not_leave_the_directory() {
+        assert!(check_relative_path("files/OpenRoads/oproad_gb.zip").is_ok());
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x.zip",
+            "files/../../x",
+            "files//x",
+            "./x",
+            "C:/x",
+            "files\\x",
+            "files/x\n",
+        ] {
+            assert!(check_relative_path(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn files_get_the_media_type_of_their_extension() {
+        assert_eq!(content_type("a.zip"), "application/zip");
+        assert_eq!(content_type("a.JPG"), "image/jpeg");
+        assert_eq!(content_type("a.csv"), "text/csv");
+        assert_eq!(content_type("a.gpkg"), "application/geopackage+sqlite3");
+        assert_eq!(content_type("noextension"), "application/octet-stream");
+    }
+
+    #[test]
+    fn missing_files_are_named_in_the_error() {
+        let source = Source::Directory(std::env::temp_dir().join("no-such-catalogue-dir"));
+        let err = Measurer::new(&source).measure("files/x.zip").unwrap_err();
+        assert_eq!(err.to_string(), "files/x.zip: No such file");
+    }
+
+    #[test]
+    fn disk_files_are_measured_by_streaming() {
+        let dir =
+            std::env::temp_dir().join(format!("download-server-measure-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Larger than one read block, so the streaming loop runs more than once.
+        let bytes: Vec<u8> = (0..(3 << 20) + 17).map(|i| (i % 251) as u8).collect();
+        std::fs::write(dir.join("big.bin"), &bytes).unwrap();
+        let source = Source::Directory(dir.clone());
+        let mut measurer = Measurer::new(&source);
+        let content = measurer.measure("big.bin").unwrap();
+        assert_eq!(content.size, bytes.len() as u64);
+        assert_eq!(content.md5, format!("{:x}", Md5::digest(&bytes)));
+        assert_eq!(content.etag, format!("\"{}\"", content.md5).as_str());
+        // Measured once however often it is named.
+        assert!(Arc::ptr_eq(&content, &measurer.measure("big.bin").unwrap()));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,133 @@
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+/// How the server runs: every flag also reads an environment variable.
+#[derive(Clone, Parser)]
+#[command(
+    name = "download-server",
+    version,
+    about = "Download Explorer: the Download Service with a demo catalogue and the web app"
+)]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "DOWNLOAD_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// Catalogue directory (catalogue.json and its files); default: the embedded demo catalogue.
+    #[arg(long, env = "DOWNLOAD_CATALOGUE", value_name = "DIR")]
+    pub catalogue: Option<PathBuf>,
+
+    /// Origin used in every link the service writes, e.g. https://maps.example.org
+    /// (default: http://<listen address>).
+    #[arg(long, env = "DOWNLOAD_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<String>,
+
+    /// Lifetime of access tokens from the token endpoint, in seconds.
+    #[arg(
+        long,
+        env = "DOWNLOAD_TOKEN_TTL",
+        value_name = "SECONDS",
+        default_value_t = 300
+    )]
+    pub token_ttl: u64,
+
+    /// Key that signs access tokens and download links; servers sharing it accept each
+    /// other's tokens (default: a random key, so tokens and links die with the process).
+    #[arg(long, env = "DOWNLOAD_SIGNING_KEY", hide_env_values = true)]
+    pub signing_key: Option<String>,
+
+    /// Directory of the built web app, served at `/` (index.html answers app routes).
+    #[arg(long, env = "DOWNLOAD_WEB_ROOT", value_name = "DIR")]
+    pub web_root: Option<PathBuf>,
+}
+
+impl Config {
+    /// This configuration with the default public URL taken from the address the server
+    /// actually listens on (useful after binding port 0). An explicit public URL is kept.
+    pub fn with_bound_address(mut self, bound: SocketAddr) -> Config {
+        self.listen = bound;
+        self
+    }
+
+    /// The origin links are written with, without a trailing slash.
+    pub(crate) fn public_origin(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_owned(),
+            None => {
+                // A wildcard address is no place a browser can go: name the loopback.
+                let mut addr = self.listen;
+                if addr.ip().is_unspecified() {
+                    addr.set_ip(if addr.is_ipv4() {
+                        std::net::Ipv4Addr::LOCALHOST.into()
+                    } else {
+                        std::net::Ipv6Addr::LOCALHOST.into()
+                    });
+                }
+                format!("http://{addr}")
+            }
+        }
+    }
+}
+
+// Written by hand so the signing key never reaches a log.
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("listen", &self.listen)
+            .field("catalogue", &self.catalogue)
+            .field("public_url", &self.public_url)
+            .field("token_ttl", &self.token_ttl)
+            .field(
+                "signing_key",
+                &self.signing_key.as_ref().map(|_| "<redacted>"),
+            )
+            .field("web_root", &self.web_root)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_documented_ones() {
+        let config = Config::try_parse_from(["download-server"]).unwrap();
+        assert_eq!(config.listen, "127.0.0.1:8080".parse().unwrap());
+        assert_eq!(config.token_ttl, 300);
+        assert_eq!(config.public_origin(), "http://127.0.0.1:8080");
+    }
+
+    #[test]
+    fn wildcard_listen_address_gives_a_loopback_origin() {
+        let config =
+            Config::try_parse_from(["download-server", "--listen", "0.0.0.0:9000"]).unwrap();
+        assert_eq!(config.public_origin(), "http://127.0.0.1:9000");
+        let config = config.with_bound_address("[::]:9001".parse().unwrap());
+        assert_eq!(config.public_origin(), "http://[::1]:9001");
+    }
+
+    #[test]
+    fn public_url_wins_and_loses_its_trailing_slash() {
+        let config = Config::try_parse_from([
+            "download-server",
+            "--public-url",
+            "https://maps.example.org/",
+        ])
+        .unwrap()
+        .with_bound_address("127.0.0.1:1".parse().unwrap());
+        assert_eq!(config.public_origin(), "https://maps.example.org");
+    }
+
+    #[test]
+    fn debug_output_hides_the_signing_key() {
+        let config =
+            Config::try_parse_from(["download-server", "--signing-key", "hunter2"]).unwrap();
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("<redacted>"));
+    }
+}

@@ -1,0 +1,207 @@
+//! The server's two error types: [`Error`] stops it from starting, [`ApiError`] answers
+//! one request with the spec's JSON error body.
+
+use std::io;
+
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use download_api::{ErrorBody, OAuthErrorBody, ParseError};
+use thiserror::Error;
+
+/// Why the server could not start.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// `catalogue.json` is not valid JSON or does not follow the catalogue format.
+    #[error("{file} line {line} column {column}: {message}")]
+    CatalogueSyntax {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// A catalogue file is missing or unreadable, or the catalogue breaks a rule of the
+    /// format; `file` names the file at fault (relative to the catalogue directory).
+    #[error("{file}: {message}")]
+    Catalogue { file: String, message: String },
+    /// The `--public-url` cannot be used as the origin of links.
+    #[error("--public-url '{url}': {message}")]
+    PublicUrl { url: String, message: String },
+    /// The `--web-root` directory cannot be served.
+    #[error("--web-root {path}: {message}")]
+    WebRoot { path: String, message: String },
+    /// Listening or serving failed.
+    #[error("server: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Why a request failed; turned into the spec's JSON body in [`IntoResponse`].
+#[derive(Debug, Error)]
+pub enum ApiError {
+    /// A query parameter could not be read (a bad boolean, broken encoding).
+    #[error("{0}")]
+    BadQuery(#[from] ParseError),
+    /// A required query parameter is missing.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No API key or token was sent (or in an unsupported form).
+    #[error("Missing or unsupported API key provided.")]
+    MissingCredentials,
+    /// The API key or token is unknown or forged.
+    #[error("Invalid API key or access token.")]
+    InvalidCredentials,
+    /// The access token was genuine but has expired.
+    #[error("Access token expired: request a new one from {token_url}.")]
+    TokenExpired { token_url: String },
+    /// A signed API link is forged, altered or expired.
+    #[error("{0}")]
+    BadLink(String),
+    /// A signed file address is forged, altered or expired.
+    #[error("{0}")]
+    Forbidden(String),
+    /// Nothing here; the body carries links to places that exist.
+    #[error("{}", .0.message)]
+    NotFound(Box<ErrorBody>),
+    /// The path exists but not with this method.
+    #[error("Method {method} is not allowed here: use {allowed}.")]
+    MethodNotAllowed {
+        method: String,
+        allowed: &'static str,
+    },
+    /// The requested byte range lies outside the file.
+    #[error("Range not satisfiable: the file has {size} bytes.")]
+    RangeNotSatisfiable { size: u64 },
+    /// The token endpoint's errors, in OAuth 2.0 form (RFC 6749 §5.2).
+    #[error("{error}: {description}")]
+    OAuth {
+        status: StatusCode,
+        error: &'static str,
+        description: String,
+    },
+    /// The server's own fault (a catalogue file changed or vanished on disk).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// A 404 with a message and the links in `links`.
+    pub(crate) fn not_found(message: impl Into<String>, links: ErrorBody) -> ApiError {
+        ApiError::NotFound(Box::new(ErrorBody {
+            message: message.into(),
+            ..links
+        }))
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadQuery(_) | ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::MissingCredentials
+            | ApiError::InvalidCredentials
+            | ApiError::TokenExpired { .. }
+            | ApiError::BadLink(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::RangeNotSatisfiable { .. } => StatusCode::RANGE_NOT_SATISFIABLE,
+            ApiError::OAuth { status, .. } => *status,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            tracing::error!("{self}");
+        }
+        let body = match &self {
+            ApiError::NotFound(body) => serde_json::to_vec(body),
+            ApiError::OAuth {
+                error, description, ..
+            } => serde_json::to_vec(&OAuthErrorBody {
+                error: (*error).to_owned(),
+                error_description: Some(description.clone()),
+            }),
+            other => serde_json::to_vec(&ErrorBody::new(other.to_string())),
+        }
+        .unwrap_or_default();
+        let mut response = Response::new(Body::from(body));
+        *response.status_mut() = status;
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        match self {
+            ApiError::MissingCredentials
+            | ApiError::InvalidCredentials
+            | ApiError::TokenExpired { .. } => {
+                headers.insert(
+                    header::WWW_AUTHENTICATE,
+                    HeaderValue::from_static("Bearer realm=\"Download Service\""),
+                );
+            }
+            ApiError::RangeNotSatisfiable { size } => {
+                if let Ok(value) = HeaderValue::try_from(format!("bytes */{size}")) {
+                    headers.insert(header::CONTENT_RANGE, value);
+                }
+            }
+            ApiError::OAuth { .. } => {
+                headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn body_of(error: ApiError) -> (StatusCode, serde_json::Value) {
+        let response = error.into_response();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn spec_errors_carry_a_message_and_links() {
+        let (status, body) = body_of(ApiError::not_found(
+            "No product 'X'.",
+            ErrorBody {
+                download_catalogue_url: Some("http://h/downloads/v1/products".into()),
+                ..ErrorBody::default()
+            },
+        ))
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(body["message"], "No product 'X'.");
+        assert_eq!(
+            body["downloadCatalogueUrl"],
+            "http://h/downloads/v1/products"
+        );
+        let (status, body) = body_of(ApiError::MissingCredentials).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert_eq!(body["message"], "Missing or unsupported API key provided.");
+    }
+
+    #[tokio::test]
+    async fn token_errors_use_the_oauth_form() {
+        let (status, body) = body_of(ApiError::OAuth {
+            status: StatusCode::BAD_REQUEST,
+            error: "unsupported_grant_type",
+            description: "use client_credentials".into(),
+        })
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["error"], "unsupported_grant_type");
+        assert_eq!(body["error_description"], "use client_credentials");
+        assert!(body.get("message").is_none());
+    }
+}

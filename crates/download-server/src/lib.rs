@@ -1,0 +1,192 @@
+//! Download Explorer's server: a complete implementation of the Download Service
+//! (open products, data packages, the token endpoint, the files they redirect to) over
+//! a catalogue directory or the embedded demo, plus the built web app.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), download_server::Error> {
+//! use clap::Parser;
+//! let config = download_server::Config::parse();
+//! let listener = tokio::net::TcpListener::bind(config.listen).await?;
+//! download_server::serve(config, listener).await
+//! # }
+//! ```
+
+mod auth;
+mod catalogue;
+mod config;
+mod error;
+mod links;
+mod routes;
+mod serve_file;
+pub mod signing;
+mod state;
+mod trace;
+
+use std::future::Future;
+use std::sync::{Arc, OnceLock};
+
+use axum::Router;
+use axum::http::{HeaderName, Method, header};
+use include_dir::{Dir, include_dir};
+use tokio::net::TcpListener;
+use tower_http::compression::CompressionLayer;
+use tower_http::cors::{Any, CorsLayer};
+
+pub use config::Config;
+pub use error::{ApiError, Error};
+
+use catalogue::{Catalogue, Source};
+use links::{API_PREFIX, Links};
+use routes::{data_packages, files, products, token, web};
+use signing::Signer;
+use state::AppState;
+
+/// The demo catalogue, compiled in so the server runs with no setup.
+static DEMO: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/demo");
+
+/// Builds the whole application: loads and checks the catalogue, and routes the API
+/// (`/downloads/v1`), the token endpoint (`/oauth2/token/v1`), files (`/files`) and the
+/// web app. Links use `--public-url`, or `http://<listen address>`.
+pub fn router(config: &Config) -> Result<Router, Error> {
+    let origin = config.public_origin();
+    check_public_url(&origin)?;
+    let links = Links::new(&origin);
+    let source = match &config.catalogue {
+        Some(dir) => Source::Directory(dir.clone()),
+        None => Source::Embedded(&DEMO),
+    };
+    let catalogue = Catalogue::load(&source, &links)?;
+    let signer = match &config.signing_key {
+        Some(key) if !key.is_empty() => Signer::new(key.as_bytes()),
+        _ => process_signer(),
+    };
+    let state = Arc::new(AppState {
+        catalogue,
+        links,
+        signer,
+        token_ttl: config.token_ttl,
+    });
+
+    // JSON and the web app are compressed; files are not (zips are compressed already,
+    // and byte ranges must count the file's own bytes).
+    let compression = CompressionLayer::new().gzip(true).br(true);
+    let api = Router::new()
+        .merge(products::router())
+        .merge(data_packages::router())
+        .fallback(routes::api_not_found)
+        .layer(compression.clone());
+    let app = Router::new()
+        .nest(API_PREFIX, api)
+        .merge(token::router().layer(compression.clone()))
+        .merge(files::router())
+        .merge(web::router(config.web_root.as_deref())?.layer(compression))
+        .layer(cors())
+        .layer(trace::layer())
+        .with_state(state);
+    Ok(app)
+}
+
+/// Runs the server on an already bound listener until the process ends.
+pub async fn serve(config: Config, listener: TcpListener) -> Result<(), Error> {
+    serve_with_shutdown(config, listener, std::future::pending()).await
+}
+
+/// Runs the server on an already bound listener until `shutdown` completes, then
+/// finishes the requests in flight.
+pub async fn serve_with_shutdown(
+    config: Config,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), Error> {
+    let config = config.with_bound_address(listener.local_addr()?);
+    let app = router(&config)?;
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    Ok(())
+}
+
+/// Without a configured key, one random key serves the whole process, so every router
+/// in it accepts the others' tokens.
+fn process_signer() -> Signer {
+    static SIGNER: OnceLock<Signer> = OnceLock::new();
+    SIGNER
+        .get_or_init(|| {
+            tracing::warn!(
+                "no --signing-key (DOWNLOAD_SIGNING_KEY) given: using a random key, so access \
+                 tokens and signed download links stop working when the server restarts"
+            );
+            Signer::random()
+        })
+        .clone()
+}
+
+/// Any origin may call: the real service answers `Access-Control-Allow-Origin: *`.
+fn cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::OPTIONS])
+        .allow_headers([
+            HeaderName::from_static("key"),
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::RANGE,
+            header::IF_NONE_MATCH,
+            header::IF_RANGE,
+        ])
+        .expose_headers([
+            header::LOCATION,
+            header::CONTENT_DISPOSITION,
+            header::CONTENT_RANGE,
+            header::ETAG,
+            header::ACCEPT_RANGES,
+        ])
+        .max_age(std::time::Duration::from_secs(3600))
+}
+
+/// The public URL is an origin links are written from: `http(s)://host[:port][/path]`,
+/// with no query or fragment.
+fn check_public_url(origin: &str) -> Result<(), Error> {
+    let fail = |message: &str| Error::PublicUrl {
+        url: origin.to_owned(),
+        message: message.to_owned(),
+    };
+    let rest = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        .ok_or_else(|| fail("must start with http:// or https://"))?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(fail("has no host"));
+    }
+    if rest.contains(['?', '#']) || rest.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(fail("may not contain a query, a fragment or spaces"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_urls_must_be_origins() {
+        assert!(check_public_url("http://127.0.0.1:8080").is_ok());
+        assert!(check_public_url("https://maps.example.org/geo").is_ok());
+        for bad in [
+            "127.0.0.1:8080",
+            "ftp://x",
+            "http://",
+            "http://x?y",
+            "http://x y",
+        ] {
+            assert!(check_public_url(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_embedded_demo_catalogue_loads() {
+        use clap::Parser;
+        let config = Config::try_parse_from(["download-server"]).unwrap();
+        let _app = router(&config).expect("the demo catalogue is valid");
+    }
+}

@@ -1,0 +1,345 @@
+//! Data packages: a project's private packages, their versions and files. Every
+//! endpoint needs an API key or a token; a caller sees its own project's packages only.
+
+use axum::Router;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use download_api::{DataPackageVersion, Download, parse_query};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use super::{ApiPath, SharedState, get_only, json, param};
+use crate::auth::{Caller, authenticate, has_credentials, now_secs};
+use crate::catalogue::{Package, PackageVersion, ServedFile};
+use crate::error::ApiError;
+use crate::links::SignedQuery;
+use crate::signing::{Link, LinkError, LinkKind};
+use crate::state::AppState;
+
+/// How long a signed link (listed download url, or direct file address) works.
+pub(crate) const LINK_TTL_SECS: u64 = 3600;
+
+pub(crate) fn router() -> Router<SharedState> {
+    Router::new()
+        .route("/dataPackages", get(list))
+        .route("/dataPackages/{package_id}", get(show))
+        .route("/dataPackages/{package_id}/versions", get(versions))
+        .route(
+            "/dataPackages/{package_id}/versions/{version_id}",
+            get(version),
+        )
+        .route(
+            "/dataPackages/{package_id}/versions/{version_id}/downloads",
+            get(download),
+        )
+        .method_not_allowed_fallback(get_only)
+        // Private answers, some with links that expire: no shared or stale copies.
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        ))
+}
+
+async fn list(State(state): State<SharedState>, caller: Caller) -> Response {
+    json(state.catalogue.projects()[caller.0].packages_json.clone())
+}
+
+async fn show(
+    State(state): State<SharedState>,
+    caller: Caller,
+    ApiPath(package_id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    Ok(json(
+        owned_package(&state, caller, &package_id)?.json.clone(),
+    ))
+}
+
+async fn versions(
+    State(state): State<SharedState>,
+    caller: Caller,
+    ApiPath(package_id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    Ok(json(
+        owned_package(&state, caller, &package_id)?
+            .versions_json
+            .clone(),
+    ))
+}
+
+/// One version with its files. Each file's `url` carries a signature good for an hour,
+/// so it works as listed with no other credentials (and holds no key or token).
+async fn version(
+    State(state): State<SharedState>,
+    caller: Caller,
+    ApiPath((package_id, version_id)): ApiPath<(String, String)>,
+) -> Result<Response, ApiError> {
+    let package = owned_package(&state, caller, &package_id)?;
+    let version = find_version(&state, package, &version_id)?;
+    let project = &state.catalogue.projects()[package.project].name;
+    let expires = now_secs() + LINK_TTL_SECS;
+    let downloads = version
+        .files
+        .iter()
+        .map(|file| {
+            let link = Link {
+                kind: LinkKind::Api,
+                project,
+                package: &package.id,
+                version: &version.summary.id,
+                file_name: &file.file_name,
+            };
+            let signed = SignedQuery {
+                expires,
+                signature: state.signer.sign_link(&link, expires),
+            };
+            download_entry(
+                file,
+                state.links.signed_version_download(
+                    &package.id,
+                    &version.summary.id,
+                    &file.file_name,
+                    &signed,
+                ),
+            )
+        })
+        .collect();
+    let body = DataPackageVersion {
+        summary: version.summary.clone(),
+        downloads,
+        next_version_url: version.next_version_url.clone(),
+        previous_version_url: version.previous_version_url.clone(),
+    };
+    Ok(json(serde_json::to_vec(&body).unwrap_or_default().into()))
+}
+
+/// `…/downloads?fileName=…`: a 307 to the file's direct, signed address. Authorised by
+/// the caller's credentials, or by the signature of a listed download url.
+///
+/// Beyond the spec: a request whose `Accept` prefers `application/json` gets a 200 with
+/// the Download (its `url` the direct address) instead, since a browser's `fetch` cannot
+/// read the `Location` of a cross-origin redirect.
+async fn download(
+    State(state): State<SharedState>,
+    ApiPath((package_id, version_id)): ApiPath<(String, String)>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let query = query.as_deref();
+    let pairs = parse_query(query.unwrap_or_default())?;
+    let file_name = param(&pairs, "fileName").filter(|name| !name.is_empty());
+    let signature = param(&pairs, "signature");
+    let expires = param(&pairs, "expires");
+
+    let package = if signature.is_some() || expires.is_some() {
+        let file_name = file_name.as_deref().ok_or_else(missing_file_name)?;
+        let link = check_listed_link(
+            &state,
+            &package_id,
+            &version_id,
+            file_name,
+            expires.as_deref(),
+            signature.as_deref(),
+        );
+        match link {
+            Ok(package) => package,
+            // Someone holding an old link and their own credentials still gets through.
+            Err(_) if has_credentials(&headers, query) => {
+                let caller = authenticate(&state, &headers, query)?;
+                owned_package(&state, caller, &package_id)?
+            }
+            Err(err) => return Err(err),
+        }
+    } else {
+        let caller = authenticate(&state, &headers, query)?;
+        let package = owned_package(&state, caller, &package_id)?;
+        file_name.as_deref().ok_or_else(missing_file_name)?;
+        package
+    };
+    let file_name = file_name.unwrap_or_default();
+    let version = find_version(&state, package, &version_id)?;
+    let file = version.file(&file_name).ok_or_else(|| {
+        ApiError::not_found(
+            format!(
+                "Version '{}' of data package '{}' has no file named '{file_name}'; the version lists its files.",
+                version.summary.id, package.id
+            ),
+            state.links.package_links(),
+        )
+    })?;
+
+    let project = &state.catalogue.projects()[package.project].name;
+    let expires = now_secs() + LINK_TTL_SECS;
+    let link = Link {
+        kind: LinkKind::File,
+        project,
+        package: &package.id,
+        version: &version.summary.id,
+        file_name: &file.file_name,
+    };
+    let signed = SignedQuery {
+        expires,
+        signature: state.signer.sign_link(&link, expires),
+    };
+    let direct =
+        state
+            .links
+            .package_file(&package.id, &version.summary.id, &file.file_name, &signed);
+    let vary = (header::VARY, HeaderValue::from_static("accept"));
+    if prefers_json(&headers) {
+        let body = serde_json::to_vec(&download_entry(file, direct)).unwrap_or_default();
+        let mut response = json(body.into());
+        response.headers_mut().insert(vary.0, vary.1);
+        return Ok(response);
+    }
+    let location = HeaderValue::try_from(direct)
+        .map_err(|_| ApiError::Internal("cannot form the file address".into()))?;
+    Ok((
+        StatusCode::TEMPORARY_REDIRECT,
+        [(header::LOCATION, location), vary],
+    )
+        .into_response())
+}
+
+/// The package a listed (signed) download url authorises. A link to a package that
+/// does not exist fails the same way as a forged one, so links reveal nothing.
+fn check_listed_link<'a>(
+    state: &'a AppState,
+    package_id: &str,
+    version_id: &str,
+    file_name: &str,
+    expires: Option<&str>,
+    signature: Option<&str>,
+) -> Result<&'a Package, ApiError> {
+    let invalid = || {
+        ApiError::BadLink(
+            "This download link is not valid (altered, incomplete or from another server): \
+             list the data package version again for fresh links."
+                .into(),
+        )
+    };
+    let package = state.catalogue.package(package_id).ok_or_else(invalid)?;
+    let expires: u64 = expires.and_then(|e| e.parse().ok()).ok_or_else(invalid)?;
+    let link = Link {
+        kind: LinkKind::Api,
+        project: &state.catalogue.projects()[package.project].name,
+        package: package_id,
+        version: version_id,
+        file_name,
+    };
+    match state
+        .signer
+        .check_link(&link, expires, signature.unwrap_or_default(), now_secs())
+    {
+        Ok(()) => Ok(package),
+        Err(LinkError::Invalid) => Err(invalid()),
+        Err(LinkError::Expired) => Err(ApiError::BadLink(
+            "This download link has expired (links last an hour): list the data package \
+             version again for fresh links."
+                .into(),
+        )),
+    }
+}
+
+fn missing_file_name() -> ApiError {
+    ApiError::BadRequest(
+        "Query parameter 'fileName' is required: the name of one of the files the version lists in its downloads."
+            .into(),
+    )
+}
+
+/// The caller's package. Another project's package answers exactly as a missing one.
+fn owned_package<'a>(
+    state: &'a AppState,
+    caller: Caller,
+    package_id: &str,
+) -> Result<&'a Package, ApiError> {
+    state
+        .catalogue
+        .package(package_id)
+        .filter(|package| package.project == caller.0)
+        .ok_or_else(|| {
+            ApiError::not_found(
+                format!("No data package with id '{package_id}' is available to you; dataPackagesUrl lists yours."),
+                state.links.package_links(),
+            )
+        })
+}
+
+fn find_version<'a>(
+    state: &AppState,
+    package: &'a Package,
+    version_id: &str,
+) -> Result<&'a PackageVersion, ApiError> {
+    package.version(version_id).ok_or_else(|| {
+        let message = if package.versions.is_empty() {
+            format!("Data package '{}' has no versions yet.", package.id)
+        } else {
+            format!(
+                "Data package '{}' has no version '{version_id}'; its versions are listed at {}.",
+                package.id,
+                state.links.api().versions(&package.id)
+            )
+        };
+        ApiError::not_found(message, state.links.package_links())
+    })
+}
+
+fn download_entry(file: &ServedFile, url: String) -> Download {
+    Download {
+        url,
+        file_name: file.file_name.clone(),
+        size: Some(file.content.size),
+        md5: Some(file.content.md5.clone()),
+    }
+}
+
+/// Whether `Accept` ranks `application/json` above any wildcard (`*/*`,
+/// `application/*`): only clients that ask for JSON over anything get it.
+fn prefers_json(headers: &HeaderMap) -> bool {
+    let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let mut json_q = None;
+    let mut wildcard: f32 = 0.0;
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.split_once('='))
+            .find(|(name, _)| name.trim().eq_ignore_ascii_case("q"))
+            .and_then(|(_, value)| value.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        match media.as_str() {
+            "application/json" => json_q = Some(q),
+            "*/*" | "application/*" => wildcard = wildcard.max(q),
+            _ => {}
+        }
+    }
+    json_q.is_some_and(|q| q > 0.0 && q > wildcard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(value: &'static str) -> HeaderMap {
+        [(header::ACCEPT, HeaderValue::from_static(value))]
+            .into_iter()
+            .collect()
+    }
+
+    #[test]
+    fn json_is_chosen_only_when_ranked_above_anything() {
+        assert!(prefers_json(&accept("application/json")));
+        assert!(prefers_json(&accept("application/json, */*;q=0.5")));
+        assert!(prefers_json(&accept("text/html;q=0.9, Application/JSON")));
+        assert!(!prefers_json(&HeaderMap::new()));
+        assert!(!prefers_json(&accept("*/*")));
+        assert!(!prefers_json(&accept("application/json, */*")));
+        assert!(!prefers_json(&accept(
+            "application/json;q=0.5, application/*"
+        )));
+        assert!(!prefers_json(&accept("application/json;q=0")));
+    }
+}

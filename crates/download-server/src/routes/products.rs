@@ -1,0 +1,144 @@
+//! Open products: `/products`, `/products/{id}`, `/products/{id}/downloads`,
+//! `/products/{id}/images/{index}`. No credentials needed.
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use download_api::{DownloadsQuery, ErrorBody};
+
+use super::{ApiPath, SharedState, flag, get_only, json, json_with_status};
+use crate::catalogue::LoadedProduct;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub(crate) fn router() -> Router<SharedState> {
+    Router::new()
+        .route("/products", get(list))
+        .route("/products/{product_id}", get(show))
+        .route("/products/{product_id}/downloads", get(downloads))
+        .route("/products/{product_id}/images/{index}", get(image))
+        .method_not_allowed_fallback(get_only)
+}
+
+/// `GET /products`: the summary of each product (id, name, description, version,
+/// url), or every field with `?expanded`.
+async fn list(
+    State(state): State<SharedState>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let catalogue = &state.catalogue;
+    Ok(json(if flag(query.as_deref(), "expanded")? {
+        catalogue.products_expanded_json.clone()
+    } else {
+        catalogue.products_summary_json.clone()
+    }))
+}
+
+async fn show(
+    State(state): State<SharedState>,
+    ApiPath(product_id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    Ok(json(find(&state, &product_id)?.json.clone()))
+}
+
+/// `GET /products/{id}/downloads`: the filtered list, or a 307 to the one match when
+/// `redirect` is set.
+async fn downloads(
+    State(state): State<SharedState>,
+    ApiPath(product_id): ApiPath<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let query = DownloadsQuery::parse(query.as_deref().unwrap_or_default())?;
+    let product = find(&state, &product_id)?;
+    if query == DownloadsQuery::default() {
+        return Ok(json(product.downloads_json.clone()));
+    }
+    let matches: Vec<_> = product
+        .downloads
+        .iter()
+        .filter(|d| {
+            let info = &d.info;
+            query.matches(
+                &info.file_name,
+                &info.area,
+                &info.format,
+                info.subformat.as_deref(),
+            )
+        })
+        .collect();
+    if let [only] = matches.as_slice()
+        && query.redirect
+    {
+        let mut response = json_with_status(StatusCode::TEMPORARY_REDIRECT, only.json.clone());
+        response
+            .headers_mut()
+            .insert(header::LOCATION, only.location.clone());
+        return Ok(response);
+    }
+    // Each entry's JSON was written at load time: the list is only joined here.
+    let mut body = Vec::with_capacity(2 + matches.iter().map(|d| d.json.len() + 1).sum::<usize>());
+    body.push(b'[');
+    for (i, download) in matches.iter().enumerate() {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(&download.json);
+    }
+    body.push(b']');
+    Ok(json(Bytes::from(body)))
+}
+
+/// `GET /products/{id}/images/{index}`: a 307 to the thumbnail (`?large` for the big one).
+async fn image(
+    State(state): State<SharedState>,
+    ApiPath((product_id, index)): ApiPath<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let large = flag(query.as_deref(), "large")?;
+    let product = find(&state, &product_id)?;
+    let image = index
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| index.parse::<usize>().ok())
+        .flatten()
+        .and_then(|i| product.images.get(i));
+    let Some(image) = image else {
+        let count = product.images.len();
+        let valid = match count {
+            0 => "it has no images".to_owned(),
+            1 => "the only valid index is 0".to_owned(),
+            n => format!("valid indexes are 0 to {}", n - 1),
+        };
+        return Err(ApiError::not_found(
+            format!("Product '{product_id}' has no image '{index}': {valid}."),
+            ErrorBody {
+                product_url: Some(state.links.api().product(&product_id)),
+                ..state.links.catalogue_links()
+            },
+        ));
+    };
+    let location = if large {
+        &image.large_location
+    } else {
+        &image.small_location
+    };
+    Ok((
+        StatusCode::TEMPORARY_REDIRECT,
+        [(header::LOCATION, location.clone())],
+    )
+        .into_response())
+}
+
+fn find<'a>(state: &'a AppState, product_id: &str) -> Result<&'a LoadedProduct, ApiError> {
+    state.catalogue.product(product_id).ok_or_else(|| {
+        ApiError::not_found(
+            format!(
+                "No product with id '{product_id}'. The download catalogue lists every product."
+            ),
+            state.links.catalogue_links(),
+        )
+    })
+}

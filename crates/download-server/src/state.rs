@@ -1,0 +1,15 @@
+//! What every handler shares.
+
+use crate::catalogue::Catalogue;
+use crate::links::Links;
+use crate::signing::Signer;
+
+/// The loaded catalogue and the means to write links and check credentials.
+#[derive(Debug)]
+pub(crate) struct AppState {
+    pub catalogue: Catalogue,
+    pub links: Links,
+    pub signer: Signer,
+    /// Lifetime of access tokens, in seconds.
+    pub token_ttl: u64,
+}

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use download_api::{
-    DataPackage, DataPackageVersion, DataPackageVersionSummary, DownloadsQuery, ErrorBody,
-    OAuthErrorBody, Product, ProductDownload, ServiceUrls, TokenResponse,
+    DataPackage, DataPackageVersion, DataPackageVersionSummary, Download, DownloadsQuery,
+    ErrorBody, OAuthErrorBody, Product, ProductDownload, ServiceUrls, TokenResponse,
 };
 use gloo_net::http::{Request, RequestBuilder, Response};
 use leptos::prelude::*;
@@ -22,7 +22,9 @@ pub enum ApiError {
     #[error("The service answered {status} {status_text}.")]
     Status { status: u16, status_text: String },
     /// The request never got an answer (network down, wrong address, CORS).
-    #[error("Could not reach the service at {url}. Check the address in Settings and your connection.")]
+    #[error(
+        "Could not reach the service at {url}. Check the address in Settings and your connection."
+    )]
     Network { url: String },
     /// What the user typed cannot be sent as it is.
     #[error("{0}")]
@@ -93,6 +95,17 @@ impl ServiceContext {
     }
 }
 
+impl ServiceContext {
+    /// The client for the current address and credentials, without tracking them.
+    pub fn api_untracked(&self) -> Api {
+        Api {
+            urls: ServiceUrls::new(self.config.read_untracked().api_base.clone()),
+            token_url: self.config.read_untracked().token_url.clone(),
+            credentials: self.credentials.get_untracked(),
+        }
+    }
+}
+
 /// The client for the current address and credentials; reading it tracks both.
 pub fn use_api() -> Signal<Api> {
     let context = expect_context::<ServiceContext>();
@@ -156,6 +169,64 @@ impl Api {
         self.get(&self.urls.version(id, version)).await
     }
 
+    /// The credentials this client sends.
+    pub fn credentials(&self) -> Option<&Credentials> {
+        self.credentials.as_ref()
+    }
+
+    /// This client with other credentials.
+    pub fn with_credentials(&self, credentials: Option<Credentials>) -> Api {
+        Api {
+            credentials,
+            ..self.clone()
+        }
+    }
+
+    /// The direct address of one file of a data package version, asked with auth:
+    /// `GET …/versions/{v}/downloads?fileName=…` with `Accept: application/json`
+    /// answers a Download whose `url` needs no auth. Redirects are not followed, so a
+    /// service that only redirects never makes the browser fetch the file into memory.
+    pub async fn direct_download_url(
+        &self,
+        package_id: &str,
+        version_id: &str,
+        file_name: &str,
+    ) -> Result<String, ApiError> {
+        let url = self
+            .urls
+            .version_download(package_id, version_id, file_name);
+        let response = self
+            .authorize(Request::get(&url))
+            .header("Accept", "application/json")
+            .redirect(web_sys::RequestRedirect::Manual)
+            .send()
+            .await
+            .map_err(|_| ApiError::Network { url: url.clone() })?;
+        if response.type_() == web_sys::ResponseType::Opaqueredirect {
+            return Err(ApiError::Input(
+                "The service only answers with a redirect here, so the browser cannot ask it for the file's direct address."
+                    .into(),
+            ));
+        }
+        if !response.ok() {
+            return Err(error_from(&response).await);
+        }
+        read_json::<Download>(&response).await.map(|d| d.url)
+    }
+
+    /// Whether a listed download address refuses a request without auth (401 or 403),
+    /// checked with `HEAD` and without following its redirect. `None` when it cannot
+    /// be told (network or CORS).
+    pub async fn link_needs_auth(url: &str) -> Option<bool> {
+        let response = Request::get(url)
+            .method(gloo_net::http::Method::HEAD)
+            .redirect(web_sys::RequestRedirect::Manual)
+            .send()
+            .await
+            .ok()?;
+        Some(matches!(response.status(), 401 | 403))
+    }
+
     /// Exchanges an API key and secret for an access token (client credentials flow).
     pub async fn request_token(&self, key: &str, secret: &str) -> Result<TokenResponse, ApiError> {
         let basic = basic_auth(key, secret)?;
@@ -194,7 +265,9 @@ impl Api {
             .authorize(Request::get(url))
             .send()
             .await
-            .map_err(|_| ApiError::Network { url: url.to_owned() })?;
+            .map_err(|_| ApiError::Network {
+                url: url.to_owned(),
+            })?;
         if response.ok() {
             read_json(&response).await
         } else {

@@ -1,9 +1,17 @@
 //! One module per page of the app.
 
 mod gallery;
+mod login;
 mod not_found;
+mod package;
+mod packages;
+mod version;
 mod settings;
 
 pub use gallery::Gallery;
+pub use login::Login;
 pub use not_found::NotFound;
+pub use package::Package;
+pub use packages::Packages;
+pub use version::Version;
 pub use settings::Settings;

@@ -17,6 +17,14 @@ pub fn sort_newest_first(versions: &mut [DataPackageVersionSummary]) {
     });
 }
 
+/// True when version `a` is older than version `b` (the order of [`sort_newest_first`]).
+pub fn is_older(a: &DataPackageVersionSummary, b: &DataPackageVersionSummary) -> bool {
+    a.created_on
+        .cmp(&b.created_on)
+        .then_with(|| compare_ids(&a.id, &b.id))
+        .is_lt()
+}
+
 /// Compares two version ids: numerically when both are numbers, else as text.
 fn compare_ids(a: &str, b: &str) -> Ordering {
     match (a.parse::<u128>(), b.parse::<u128>()) {
@@ -177,6 +185,9 @@ mod tests {
         sort_newest_first(&mut versions);
         let ids: Vec<_> = versions.iter().map(|v| v.id.as_str()).collect();
         assert_eq!(ids, ["110030", "110020", "99999", "100000"]);
+        assert!(is_older(&versions[1], &versions[0]));
+        assert!(is_older(&versions[2], &versions[1]));
+        assert!(!is_older(&versions[0], &versions[0]));
     }
 
     #[test]

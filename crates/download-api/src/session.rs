@@ -1,7 +1,23 @@
 //! The pure side of signing in: token lifetimes, what may be shown of a key, what a
 //! pasted token looks like, and which return addresses are safe to follow.
 
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+
 use crate::TokenResponse;
+
+/// What must be encoded in a `next` query value; `/` stays readable.
+const NEXT_VALUE: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'&')
+    .add(b'+')
+    .add(b'<')
+    .add(b'=')
+    .add(b'>')
+    .add(b'?')
+    .add(b'`');
 
 /// How many characters of an API key are shown to say who is signed in.
 const KEY_PREFIX_CHARS: usize = 8;
@@ -143,6 +159,17 @@ pub fn safe_next(next: Option<&str>) -> Option<&str> {
     (local && !is_login && !next.contains(char::is_control)).then_some(next)
 }
 
+/// The sign-in page's address that comes back to `next` (an app path) afterwards:
+/// `/login?next=/packages/0040046952/versions/110012`.
+pub fn login_path(next: &str) -> String {
+    match safe_next(Some(next)) {
+        Some(next) if next != "/" => {
+            format!("/login?next={}", utf8_percent_encode(next, NEXT_VALUE))
+        }
+        _ => "/login".to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,6 +261,24 @@ mod tests {
                 .unwrap_err()
                 .contains("space")
         );
+    }
+
+    #[test]
+    fn login_path_keeps_the_place_readable_and_encoded() {
+        assert_eq!(
+            login_path("/packages/0040046952/versions/110012"),
+            "/login?next=/packages/0040046952/versions/110012"
+        );
+        let with_query = login_path("/packages/p/versions/latest?compare=1&x=a b");
+        assert_eq!(
+            with_query,
+            "/login?next=/packages/p/versions/latest%3Fcompare%3D1%26x%3Da%20b"
+        );
+        let (_, value) = with_query.split_once("next=").unwrap();
+        let decoded = crate::parse_query(&format!("next={value}")).unwrap();
+        assert_eq!(decoded[0].1, "/packages/p/versions/latest?compare=1&x=a b");
+        assert_eq!(login_path("/login?next=/x"), "/login");
+        assert_eq!(login_path("https://evil.example"), "/login");
     }
 
     #[test]

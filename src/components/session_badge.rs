@@ -1,0 +1,80 @@
+use std::time::Duration;
+
+use download_api::session::{format_time_left, login_path};
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_location;
+
+use crate::auth::{SignInMethod, use_session};
+
+/// The header's sign-in state: who is signed in (the key's first characters), the
+/// time left on a token, and a sign-out button; or a "Sign in" link.
+#[component]
+pub fn SessionBadge() -> impl IntoView {
+    let session = use_session();
+    let location = use_location();
+    let now = RwSignal::new(js_sys::Date::now() as u64);
+    if let Ok(handle) = set_interval_with_handle(
+        move || now.set(js_sys::Date::now() as u64),
+        Duration::from_secs(1),
+    ) {
+        on_cleanup(move || handle.clear());
+    }
+
+    let sign_in_href = move || {
+        let here = format!("{}{}", location.pathname.get(), location.search.get());
+        login_path(&here)
+    };
+
+    move || match session.info() {
+        None => view! {
+            <A href=sign_in_href attr:class="session-badge signed-out">
+                "Sign in"
+            </A>
+        }
+        .into_any(),
+        Some(info) => {
+            let who = match (&info.key_prefix, info.method) {
+                (Some(prefix), _) => prefix.clone(),
+                (None, _) => "Access token".to_owned(),
+            };
+            let how = match info.method {
+                SignInMethod::KeyAndSecret => {
+                    "Signed in with API key and secret (renewed automatically)"
+                }
+                SignInMethod::PastedToken => "Signed in with an access token",
+                SignInMethod::ApiKey => "Signed in with an API key",
+            };
+            let expires = info.expires_at_ms;
+            let renews = info.renews;
+            view! {
+                <div class="session-badge signed-in" title=how>
+                    <span class="session-who">
+                        <span class="visually-hidden">"Signed in as "</span>
+                        {who}
+                    </span>
+                    {expires
+                        .map(|at| {
+                            view! {
+                                <span
+                                    class="session-time"
+                                    class:renews=renews
+                                    aria-label="Time left on the access token"
+                                >
+                                    {move || format_time_left(at.saturating_sub(now.get()))}
+                                </span>
+                            }
+                        })}
+                    <button
+                        type="button"
+                        class="session-sign-out"
+                        on:click=move |_| session.sign_out()
+                    >
+                        "Sign out"
+                    </button>
+                </div>
+            }
+            .into_any()
+        }
+    }
+}

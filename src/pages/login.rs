@@ -1,0 +1,208 @@
+use leptos::prelude::*;
+use leptos_router::NavigateOptions;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
+
+use crate::auth::{SignInMethod, use_session};
+use download_api::session::safe_next;
+
+/// `/login?next=…`: sign in three ways, then go back to `next` (an app path).
+#[component]
+pub fn Login() -> impl IntoView {
+    let session = use_session();
+    let query = use_query_map();
+    let navigate = use_navigate();
+
+    let method = RwSignal::new(SignInMethod::KeyAndSecret);
+    // The fields are plain in-memory signals; the inputs have no `name`, so even a form
+    // submitted without this app's handler would send nothing.
+    let key = RwSignal::new(String::new());
+    let secret = RwSignal::new(String::new());
+    let token = RwSignal::new(String::new());
+    let remember = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let pending = RwSignal::new(false);
+
+    let next = move || {
+        query.with(|q| {
+            safe_next(q.get_str("next"))
+                .unwrap_or("/packages")
+                .to_owned()
+        })
+    };
+
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if pending.get_untracked() {
+            return;
+        }
+        pending.set(true);
+        error.set(None);
+        let navigate = navigate.clone();
+        let method = method.get_untracked();
+        let remember = remember.get_untracked();
+        leptos::task::spawn_local(async move {
+            let result = match method {
+                SignInMethod::KeyAndSecret => {
+                    session
+                        .sign_in_with_secret(key.get_untracked(), secret.get_untracked(), remember)
+                        .await
+                }
+                SignInMethod::PastedToken => {
+                    session
+                        .sign_in_with_token(token.get_untracked(), remember)
+                        .await
+                }
+                SignInMethod::ApiKey => session.sign_in_with_key(key.get_untracked()).await,
+            };
+            pending.set(false);
+            match result {
+                Ok(()) => {
+                    secret.set(String::new());
+                    token.set(String::new());
+                    let options = NavigateOptions {
+                        replace: true,
+                        ..NavigateOptions::default()
+                    };
+                    navigate(&next(), options);
+                }
+                Err(message) => error.set(Some(message)),
+            }
+        });
+    };
+
+    let choice = move |value: SignInMethod, label: &'static str, hint: &'static str| {
+        view! {
+            <label class="method-option">
+                <input
+                    type="radio"
+                    name="sign-in-method"
+                    prop:checked=move || method.get() == value
+                    on:change=move |_| {
+                        method.set(value);
+                        error.set(None);
+                    }
+                />
+                <span class="method-label">{label}</span>
+                <span class="method-hint">{hint}</span>
+            </label>
+        }
+    };
+
+    view! {
+        <section class="page login-page">
+            <h1>"Sign in"</h1>
+            <p class="lead">
+                "Data packages belong to a project. Sign in with the credentials of your project "
+                "(from the project portal where the packages are made) to see and download them."
+            </p>
+            {move || {
+                session
+                    .notice()
+                    .map(|notice| {
+                        view! {
+                            <p class="session-notice" role="alert">
+                                {notice}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                session
+                    .info()
+                    .map(|info| {
+                        let who = info.key_prefix.unwrap_or_else(|| "an access token".into());
+                        view! {
+                            <p class="signed-in-note">
+                                "You are signed in with " <strong>{who}</strong> ". "
+                                <A href="/packages">"Go to your data packages"</A>
+                                ", or sign in again below to switch."
+                            </p>
+                        }
+                    })
+            }}
+            <form class="login-form" method="post" autocomplete="off" on:submit=on_submit>
+                <fieldset class="method-choice">
+                    <legend>"How do you sign in?"</legend>
+                    {choice(
+                        SignInMethod::KeyAndSecret,
+                        "API key and secret",
+                        "Recommended: the app gets a short-lived token and renews it while this tab is open.",
+                    )}
+                    {choice(
+                        SignInMethod::PastedToken,
+                        "Access token",
+                        "A token you got elsewhere (or the token endpoint's whole JSON answer).",
+                    )}
+                    {choice(
+                        SignInMethod::ApiKey,
+                        "API key only",
+                        "Sent in the key header with each request.",
+                    )}
+                </fieldset>
+                <Show when=move || method.get() != SignInMethod::PastedToken>
+                    <div class="field">
+                        <label for="login-key">"API key"</label>
+                        <input
+                            id="login-key"
+                            type="text"
+                            autocomplete="off"
+                            autocapitalize="off"
+                            spellcheck="false"
+                            required
+                            bind:value=key
+                        />
+                    </div>
+                </Show>
+                <Show when=move || method.get() == SignInMethod::KeyAndSecret>
+                    <div class="field">
+                        <label for="login-secret">"API secret"</label>
+                        <input
+                            id="login-secret"
+                            type="password"
+                            autocomplete="off"
+                            required
+                            bind:value=secret
+                        />
+                        <p class="field-hint">
+                            "Kept in this tab's memory only, to renew the token. Never stored."
+                        </p>
+                    </div>
+                </Show>
+                <Show when=move || method.get() == SignInMethod::PastedToken>
+                    <div class="field">
+                        <label for="login-token">"Access token"</label>
+                        <input
+                            id="login-token"
+                            type="password"
+                            autocomplete="off"
+                            spellcheck="false"
+                            required
+                            bind:value=token
+                        />
+                    </div>
+                </Show>
+                <Show when=move || method.get() != SignInMethod::ApiKey>
+                    <label class="remember">
+                        <input type="checkbox" bind:checked=remember />
+                        " Remember me on this tab (keeps the token, never the secret, until the tab closes)"
+                    </label>
+                </Show>
+                {move || {
+                    error
+                        .get()
+                        .map(|message| {
+                            view! {
+                                <p class="form-error" role="alert">
+                                    {message}
+                                </p>
+                            }
+                        })
+                }}
+                <button type="submit" class="button" disabled=move || pending.get()>
+                    {move || if pending.get() { "Signing in…" } else { "Sign in" }}
+                </button>
+            </form>
+        </section>
+    }
+}

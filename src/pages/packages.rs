@@ -1,0 +1,117 @@
+use download_api::DataPackage;
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+use crate::api::use_api;
+use crate::auth::{RequireSignIn, use_session};
+use crate::components::Errors;
+
+/// `/packages`: the signed-in project's data packages.
+#[component]
+pub fn Packages() -> impl IntoView {
+    view! {
+        <RequireSignIn>
+            <PackageList />
+        </RequireSignIn>
+    }
+}
+
+#[component]
+fn PackageList() -> impl IntoView {
+    let api = use_api();
+    let session = use_session();
+    let packages = LocalResource::new(move || {
+        let api = api.get();
+        async move { session.guard(&api, api.data_packages().await) }
+    });
+    view! {
+        <section class="page packages-page">
+            <h1>"Data packages"</h1>
+            <Transition fallback=|| view! { <p class="loading">"Loading your data packages…"</p> }>
+                <ErrorBoundary fallback=move |errors| {
+                    view! { <Errors errors retry=move |_| packages.refetch() /> }
+                }>
+                    {move || Suspend::new(async move {
+                        packages.await.map(|packages| view! { <PackageTable packages /> })
+                    })}
+                </ErrorBoundary>
+            </Transition>
+        </section>
+    }
+}
+
+/// The latest version's date: the newest `createdOn` of the package's versions.
+fn latest_version_date(package: &DataPackage) -> Option<&str> {
+    package.versions.iter().map(|v| v.created_on.as_str()).max()
+}
+
+#[component]
+fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
+    if packages.is_empty() {
+        return view! {
+            <div class="empty-state">
+                <p class="empty-title">"No data packages yet"</p>
+                <p>
+                    "Data packages are not made here: they are created for your project in its "
+                    "project portal, where you choose the product, the area and the format. "
+                    "Once a package is ready it appears in this list."
+                </p>
+            </div>
+        }
+        .into_any();
+    }
+    let count = packages.len();
+    view! {
+        <p class="summary">
+            {format!("{count} data package{}", if count == 1 { "" } else { "s" })}
+        </p>
+        <div class="table-scroll">
+            <table class="data-table packages-table">
+                <thead>
+                    <tr>
+                        <th scope="col">"Name"</th>
+                        <th scope="col">"Product"</th>
+                        <th scope="col">"Created"</th>
+                        <th scope="col" class="num">"Versions"</th>
+                        <th scope="col">"Latest version"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {packages
+                        .into_iter()
+                        .map(|package| {
+                            let href = format!("/packages/{}", package.id);
+                            let latest = latest_version_date(&package)
+                                .map(str::to_owned)
+                                .unwrap_or_else(|| "—".into());
+                            let latest_href = format!("{href}/versions/latest");
+                            let has_versions = !package.versions.is_empty();
+                            view! {
+                                <tr>
+                                    <td>
+                                        <A href=href>{package.name}</A>
+                                        <span class="muted id">{package.id}</span>
+                                    </td>
+                                    <td>
+                                        {package.product_name}
+                                        <span class="muted id">{package.product_id}</span>
+                                    </td>
+                                    <td>{package.created_on}</td>
+                                    <td class="num">{package.versions.len()}</td>
+                                    <td>
+                                        {if has_versions {
+                                            view! { <A href=latest_href>{latest}</A> }.into_any()
+                                        } else {
+                                            latest.into_any()
+                                        }}
+                                    </td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,418 @@
+use download_api::bulk::{BulkFile, md5_checklist, shell_script, url_list};
+use download_api::compare::{compare, is_older, sort_newest_first, version_id_from_url};
+use download_api::{DataPackageVersion, Download, format_size};
+use leptos::prelude::*;
+use leptos_router::NavigateOptions;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_location, use_navigate, use_params_map, use_query_map};
+
+use crate::api::use_api;
+use crate::auth::{RequireSignIn, use_session};
+use crate::components::Errors;
+use crate::components::files_table::FilesTable;
+use crate::components::save_file::save_text_file;
+use crate::pages::package::supply_type_label;
+
+/// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
+/// links to the previous and next versions, bulk download and a comparison.
+#[component]
+pub fn Version() -> impl IntoView {
+    view! {
+        <RequireSignIn>
+            <VersionDetails />
+        </RequireSignIn>
+    }
+}
+
+#[component]
+fn VersionDetails() -> impl IntoView {
+    let api = use_api();
+    let session = use_session();
+    let params = use_params_map();
+    let package_id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
+    let requested = Memo::new(move |_| params.read().get("version").unwrap_or_default());
+    let version = LocalResource::new(move || {
+        let (api, id, requested) = (api.get(), package_id.get(), requested.get());
+        async move { session.guard(&api, api.version(&id, &requested).await) }
+    });
+    view! {
+        <section class="page version-page">
+            <Transition fallback=|| view! { <p class="loading">"Loading the version…"</p> }>
+                <ErrorBoundary fallback=move |errors| {
+                    view! {
+                        <Breadcrumbs package_id=package_id.get_untracked() version_id=None />
+                        <Errors errors retry=move |_| version.refetch() />
+                    }
+                }>
+                    {move || Suspend::new(async move {
+                        let requested = requested.get_untracked();
+                        let package_id = package_id.get_untracked();
+                        version
+                            .await
+                            .map(|version| view! { <VersionView version package_id requested /> })
+                    })}
+                </ErrorBoundary>
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn Breadcrumbs(package_id: String, version_id: Option<String>) -> impl IntoView {
+    let href = format!("/packages/{package_id}");
+    view! {
+        <nav class="breadcrumbs" aria-label="Breadcrumbs">
+            <A href="/packages">"Data packages"</A>
+            " / "
+            <A href=href>{package_id}</A>
+            {version_id.map(|id| view! { " / " <span>{format!("Version {id}")}</span> })}
+        </nav>
+    }
+}
+
+#[component]
+fn VersionView(
+    version: DataPackageVersion,
+    package_id: String,
+    requested: String,
+) -> impl IntoView {
+    let summary = version.summary.clone();
+    let id = summary.id.clone();
+    let base = format!("/packages/{package_id}/versions");
+    let route_of = |url: &Option<String>| {
+        url.as_deref()
+            .and_then(version_id_from_url)
+            .map(|id| (format!("{base}/{id}"), id))
+    };
+    let previous = route_of(&version.previous_version_url);
+    let next = route_of(&version.next_version_url);
+    let is_latest = next.is_none();
+    let asked_latest = requested == "latest";
+    let format = summary
+        .format
+        .clone()
+        .unwrap_or(summary.product_format.clone());
+    let title = format!("Data package {package_id}, version {id}");
+    let files = version.downloads.clone();
+
+    view! {
+        <Breadcrumbs package_id=package_id.clone() version_id=Some(id.clone()) />
+        <div class="version-heading">
+            <h1>
+                {format!("Version {id}")}
+                {is_latest.then(|| view! { <span class="tag latest">"latest"</span> })}
+            </h1>
+            <nav class="version-nav" aria-label="Other versions">
+                {match previous {
+                    Some((href, prev)) => {
+                        view! {
+                            <A href=href attr:class="button secondary" attr:rel="prev">
+                                {format!("← Older: {prev}")}
+                            </A>
+                        }
+                            .into_any()
+                    }
+                    None => view! { <span class="muted">"Oldest version"</span> }.into_any(),
+                }}
+                {match next {
+                    Some((href, newer)) => {
+                        view! {
+                            <A href=href attr:class="button secondary" attr:rel="next">
+                                {format!("Newer: {newer} →")}
+                            </A>
+                        }
+                            .into_any()
+                    }
+                    None => view! { <span class="muted">"Newest version"</span> }.into_any(),
+                }}
+            </nav>
+        </div>
+        {asked_latest
+            .then(|| {
+                let permalink = format!("{base}/{id}");
+                view! {
+                    <p class="resolved-note">
+                        "The latest version is " <strong class="resolved-id">{id.clone()}</strong>
+                        ". " <A href=permalink>"Link to this exact version"</A>
+                    </p>
+                }
+            })}
+        <dl class="facts">
+            <div>
+                <dt>"Created"</dt>
+                <dd>{summary.created_on.clone()}</dd>
+            </div>
+            <div>
+                <dt>"Reason"</dt>
+                <dd>{summary.reason.clone()}</dd>
+            </div>
+            <div>
+                <dt>"Supply type"</dt>
+                <dd>{supply_type_label(&summary.supply_type)}</dd>
+            </div>
+            <div>
+                <dt>"Product version"</dt>
+                <dd>{summary.product_version.clone()}</dd>
+            </div>
+            <div>
+                <dt>"Format"</dt>
+                <dd>{format}</dd>
+            </div>
+        </dl>
+        <h2>"Files"</h2>
+        <BulkDownload files=files.clone() title />
+        {if files.is_empty() {
+            view! { <p class="empty-state">"This version lists no files."</p> }.into_any()
+        } else {
+            view! { <FilesTable files package_id=package_id.clone() version_id=id.clone() /> }
+                .into_any()
+        }}
+        <VersionCompare package_id version />
+    }
+}
+
+/// Script, URL list and checksum list of every file of the version.
+#[component]
+fn BulkDownload(files: Vec<Download>, title: String) -> impl IntoView {
+    if files.is_empty() {
+        return ().into_any();
+    }
+    let stem: String = title
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .to_lowercase();
+    let files = StoredValue::new(files);
+    let bulk = move |f: &Vec<Download>| -> Vec<(String, String, Option<String>, Option<u64>)> {
+        f.iter()
+            .map(|d| (d.url.clone(), d.file_name.clone(), d.md5.clone(), d.size))
+            .collect()
+    };
+    let save = move |kind: &'static str| {
+        let owned = files.with_value(bulk);
+        let list: Vec<BulkFile> = owned
+            .iter()
+            .map(|(url, file_name, md5, size)| BulkFile {
+                url,
+                file_name,
+                md5: md5.as_deref(),
+                size: *size,
+            })
+            .collect();
+        match kind {
+            "script" => save_text_file(
+                &format!("{stem}.sh"),
+                "text/x-shellscript",
+                &shell_script(&title, &list),
+            ),
+            "urls" => save_text_file(&format!("{stem}-urls.txt"), "text/plain", &url_list(&list)),
+            _ => save_text_file(&format!("{stem}.md5"), "text/plain", &md5_checklist(&list)),
+        }
+    };
+    let save = StoredValue::new(save);
+    view! {
+        <div class="bulk-download">
+            <span>"Download everything:"</span>
+            <button type="button" class="button" on:click=move |_| save.with_value(|s| s("script"))>
+                "Script (curl, resumable, checks MD5)"
+            </button>
+            <button
+                type="button"
+                class="button secondary"
+                on:click=move |_| save.with_value(|s| s("urls"))
+            >
+                "URL list"
+            </button>
+            <button
+                type="button"
+                class="button secondary"
+                on:click=move |_| save.with_value(|s| s("md5"))
+            >
+                "MD5 checklist"
+            </button>
+            <span class="muted">"The listed links work for about an hour."</span>
+        </div>
+    }
+    .into_any()
+}
+
+/// Pick another version of the package and see which files were added, removed or
+/// changed. The choice is kept in the address (`?compare=<version>`).
+#[component]
+fn VersionCompare(package_id: String, version: DataPackageVersion) -> impl IntoView {
+    let api = use_api();
+    let session = use_session();
+    let query = use_query_map();
+    let navigate = use_navigate();
+    let location = use_location();
+    let current = StoredValue::new(version);
+    let other_id = Memo::new(move |_| query.read().get("compare").filter(|v| !v.is_empty()));
+
+    let package = {
+        let package_id = package_id.clone();
+        LocalResource::new(move || {
+            let (api, id) = (api.get(), package_id.clone());
+            async move { session.guard(&api, api.versions(&id).await) }
+        })
+    };
+    let other = {
+        let package_id = package_id.clone();
+        LocalResource::new(move || {
+            let (api, id, other) = (api.get(), package_id.clone(), other_id.get());
+            async move {
+                match other {
+                    Some(other) => session
+                        .guard(&api, api.version(&id, &other).await)
+                        .map(Some),
+                    None => Ok(None),
+                }
+            }
+        })
+    };
+
+    let on_change = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        let path = location.pathname.get_untracked();
+        let target = if value.is_empty() {
+            path
+        } else {
+            format!("{path}?compare={}", download_api::encode_component(&value))
+        };
+        let options = NavigateOptions {
+            replace: true,
+            scroll: false,
+            ..NavigateOptions::default()
+        };
+        navigate(&target, options);
+    };
+
+    let current_id = current.with_value(|v| v.summary.id.clone());
+    view! {
+        <section class="compare" aria-labelledby="compare-heading">
+            <h2 id="compare-heading">"Compare with another version"</h2>
+            <Transition fallback=|| view! { <p class="loading">"Loading versions…"</p> }>
+                <ErrorBoundary fallback=|errors| view! { <Errors errors /> }>
+                    {
+                        let current_id = current_id.clone();
+                        move || {
+                            let current_id = current_id.clone();
+                            let on_change = on_change.clone();
+                            Suspend::new(async move {
+                                package
+                                    .await
+                                    .map(|mut versions| {
+                                        sort_newest_first(&mut versions);
+                                        let selected = other_id.get_untracked().unwrap_or_default();
+                                        let options = versions
+                                            .into_iter()
+                                            .filter(|v| v.id != current_id)
+                                            .map(|v| {
+                                                let label = format!(
+                                                    "{} — {} ({})",
+                                                    v.id,
+                                                    v.created_on,
+                                                    v.reason,
+                                                );
+                                                let is_selected = v.id == selected;
+                                                view! {
+                                                    <option value=v.id selected=is_selected>
+                                                        {label}
+                                                    </option>
+                                                }
+                                            })
+                                            .collect_view();
+                                        view! {
+                                            <label for="compare-select">"Other version"</label>
+                                            " "
+                                            <select id="compare-select" on:change=on_change>
+                                                <option value="" selected=selected.is_empty()>
+                                                    "Choose a version…"
+                                                </option>
+                                                {options}
+                                            </select>
+                                        }
+                                    })
+                            })
+                        }
+                    }
+                </ErrorBoundary>
+            </Transition>
+            <Transition fallback=|| view! { <p class="loading">"Comparing…"</p> }>
+                <ErrorBoundary fallback=|errors| view! { <Errors errors /> }>
+                    {move || Suspend::new(async move {
+                        other
+                            .await
+                            .map(|other| {
+                                other.map(|other| current.with_value(|current| comparison_view(&other, current)))
+                            })
+                    })}
+                </ErrorBoundary>
+            </Transition>
+        </section>
+    }
+}
+
+fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
+    // Always read from the older version to the newer one.
+    let (older, newer) = if is_older(&b.summary, &a.summary) {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    let result = compare(&older.downloads, &newer.downloads);
+    let list = |title: &'static str, class: &'static str, files: Vec<String>| {
+        (!files.is_empty()).then(|| {
+            view! {
+                <div class=format!("compare-list {class}")>
+                    <h3>{title}</h3>
+                    <ul>{files.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
+                </div>
+            }
+        })
+    };
+    let sized = |d: &Download| match d.size {
+        Some(size) => format!("{} ({})", d.file_name, format_size(size)),
+        None => d.file_name.clone(),
+    };
+    let added: Vec<String> = result.added.iter().map(|d| sized(d)).collect();
+    let removed: Vec<String> = result.removed.iter().map(|d| sized(d)).collect();
+    let changed: Vec<String> = result
+        .changed
+        .iter()
+        .map(|c| {
+            let mut what = Vec::new();
+            if c.md5_changed() {
+                what.push("md5".to_owned());
+            }
+            if c.size_changed() {
+                what.push(format!(
+                    "size {} → {}",
+                    c.before.size.map(format_size).unwrap_or_default(),
+                    c.after.size.map(format_size).unwrap_or_default()
+                ));
+            }
+            format!("{} ({})", c.after.file_name, what.join(", "))
+        })
+        .collect();
+    let counts = format!(
+        "{} added, {} removed, {} changed, {} unchanged",
+        result.added.len(),
+        result.removed.len(),
+        result.changed.len(),
+        result.unchanged
+    );
+    view! {
+        <div class="compare-result" role="status">
+            <p class="compare-summary">
+                "From version " <strong>{older.summary.id.clone()}</strong> " (older) to "
+                <strong>{newer.summary.id.clone()}</strong> " (newer): "
+                <span class="compare-counts">{counts}</span>
+                {result.is_identical().then_some(". The files are the same.")}
+            </p>
+            {list("Added", "added", added)}
+            {list("Removed", "removed", removed)}
+            {list("Changed", "changed", changed)}
+        </div>
+    }
+    .into_any()
+}

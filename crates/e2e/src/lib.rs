@@ -181,7 +181,7 @@ impl Harness {
         let history = self
             .driver
             .cdp()
-            .execute_cdp("Page.getNavigationHistory")
+            .send_raw("Page.getNavigationHistory", ())
             .await
             .expect("navigation history");
         let mut urls: Vec<String> = history["entries"]

@@ -1,0 +1,5 @@
+// The demo catalogue is embedded with include_dir, which notices edited files but not
+// added or removed ones: rebuild whenever anything under demo/ changes.
+fn main() {
+    println!("cargo:rerun-if-changed=demo");
+}

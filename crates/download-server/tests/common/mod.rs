@@ -1,0 +1,170 @@
+//! A real server on a free port, and a client that does not follow redirects.
+
+#![allow(dead_code)] // Each test binary uses its own part of this.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use download_server::Config;
+use md5::{Digest, Md5};
+use reqwest::header::HeaderMap;
+use reqwest::{Client, RequestBuilder, Response, StatusCode, redirect};
+use serde_json::Value;
+
+pub const SIGNING_KEY: &str = "test-signing-key";
+pub const ALPHA_KEY: &str = "alpha-test-key";
+pub const ALPHA_SECRET: &str = "alpha-test-secret";
+pub const BETA_KEY: &str = "beta-test-key";
+pub const BETA_SECRET: &str = "beta-test-secret";
+
+/// The fixture catalogue (regenerate with `tests/fixtures/make_catalogue.py`).
+pub fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/catalogue")
+}
+
+/// One running server.
+#[derive(Debug)]
+pub struct TestServer {
+    /// e.g. `http://127.0.0.1:41234`
+    pub origin: String,
+    /// `{origin}/downloads/v1`
+    pub base: String,
+    pub client: Client,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl TestServer {
+    /// The fixture catalogue with the test signing key, plus `args`.
+    pub async fn start(args: &[&str]) -> TestServer {
+        let fixture = fixture();
+        let mut all = vec![
+            "--catalogue",
+            fixture.to_str().unwrap(),
+            "--signing-key",
+            SIGNING_KEY,
+        ];
+        all.extend_from_slice(args);
+        TestServer::start_bare(&all).await
+    }
+
+    /// Only `args` (so the embedded demo catalogue unless `--catalogue` is given).
+    pub async fn start_bare(args: &[&str]) -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let mut argv = vec!["download-server", "--public-url", &origin];
+        argv.extend_from_slice(args);
+        let config = Config::try_parse_from(argv).expect("valid test arguments");
+        // Build the router here so a broken catalogue fails the test at once.
+        let _checked = download_server::router(&config).expect("the server starts");
+        let task = tokio::spawn(async move {
+            download_server::serve(config, listener)
+                .await
+                .expect("the server runs");
+        });
+        TestServer {
+            base: format!("{origin}/downloads/v1"),
+            origin,
+            client: client(),
+            task,
+        }
+    }
+
+    /// `{base}{path}`.
+    pub fn api(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn get(&self, url: &str) -> Response {
+        self.client.get(url).send().await.unwrap()
+    }
+
+    /// GET an API path and read its JSON.
+    pub async fn json(&self, path: &str) -> (StatusCode, Value) {
+        read_json(self.get(&self.api(path)).await).await
+    }
+
+    /// GET an API path with the API key in the `key` header, and read its JSON.
+    pub async fn json_with_key(&self, path: &str, key: &str) -> (StatusCode, Value) {
+        read_json(
+            self.client
+                .get(self.api(path))
+                .header("key", key)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await
+    }
+
+    /// A token from the token endpoint.
+    pub async fn token(&self, key: &str, secret: &str) -> String {
+        let response = self.token_request(key, secret).send().await.unwrap();
+        let (status, body) = read_json(response).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["access_token"].as_str().unwrap().to_owned()
+    }
+
+    /// The token request of the spec, ready to send.
+    pub fn token_request(&self, key: &str, secret: &str) -> RequestBuilder {
+        self.client
+            .post(format!("{}/oauth2/token/v1", self.origin))
+            .basic_auth(key, Some(secret))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("grant_type=client_credentials")
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// A client that shows redirects instead of following them.
+pub fn client() -> Client {
+    Client::builder()
+        .redirect(redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// Status and JSON body; fails the test when the body is not JSON.
+pub async fn read_json(response: Response) -> (StatusCode, Value) {
+    let status = response.status();
+    let content_type = header(response.headers(), "content-type");
+    let text = response.text().await.unwrap();
+    assert_eq!(content_type, "application/json", "{status}: {text}");
+    let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    (status, body)
+}
+
+/// A header's value as text ("" when absent).
+pub fn header(headers: &HeaderMap, name: &str) -> String {
+    headers
+        .get(name)
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default()
+}
+
+pub fn md5_hex(bytes: &[u8]) -> String {
+    format!("{:x}", Md5::digest(bytes))
+}
+
+/// Follows one 307 and returns the final response, checking the hop is a 307.
+pub async fn follow(client: &Client, url: &str) -> Response {
+    let first = client.get(url).send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::TEMPORARY_REDIRECT, "{url}");
+    let location = header(first.headers(), "location");
+    client.get(&location).send().await.unwrap()
+}
+
+/// Fetches the file behind a listed download `url` (one 307 hop) and checks that
+/// its bytes have the listed size and MD5.
+pub async fn check_download(client: &Client, entry: &Value) {
+    let url = entry["url"].as_str().unwrap();
+    let response = follow(client, url).await;
+    assert_eq!(response.status(), StatusCode::OK, "{url}");
+    let bytes = response.bytes().await.unwrap();
+    assert_eq!(bytes.len() as u64, entry["size"].as_u64().unwrap(), "{url}");
+    assert_eq!(md5_hex(&bytes), entry["md5"].as_str().unwrap(), "{url}");
+}

@@ -1,0 +1,378 @@
+//! The direct file addresses: headers, ranges, conditional requests, signed package
+//! files, and a walk over whole catalogues checking every file against its listing.
+
+mod common;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use common::{
+    ALPHA_KEY, SIGNING_KEY, TestServer, check_download, client, follow, header, md5_hex, read_json,
+};
+use download_server::signing::{Link, LinkKind, Signer};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+/// The stored (not deflated) zip of over 64 KiB, so it streams in several chunks.
+const BIG: &str = "/files/products/CodePointOpen/codepo_gb.zip";
+
+async fn listed(server: &TestServer, product: &str, file_name: &str) -> Value {
+    let (_, list) = server.json(&format!("/products/{product}/downloads")).await;
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["fileName"] == file_name)
+        .cloned()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn product_files_carry_the_headers_clients_need() {
+    let server = TestServer::start(&[]).await;
+    let entry = listed(&server, "CodePointOpen", "codepo_gb.zip").await;
+    let response = server
+        .client
+        .get(format!("{}{BIG}", server.origin))
+        .header("accept-encoding", "gzip, br")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let headers = response.headers().clone();
+    assert_eq!(header(&headers, "content-type"), "application/zip");
+    assert_eq!(
+        header(&headers, "content-disposition"),
+        "attachment; filename=\"codepo_gb.zip\""
+    );
+    assert_eq!(header(&headers, "accept-ranges"), "bytes");
+    assert_eq!(
+        header(&headers, "etag"),
+        format!("\"{}\"", entry["md5"].as_str().unwrap())
+    );
+    assert!(!header(&headers, "last-modified").is_empty());
+    // Files are sent as they are: never re-compressed.
+    assert_eq!(header(&headers, "content-encoding"), "");
+    assert_eq!(
+        header(&headers, "content-length"),
+        entry["size"].to_string()
+    );
+    assert_eq!(header(&headers, "access-control-allow-origin"), "*");
+    let bytes = response.bytes().await.unwrap();
+    assert!(bytes.len() > 64 * 1024);
+    assert_eq!(md5_hex(&bytes), entry["md5"].as_str().unwrap());
+
+    let head = server
+        .client
+        .head(format!("{}{BIG}", server.origin))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), StatusCode::OK);
+    assert_eq!(
+        header(head.headers(), "content-length"),
+        bytes.len().to_string()
+    );
+    assert!(head.bytes().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn non_ascii_names_and_empty_files_are_served_correctly() {
+    let server = TestServer::start(&[]).await;
+    let entry = listed(&server, "PartnerThing", "straßen uk.csv").await;
+    let response = follow(&server.client, entry["url"].as_str().unwrap()).await;
+    assert_eq!(
+        header(response.headers(), "content-disposition"),
+        "attachment; filename=\"stra_en uk.csv\"; filename*=UTF-8''stra%C3%9Fen%20uk.csv"
+    );
+    assert_eq!(header(response.headers(), "content-type"), "text/csv");
+    check_download(&server.client, &entry).await;
+
+    let empty = listed(&server, "PartnerThing", "empty_uk.txt").await;
+    assert_eq!(empty["size"], 0);
+    check_download(&server.client, &empty).await;
+    let url = format!("{}/files/products/PartnerThing/empty_uk.txt", server.origin);
+    let response = server
+        .client
+        .get(&url)
+        .header("range", "bytes=0-")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::RANGE_NOT_SATISFIABLE);
+}
+
+#[tokio::test]
+async fn ranges_give_206_with_the_right_bytes_or_416() {
+    let server = TestServer::start(&[]).await;
+    let url = format!("{}{BIG}", server.origin);
+    let whole = server.get(&url).await.bytes().await.unwrap();
+    let size = whole.len();
+    for (range, start, end) in [
+        ("bytes=0-99", 0, 99),
+        ("bytes=70000-140000", 70_000, 140_000),
+        (
+            &format!("bytes={}-", size - 10) as &str,
+            size - 10,
+            size - 1,
+        ),
+        ("bytes=-500", size - 500, size - 1),
+        (&format!("bytes=100-{}", size + 1000), 100, size - 1),
+    ] {
+        let response = server
+            .client
+            .get(&url)
+            .header("range", range)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT, "{range}");
+        assert_eq!(
+            header(response.headers(), "content-range"),
+            format!("bytes {start}-{end}/{size}"),
+            "{range}"
+        );
+        let bytes = response.bytes().await.unwrap();
+        assert_eq!(&bytes[..], &whole[start..=end], "{range}");
+    }
+
+    let response = server
+        .client
+        .get(&url)
+        .header("range", format!("bytes={size}-"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::RANGE_NOT_SATISFIABLE);
+    assert_eq!(
+        header(response.headers(), "content-range"),
+        format!("bytes */{size}")
+    );
+    let (_, body) = read_json(response).await;
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains(&size.to_string())
+    );
+
+    // A range for another version of the file (If-Range) gets the whole current file.
+    let response = server
+        .client
+        .get(&url)
+        .header("range", "bytes=0-9")
+        .header("if-range", "\"0123456789abcdef0123456789abcdef\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.bytes().await.unwrap().len(), size);
+
+    // Resuming with the current ETag gets the rest.
+    let etag = header(server.get(&url).await.headers(), "etag");
+    let response = server
+        .client
+        .get(&url)
+        .header("range", "bytes=1000-")
+        .header("if-range", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(&response.bytes().await.unwrap()[..], &whole[1000..]);
+}
+
+#[tokio::test]
+async fn revalidation_answers_304() {
+    let server = TestServer::start(&[]).await;
+    for path in [BIG, "/files/images/OpenGreenspace/0.jpg"] {
+        let url = format!("{}{path}", server.origin);
+        let first = server.get(&url).await;
+        let etag = header(first.headers(), "etag");
+        let modified = header(first.headers(), "last-modified");
+        for (name, value) in [
+            ("if-none-match", etag.as_str()),
+            ("if-none-match", &format!("W/{etag}") as &str),
+            ("if-modified-since", modified.as_str()),
+        ] {
+            let response = server
+                .client
+                .get(&url)
+                .header(name, value)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::NOT_MODIFIED, "{path} {name}");
+            assert_eq!(header(response.headers(), "etag"), etag);
+            assert!(response.bytes().await.unwrap().is_empty());
+        }
+        let response = server
+            .client
+            .get(&url)
+            .header("if-none-match", "\"something-else\"")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn unknown_files_are_404_json() {
+    let server = TestServer::start(&[]).await;
+    for path in [
+        "/files/products/CodePointOpen/nope.zip",
+        "/files/products/Nope/codepo_gb.zip",
+        "/files/images/OpenGreenspace/2.jpg",
+        "/files/images/OpenGreenspace/00.jpg",
+        "/files/images/OpenGreenspace/0.png",
+        "/files/images/OpenGreenspace/0-huge.jpg",
+        "/files/elsewhere",
+    ] {
+        let response = server.get(&format!("{}{path}", server.origin)).await;
+        let (status, body) = read_json(response).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(
+            body["downloadCatalogueUrl"],
+            server.api("/products"),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn package_files_need_a_valid_unexpired_signature() {
+    let server = TestServer::start(&[]).await;
+    let response = server
+        .client
+        .get(server.api(
+            "/dataPackages/0040046952/versions/110013/downloads?fileName=SU_addresses_cou.zip",
+        ))
+        .header("key", ALPHA_KEY)
+        .send()
+        .await
+        .unwrap();
+    let location = header(response.headers(), "location");
+    let file = server.get(&location).await;
+    assert_eq!(file.status(), StatusCode::OK);
+    assert_eq!(
+        header(file.headers(), "cache-control"),
+        "private, max-age=3600"
+    );
+    assert!(header(file.headers(), "content-disposition").contains("SU_addresses_cou.zip"));
+
+    let (path, query) = location.split_once('?').unwrap();
+    let signature = query.split("signature=").nth(1).unwrap();
+    // The signed query of the listed API link for the same file.
+    let (_, version) = server
+        .json_with_key("/dataPackages/0040046952/versions/110013", ALPHA_KEY)
+        .await;
+    let listed = version["downloads"][0]["url"].as_str().unwrap();
+    let api_query = listed.split_once("&expires=").unwrap().1;
+    let forged = [
+        path.to_owned(),
+        location.replace("110013", "110014"),
+        location.replace(
+            signature,
+            &format!("{}A", &signature[..signature.len() - 1]),
+        ),
+        location.replace("expires=", "expires=1"),
+        // An API link's signature does not open the file address.
+        format!("{path}?expires={api_query}"),
+    ];
+    for url in forged {
+        let (status, body) = read_json(server.get(&url).await).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{url}");
+        assert!(
+            body["message"].as_str().unwrap().contains("not valid"),
+            "{body}"
+        );
+    }
+
+    let past = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        - 1;
+    let link = Link {
+        kind: LinkKind::File,
+        project: "Alpha",
+        package: "0040046952",
+        version: "110013",
+        file_name: "SU_addresses_cou.zip",
+    };
+    let old = Signer::new(SIGNING_KEY.as_bytes()).sign_link(&link, past);
+    let expired = format!("{path}?expires={past}&signature={old}");
+    let (status, body) = read_json(server.get(&expired).await).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(
+        body["message"].as_str().unwrap().contains("expired"),
+        "{body}"
+    );
+}
+
+/// Every product download and image, and every data package file of each project,
+/// fetched the way a client does and checked against the listed size and MD5.
+async fn walk_catalogue(server: &TestServer, keys: &[&str]) -> usize {
+    let mut checked = 0;
+    let (status, products) = server.json("/products?expanded").await;
+    assert_eq!(status, StatusCode::OK);
+    for product in products.as_array().unwrap() {
+        let id = product["id"].as_str().unwrap();
+        let (_, downloads) =
+            read_json(server.get(product["downloadsUrl"].as_str().unwrap()).await).await;
+        for entry in downloads.as_array().unwrap() {
+            check_download(&server.client, entry).await;
+            checked += 1;
+        }
+        for index in 0..product["imageCount"].as_u64().unwrap() {
+            for query in ["", "?large"] {
+                let url = server.api(&format!("/products/{id}/images/{index}{query}"));
+                let image = follow(&server.client, &url).await;
+                assert_eq!(image.status(), StatusCode::OK, "{url}");
+                assert!(header(image.headers(), "content-type").starts_with("image/"));
+                let length = header(image.headers(), "content-length");
+                assert_eq!(image.bytes().await.unwrap().len().to_string(), length);
+            }
+        }
+    }
+    for key in keys {
+        let (status, packages) = server.json_with_key("/dataPackages", key).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(
+            !packages.as_array().unwrap().is_empty(),
+            "{key} has packages"
+        );
+        for package in packages.as_array().unwrap() {
+            for version in package["versions"].as_array().unwrap() {
+                let response = server
+                    .client
+                    .get(version["url"].as_str().unwrap())
+                    .header("key", *key)
+                    .send()
+                    .await
+                    .unwrap();
+                let (_, detail) = read_json(response).await;
+                for entry in detail["downloads"].as_array().unwrap() {
+                    // As listed, with no credentials.
+                    check_download(&client(), entry).await;
+                    checked += 1;
+                }
+            }
+        }
+    }
+    checked
+}
+
+#[tokio::test]
+async fn every_fixture_file_matches_its_listing() {
+    let server = TestServer::start(&[]).await;
+    let checked = walk_catalogue(&server, &[ALPHA_KEY, common::BETA_KEY]).await;
+    assert_eq!(checked, 12 + 6);
+}
+
+#[tokio::test]
+async fn every_demo_file_matches_its_listing() {
+    // The embedded demo, with the credentials the README gives.
+    let server = TestServer::start_bare(&[]).await;
+    let checked = walk_catalogue(&server, &["alpha-demo-key", "beta-demo-key"]).await;
+    assert!(checked > 100, "only {checked} files in the demo");
+}

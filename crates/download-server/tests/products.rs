@@ -1,0 +1,420 @@
+//! Open products: listing, details, downloads with filters and redirects, images,
+//! and the API's shared behaviour (errors, 405, CORS, compression).
+
+mod common;
+
+use common::{TestServer, check_download, header, read_json};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+fn ids(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn products_list_summaries_unless_expanded() {
+    let server = TestServer::start(&[]).await;
+    let (status, list) = server.json("/products").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        ids(&list),
+        ["OpenGreenspace", "CodePointOpen", "PartnerThing"]
+    );
+    assert_eq!(
+        list[0],
+        json!({
+            "id": "OpenGreenspace",
+            "name": "OS Open Greenspace",
+            "description": "Parks, playing fields and other green spaces.",
+            "version": "2024-10",
+            "url": server.api("/products/OpenGreenspace"),
+        })
+    );
+
+    let (_, expanded) = server.json("/products?expanded").await;
+    let greenspace = &expanded[0];
+    assert_eq!(greenspace["imageCount"], 2);
+    assert_eq!(greenspace["areas"], json!(["GB", "SS", "SU"]));
+    assert_eq!(greenspace["category"], "Land & height");
+    assert_eq!(greenspace["dataStructures"], json!(["Vector"]));
+    assert_eq!(
+        greenspace["downloadsUrl"],
+        server.api("/products/OpenGreenspace/downloads")
+    );
+    assert_eq!(
+        greenspace["formats"],
+        json!([
+            {"format": "GeoPackage"},
+            {"format": "GML", "subformat": "3"},
+            {"format": "ESRI® Shapefile"},
+            {"format": "Vector Tiles", "subformat": "(MBTiles)"}
+        ])
+    );
+    // Partner quirks survive: free-form version, an area outside the spec's list.
+    assert_eq!(expanded[2]["version"], "Version 5");
+    assert_eq!(expanded[2]["areas"], json!(["UK"]));
+}
+
+#[tokio::test]
+async fn boolean_parameters_accept_bare_true_false_and_nothing_else() {
+    let server = TestServer::start(&[]).await;
+    let expanded_count = |list: &Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p.get("imageCount").is_some())
+            .count()
+    };
+    for (query, expanded) in [
+        ("?expanded", true),
+        ("?expanded=", true),
+        ("?expanded=true", true),
+        ("?expanded=TRUE", true),
+        ("?expanded=false", false),
+        ("", false),
+    ] {
+        let (status, list) = server.json(&format!("/products{query}")).await;
+        assert_eq!(status, StatusCode::OK, "{query}");
+        assert_eq!(expanded_count(&list) == 3, expanded, "{query}");
+        assert_eq!(expanded_count(&list) == 0, !expanded, "{query}");
+    }
+    for path in [
+        "/products?expanded=yes",
+        "/products/OpenGreenspace/downloads?redirect=1",
+        "/products/OpenGreenspace/images/0?large=big",
+    ] {
+        let (status, body) = server.json(path).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
+        let message = body["message"].as_str().unwrap();
+        let name = path.split(['?', '=']).nth(1).unwrap();
+        assert!(message.contains(&format!("'{name}'")), "{message}");
+    }
+}
+
+#[tokio::test]
+async fn one_product_in_full_or_a_404_with_the_catalogue_link() {
+    let server = TestServer::start(&[]).await;
+    let (status, product) = server.json("/products/CodePointOpen").await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, expanded) = server.json("/products?expanded").await;
+    assert_eq!(product, expanded[1]);
+    assert_eq!(product["imageCount"], 0);
+    assert!(product.get("imageTemplate").is_none());
+
+    let (status, body) = server.json("/products/NoSuchThing").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body["message"].as_str().unwrap().contains("NoSuchThing"));
+    assert_eq!(body["downloadCatalogueUrl"], server.api("/products"));
+    let (status, body) = server.json("/products/NoSuchThing/downloads").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body["downloadCatalogueUrl"], server.api("/products"));
+}
+
+#[tokio::test]
+async fn download_list_carries_real_service_urls_that_each_select_one_file() {
+    let server = TestServer::start(&[]).await;
+    let (status, list) = server.json("/products/OpenGreenspace/downloads").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list.as_array().unwrap().len(), 6);
+    assert_eq!(
+        list[1]["url"],
+        server.api("/products/OpenGreenspace/downloads?area=SS&format=GML&subformat=3&redirect")
+    );
+    assert_eq!(list[1]["fileName"], "opgrsp_gml3_ss.zip");
+    assert_eq!(list[1]["area"], "SS");
+    assert_eq!(list[1]["format"], "GML");
+    assert_eq!(list[1]["subformat"], "3");
+    assert_eq!(
+        list[2]["url"],
+        server.api(
+            "/products/OpenGreenspace/downloads?area=SS&format=ESRI%C2%AE%20Shapefile&redirect"
+        )
+    );
+
+    // Two CSVs of one area and format: the url needs the file name to pick one.
+    let (_, partner) = server.json("/products/PartnerThing/downloads").await;
+    assert_eq!(
+        partner[0]["url"],
+        server.api(
+            "/products/PartnerThing/downloads?area=UK&format=CSV&fileName=partner_uk_a.csv&redirect"
+        )
+    );
+
+    // Every listed url redirects to exactly its entry, and the file matches it.
+    for product in ["OpenGreenspace", "CodePointOpen", "PartnerThing"] {
+        let (_, list) = server.json(&format!("/products/{product}/downloads")).await;
+        for entry in list.as_array().unwrap() {
+            let url = entry["url"].as_str().unwrap();
+            let response = server.get(url).await;
+            assert_eq!(response.status(), StatusCode::TEMPORARY_REDIRECT, "{url}");
+            assert!(header(response.headers(), "location").contains("/files/products/"));
+            let (_, body) = read_json(response).await;
+            assert_eq!(&body, entry, "{url}");
+            check_download(&server.client, entry).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn filters_combine_and_format_names_arrive_encoded_either_way() {
+    let server = TestServer::start(&[]).await;
+    let names = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["fileName"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let cases = [
+        (
+            "format=ESRI%C2%AE%20Shapefile",
+            vec!["opgrsp_essh_ss.zip", "opgrsp_essh_su.zip"],
+        ),
+        (
+            "format=ESRI%C2%AE+Shapefile",
+            vec!["opgrsp_essh_ss.zip", "opgrsp_essh_su.zip"],
+        ),
+        (
+            "format=ESRI%C2%AE+Shapefile&area=SU",
+            vec!["opgrsp_essh_su.zip"],
+        ),
+        ("area=SS", vec!["opgrsp_gml3_ss.zip", "opgrsp_essh_ss.zip"]),
+        (
+            "format=GML&subformat=3",
+            vec!["opgrsp_gml3_ss.zip", "opgrsp_gml3_su.zip"],
+        ),
+        ("subformat=%28MBTiles%29", vec!["opgrsp_mbtiles_gb.zip"]),
+        ("fileName=opgrsp_gpkg_gb.zip", vec!["opgrsp_gpkg_gb.zip"]),
+        ("area=SU&format=GeoPackage", vec![]),
+        ("area=ZZ", vec![]),
+        (
+            "redirect=false&area=GB",
+            vec!["opgrsp_gpkg_gb.zip", "opgrsp_mbtiles_gb.zip"],
+        ),
+        (
+            "key=ignored&unknown=1",
+            vec![
+                "opgrsp_gpkg_gb.zip",
+                "opgrsp_gml3_ss.zip",
+                "opgrsp_essh_ss.zip",
+                "opgrsp_essh_su.zip",
+                "opgrsp_gml3_su.zip",
+                "opgrsp_mbtiles_gb.zip",
+            ],
+        ),
+    ];
+    for (query, expected) in cases {
+        let (status, list) = server
+            .json(&format!("/products/OpenGreenspace/downloads?{query}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{query}");
+        assert_eq!(names(&list), expected, "{query}");
+    }
+    // A non-ASCII file name filters too.
+    let (_, list) = server
+        .json("/products/PartnerThing/downloads?fileName=stra%C3%9Fen+uk.csv")
+        .await;
+    assert_eq!(names(&list), ["straßen uk.csv"]);
+}
+
+#[tokio::test]
+async fn redirect_needs_exactly_one_match() {
+    let server = TestServer::start(&[]).await;
+    let one =
+        server
+            .get(&server.api(
+                "/products/OpenGreenspace/downloads?area=SU&format=ESRI%C2%AE+Shapefile&redirect",
+            ))
+            .await;
+    assert_eq!(one.status(), StatusCode::TEMPORARY_REDIRECT);
+    assert_eq!(
+        header(one.headers(), "location"),
+        format!(
+            "{}/files/products/OpenGreenspace/opgrsp_essh_su.zip",
+            server.origin
+        )
+    );
+    let (_, body) = read_json(one).await;
+    assert_eq!(body["fileName"], "opgrsp_essh_su.zip");
+    assert_eq!(body["format"], "ESRI® Shapefile");
+
+    for query in ["area=SS&redirect", "redirect", "area=SS&redirect=true"] {
+        let (status, list) = server
+            .json(&format!("/products/OpenGreenspace/downloads?{query}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{query}");
+        assert!(list.as_array().unwrap().len() > 1, "{query}");
+    }
+    let (status, list) = server
+        .json("/products/OpenGreenspace/downloads?area=TQ&redirect")
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list, json!([]));
+}
+
+#[tokio::test]
+async fn images_redirect_to_small_or_large_thumbnails_within_bounds() {
+    let server = TestServer::start(&[]).await;
+    let files = format!("{}/files/images/OpenGreenspace", server.origin);
+    for (path, location) in [
+        (
+            "/products/OpenGreenspace/images/0",
+            format!("{files}/0.jpg"),
+        ),
+        (
+            "/products/OpenGreenspace/images/1",
+            format!("{files}/1.jpg"),
+        ),
+        (
+            "/products/OpenGreenspace/images/1?large",
+            format!("{files}/1-large.jpg"),
+        ),
+        (
+            "/products/OpenGreenspace/images/0?large=true",
+            format!("{files}/0-large.jpg"),
+        ),
+        (
+            "/products/OpenGreenspace/images/0?large=false",
+            format!("{files}/0.jpg"),
+        ),
+    ] {
+        let response = server.get(&server.api(path)).await;
+        assert_eq!(response.status(), StatusCode::TEMPORARY_REDIRECT, "{path}");
+        assert_eq!(header(response.headers(), "location"), location, "{path}");
+        let image = server.get(&location).await;
+        assert_eq!(image.status(), StatusCode::OK);
+        assert_eq!(header(image.headers(), "content-type"), "image/jpeg");
+        assert!(header(image.headers(), "content-disposition").starts_with("inline"));
+        let bytes = image.bytes().await.unwrap();
+        assert_eq!(&bytes[..2], [0xFF, 0xD8], "a JPEG starts with SOI");
+    }
+    // Large and small are different pictures.
+    let small = server
+        .get(&format!("{files}/0.jpg"))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let large = server
+        .get(&format!("{files}/0-large.jpg"))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    assert!(large.len() > small.len());
+
+    for index in ["2", "-1", "x", "1.0", "99999999999999999999"] {
+        let (status, body) = server
+            .json(&format!("/products/OpenGreenspace/images/{index}"))
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{index}");
+        assert_eq!(body["productUrl"], server.api("/products/OpenGreenspace"));
+        assert!(
+            body["message"].as_str().unwrap().contains("0 to 1"),
+            "{body}"
+        );
+    }
+    let (status, body) = server.json("/products/CodePointOpen/images/0").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body["message"].as_str().unwrap().contains("no images"));
+    let (status, body) = server.json("/products/Nope/images/0").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body["downloadCatalogueUrl"], server.api("/products"));
+}
+
+#[tokio::test]
+async fn unknown_api_paths_and_methods_answer_json() {
+    let server = TestServer::start(&[]).await;
+    for path in ["/nothing", "/products/OpenGreenspace/extra/bits", ""] {
+        let (status, body) = server.json(path).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(body["downloadCatalogueUrl"], server.api("/products"));
+        assert_eq!(body["dataPackagesUrl"], server.api("/dataPackages"));
+    }
+    for url in [
+        server.api("/products"),
+        server.api("/products/OpenGreenspace/downloads"),
+        server.api("/dataPackages"),
+        format!(
+            "{}/files/products/CodePointOpen/codepo_gb.zip",
+            server.origin
+        ),
+    ] {
+        let response = server.client.delete(&url).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED, "{url}");
+        assert!(header(response.headers(), "allow").contains("GET"), "{url}");
+        let (_, body) = read_json(response).await;
+        assert!(
+            body["message"].as_str().unwrap().contains("DELETE"),
+            "{body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn head_answers_like_get_without_a_body() {
+    let server = TestServer::start(&[]).await;
+    let get = server.get(&server.api("/products?expanded")).await;
+    let length = get.bytes().await.unwrap().len();
+    let head = server
+        .client
+        .head(server.api("/products?expanded"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), StatusCode::OK);
+    assert_eq!(header(head.headers(), "content-length"), length.to_string());
+    assert!(head.bytes().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn any_origin_may_call_and_json_is_compressed_when_asked() {
+    let server = TestServer::start(&[]).await;
+    let response = server
+        .client
+        .get(server.api("/products"))
+        .header("origin", "https://elsewhere.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        header(response.headers(), "access-control-allow-origin"),
+        "*"
+    );
+
+    let preflight = server
+        .client
+        .request(reqwest::Method::OPTIONS, server.api("/dataPackages"))
+        .header("origin", "https://elsewhere.example")
+        .header("access-control-request-method", "GET")
+        .header("access-control-request-headers", "key, authorization")
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success());
+    let allowed = header(preflight.headers(), "access-control-allow-headers");
+    assert!(
+        allowed.contains("key") && allowed.contains("authorization"),
+        "{allowed}"
+    );
+    let exposed = header(response.headers(), "access-control-expose-headers");
+    assert!(
+        exposed.contains("location") && exposed.contains("content-disposition"),
+        "{exposed}"
+    );
+
+    for encoding in ["gzip", "br"] {
+        let response = server
+            .client
+            .get(server.api("/products?expanded"))
+            .header("accept-encoding", encoding)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(header(response.headers(), "content-encoding"), encoding);
+    }
+}

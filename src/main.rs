@@ -8,7 +8,8 @@ mod config;
 mod pages;
 
 fn main() {
-    leptos::task::spawn_local(async {
+    // Leptos sets up its executor in `mount_to_body`, so this first task uses the browser's.
+    wasm_bindgen_futures::spawn_local(async {
         let service = config::ServiceConfig::load().await;
         leptos::mount::mount_to_body(move || app::App(app::AppProps { service }));
     });

@@ -418,3 +418,64 @@ async fn any_origin_may_call_and_json_is_compressed_when_asked() {
         assert_eq!(header(response.headers(), "content-encoding"), encoding);
     }
 }
+
+#[tokio::test]
+async fn odd_input_never_gives_a_server_error() {
+    let server = TestServer::start(&[]).await;
+    let paths = [
+        "/downloads/v1/products/%FF",
+        "/downloads/v1/products/%FF/downloads",
+        "/downloads/v1/products?expanded=%FF",
+        "/downloads/v1/products/OpenGreenspace/downloads?format=%E2%82",
+        "/downloads/v1/products/OpenGreenspace/downloads?area=&format=&subformat=&fileName=",
+        "/downloads/v1/products/OpenGreenspace/images/%FF",
+        "/downloads/v1/products/a%2Fb",
+        "/downloads/v1/dataPackages/%FF?key=%FF",
+        "/downloads/v1/dataPackages/x/versions/y/downloads?fileName=a&expires=-1&signature=%%%",
+        "/downloads/v1/dataPackages/0040046952/versions/110012/downloads?expires=99999999999999999999999&signature=x&fileName=SU_addresses.zip",
+        "/files/products/%FF/x",
+        "/files/images/OpenGreenspace/-large.jpg",
+        "/files/packages/x/y/z",
+        "/files/packages/0040046952/110012/SU_addresses.zip?expires=abc&signature=",
+    ];
+    for path in paths {
+        let response = server.get(&format!("{}{path}", server.origin)).await;
+        let status = response.status();
+        assert!(
+            status.is_client_error() || status.is_success(),
+            "{path}: {status}"
+        );
+        if status.is_client_error() {
+            let (_, body) = read_json(response).await;
+            assert!(body["message"].is_string(), "{path}: {body}");
+        }
+    }
+    let odd_headers = [
+        ("authorization", &b"Bearer \xff\xfe"[..]),
+        ("authorization", b"Bearer"),
+        ("authorization", b""),
+        ("key", b"\xff"),
+        ("range", b"bytes=\xff"),
+        ("if-none-match", b"\xff"),
+    ];
+    for (name, value) in odd_headers {
+        let value = reqwest::header::HeaderValue::from_bytes(value).unwrap();
+        for url in [
+            server.api("/dataPackages"),
+            format!(
+                "{}/files/products/CodePointOpen/codepo_gb.zip",
+                server.origin
+            ),
+        ] {
+            let response = server
+                .client
+                .get(&url)
+                .header(name, value.clone())
+                .send()
+                .await
+                .unwrap();
+            let status = response.status();
+            assert!(status.as_u16() < 500, "{name} on {url}: {status}");
+        }
+    }
+}

@@ -8,7 +8,7 @@ use crate::api::ServiceContext;
 use crate::auth::Session;
 use crate::components::SessionBadge;
 use crate::config::ServiceConfig;
-use crate::pages::{Gallery, NotFound, Settings};
+use crate::pages::{Gallery, NotFound, ProductPage, Settings};
 use crate::pages::{Login, Package, Packages, Version};
 
 /// The whole app. `service` is where the Download Service is at start.
@@ -36,6 +36,7 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
                     <Route path=path!("/packages") view=Packages />
                     <Route path=path!("/packages/:id") view=Package />
                     <Route path=path!("/packages/:id/versions/:version") view=Version />
+                    <Route path=path!("/products/:id") view=ProductPage />
                     <Route path=path!("/settings") view=Settings />
                 </Routes>
             </main>

@@ -1,11 +1,18 @@
 //! Reusable pieces of the interface.
 
+mod area_grid;
+mod coastline;
+mod downloads_table;
 mod error_view;
 pub mod files_table;
+mod image_strip;
 mod product_card;
 pub mod save_file;
 mod session_badge;
 
+pub use area_grid::AreaGrid;
+pub use downloads_table::DownloadsTable;
 pub use error_view::{ErrorView, Errors};
-pub use session_badge::SessionBadge;
+pub use image_strip::ImageStrip;
 pub use product_card::{ProductCard, ProductCardSkeleton};
+pub use session_badge::SessionBadge;

@@ -5,13 +5,15 @@ mod login;
 mod not_found;
 mod package;
 mod packages;
-mod version;
+mod product;
 mod settings;
+mod version;
 
 pub use gallery::Gallery;
 pub use login::Login;
 pub use not_found::NotFound;
 pub use package::Package;
 pub use packages::Packages;
-pub use version::Version;
+pub use product::ProductPage;
 pub use settings::Settings;
+pub use version::Version;

@@ -1,0 +1,519 @@
+//! `/products/:id`: one product, its images, and the picker that builds its download
+//! queries. The choice (areas, format, subformat) lives in the URL:
+//! `/products/OpenMapLocal?areas=SU,SZ&format=GeoPackage`.
+
+use std::collections::BTreeMap;
+
+use download_api::bulk::{BulkFile, shell_script, url_list};
+use download_api::selection::{Merged, Selection, Totals, TypedAreas, format_names, subformats};
+use download_api::{Area, Product, ProductDownload, encode_component, format_size};
+use leptos::prelude::*;
+use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+
+use crate::api::{ApiError, use_api};
+use crate::components::save_file::{CopyButton, save_text_file};
+use crate::components::{AreaGrid, DownloadsTable, ErrorView, Errors, ImageStrip};
+
+/// The product page.
+#[component]
+pub fn ProductPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
+    let api = use_api();
+    let product = LocalResource::new(move || {
+        let api = api.get();
+        let id = id.get();
+        async move { api.product(&id).await }
+    });
+    view! {
+        <section class="page product-page">
+            <Transition fallback=ProductSkeleton>
+                <ErrorBoundary fallback=|errors| {
+                    view! {
+                        <h1>"Product not available"</h1>
+                        <Errors errors />
+                    }
+                }>
+                    {move || Suspend::new(async move {
+                        product.await.map(|product| view! { <ProductView product /> })
+                    })}
+                </ErrorBoundary>
+            </Transition>
+        </section>
+    }
+}
+
+/// Grey blocks the size of the header, so the page does not jump when it arrives.
+#[component]
+fn ProductSkeleton() -> impl IntoView {
+    view! {
+        <div class="product-skeleton" aria-busy="true" aria-label="Loading the product">
+            <div class="skeleton-line wide"></div>
+            <div class="skeleton-line"></div>
+            <div class="skeleton-block"></div>
+        </div>
+    }
+}
+
+#[component]
+fn ProductView(product: Product) -> impl IntoView {
+    let kinds = [product.category.clone()]
+        .into_iter()
+        .flatten()
+        .chain(product.data_structures().iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" · ");
+    let formats = product
+        .formats()
+        .iter()
+        .map(|f| match &f.subformat {
+            Some(sub) => view! { <li>{f.format.clone()} " " <span class="subformat">{sub.clone()}</span></li> }.into_any(),
+            None => view! { <li>{f.format.clone()}</li> }.into_any(),
+        })
+        .collect_view();
+    let images = product.image_count.filter(|n| *n > 0).map(|count| {
+        view! { <ImageStrip product_id=product.id.clone() name=product.name.clone() count /> }
+    });
+    view! {
+        <header class="product-head">
+            {(!kinds.is_empty()).then(|| view! { <p class="eyebrow">{kinds}</p> })}
+            <h1>{product.name.clone()}</h1>
+            <p class="product-meta">
+                <span class="badge">"Version " {product.version.clone()}</span>
+                <code class="product-id">{product.id.clone()}</code>
+                {product.documentation_url.clone().map(|url| view! {
+                    <a href=url target="_blank" rel="noopener">"Documentation"</a>
+                })}
+            </p>
+            <p class="description">{product.description.clone()}</p>
+            {product.warning.clone().map(|warning| view! {
+                <p class="warning-banner" role="note"><strong>"Note: "</strong>{warning}</p>
+            })}
+            <ul class="format-list" aria-label="Formats">{formats}</ul>
+        </header>
+        {images}
+        <DownloadPicker product />
+    }
+}
+
+/// The picked areas and formats, read from and written to the page URL.
+#[derive(Debug, Clone, Copy)]
+struct SelectionState {
+    current: Memo<Selection>,
+    set: Callback<Selection>,
+}
+
+impl SelectionState {
+    fn from_url(product_id: &str) -> Self {
+        let query = use_query_map();
+        let current = Memo::new(move |_| {
+            query.with(|q| {
+                Selection::from_params(
+                    q.get_str("areas"),
+                    q.get_str("format"),
+                    q.get_str("subformat"),
+                )
+            })
+        });
+        let navigate = StoredValue::new_local(use_navigate());
+        let path = format!("/products/{}", encode_component(product_id));
+        let set = Callback::new(move |next: Selection| {
+            let query = next.to_query_string();
+            let url = if query.is_empty() {
+                path.clone()
+            } else {
+                format!("{path}?{query}")
+            };
+            let options = NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..NavigateOptions::default()
+            };
+            navigate.with_value(|navigate| navigate(&url, options));
+        });
+        SelectionState { current, set }
+    }
+
+    fn update(&self, change: impl FnOnce(&Selection) -> Selection) {
+        let next = self.current.with_untracked(change);
+        self.set.run(next);
+    }
+}
+
+#[component]
+fn DownloadPicker(product: Product) -> impl IntoView {
+    let api = use_api();
+    let state = SelectionState::from_url(&product.id);
+    let offered = StoredValue::new(product.areas().to_vec());
+    let formats = StoredValue::new(product.formats().to_vec());
+    let id = StoredValue::new(product.id.clone());
+
+    // Only areas the product offers are queried; others from a hand-edited URL are
+    // kept in the URL and named.
+    let wanted = Memo::new(move |_| {
+        let selection = state.current.get();
+        let areas = offered.with_value(|offered| {
+            selection
+                .areas
+                .iter()
+                .filter(|a| offered.contains(a))
+                .cloned()
+                .collect()
+        });
+        Selection { areas, ..selection }
+    });
+    let unavailable = Memo::new(move |_| {
+        let selection = state.current.get();
+        offered.with_value(|offered| {
+            selection
+                .areas
+                .iter()
+                .filter(|a| !offered.contains(a))
+                .map(|a| a.code().to_owned())
+                .collect::<Vec<_>>()
+        })
+    });
+
+    let results = LocalResource::new(move || {
+        let api = api.get();
+        let wanted = wanted.get();
+        let id = id.get_value();
+        async move {
+            let mut answers = Vec::new();
+            for (area, query) in wanted.queries() {
+                answers.push((area, api.downloads(&id, &query).await));
+            }
+            (wanted, Merged::<ApiError>::new(answers))
+        }
+    });
+    // The last answer stays on screen while the next one loads: no flashing table.
+    let latest = Memo::new(move |_| results.get());
+    let downloads: Memo<Vec<ProductDownload>> = Memo::new(move |_| {
+        latest.with(|r| {
+            r.as_ref()
+                .map(|(_, m)| m.downloads.clone())
+                .unwrap_or_default()
+        })
+    });
+    let by_area: Memo<BTreeMap<Area, Totals>> = Memo::new(move |_| {
+        latest.with(|r| {
+            r.as_ref()
+                .map(|(_, m)| m.by_area.clone())
+                .unwrap_or_default()
+        })
+    });
+    let total =
+        Memo::new(move |_| latest.with(|r| r.as_ref().map(|(_, m)| m.total).unwrap_or_default()));
+    let errors = Memo::new(move |_| {
+        latest.with(|r| {
+            r.as_ref()
+                .map(|(_, m)| m.errors.clone())
+                .unwrap_or_default()
+        })
+    });
+    let loading =
+        Memo::new(move |_| latest.with(|r| r.as_ref().map(|(s, _)| s) != Some(&wanted.get())));
+    let picked_any = Memo::new(move |_| !wanted.with(|w| w.areas.is_empty()));
+
+    let query_urls = Memo::new(move |_| {
+        let wanted = wanted.get();
+        api.with(|api| {
+            id.with_value(|id| {
+                wanted
+                    .queries()
+                    .iter()
+                    .map(|(area, query)| (area.code().to_owned(), api.urls().downloads(id, query)))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+
+    let selected = Signal::derive(move || state.current.with(|s| s.areas.clone()));
+    let on_toggle = Callback::new(move |area: Area| state.update(|s| s.toggled(&area)));
+    let product_name = product.name.clone();
+    let product_version = product.version.clone();
+
+    view! {
+        <section class="picker" aria-labelledby="picker-heading">
+            <h2 id="picker-heading">"Download"</h2>
+            <div class="picker-layout">
+                <div class="picker-map">
+                    <AreaGrid
+                        offered=product.areas().to_vec()
+                        selected
+                        totals=by_area
+                        on_toggle
+                    />
+                    <TypedAreasForm offered state />
+                    {move || {
+                        let codes = unavailable.get();
+                        (!codes.is_empty()).then(|| view! {
+                            <p class="notice" role="status">
+                                "Not offered by this product, so not listed: " {codes.join(", ")} ". "
+                                <button type="button" class="link-button" on:click=move |_| {
+                                    state.update(|s| Selection {
+                                        areas: offered.with_value(|o| s.areas.iter().filter(|a| o.contains(a)).cloned().collect()),
+                                        ..s.clone()
+                                    })
+                                }>"Remove them"</button>
+                            </p>
+                        })
+                    }}
+                </div>
+                <div class="picker-results">
+                    <FormatChoosers formats state />
+                    <div class="summary" aria-live="polite">
+                        <p class="totals">
+                            {move || {
+                                let picked = wanted.with(|w| w.areas.len());
+                                if picked == 0 {
+                                    "No areas picked yet.".to_owned()
+                                } else {
+                                    let t = total.get();
+                                    let files = if t.files == 1 { "1 file".to_owned() } else { format!("{} files", t.files) };
+                                    let areas = if picked == 1 { "1 area".to_owned() } else { format!("{picked} areas") };
+                                    let more = if t.unsized_files > 0 { " (some sizes unknown)" } else { "" };
+                                    format!("{files} · {} · {areas}{more}", format_size(t.bytes))
+                                }
+                            }}
+                        </p>
+                        <span class="loading-dot" class:active=move || loading.get() && picked_any.get()>
+                            "Loading…"
+                        </span>
+                    </div>
+                    {move || {
+                        errors
+                            .get()
+                            .into_iter()
+                            .map(|(area, error)| {
+                                view! {
+                                    <div class="query-error">
+                                        <p class="query-error-area">"Listing " {area.code().to_owned()} " failed:"</p>
+                                        <ErrorView error=error.into() retry=move |_| results.refetch() />
+                                    </div>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                    <Show
+                        when=move || picked_any.get()
+                        fallback=|| view! {
+                            <div class="empty-state">
+                                <p><strong>"Pick one or more areas"</strong></p>
+                                <p>"Click squares on the map, choose a whole area, or type codes such as "<code>"SU, SZ"</code>"."</p>
+                            </div>
+                        }
+                    >
+                        <DownloadsTable downloads />
+                        <BulkExport
+                            downloads
+                            title=Signal::derive({
+                                let name = product_name.clone();
+                                let version = product_version.clone();
+                                move || {
+                                    let w = wanted.get();
+                                    let areas: Vec<_> = w.areas.iter().map(Area::code).collect();
+                                    let format = [w.format.clone(), w.subformat.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+                                    let format = if format.is_empty() { "all formats".to_owned() } else { format };
+                                    format!("{name} {version}: {} ({format})", areas.join(", "))
+                                }
+                            })
+                            file_stem=id.get_value()
+                        />
+                        <details class="queries">
+                            <summary>{move || format!("Service queries ({})", query_urls.with(Vec::len))}</summary>
+                            <ul>
+                                <For
+                                    each=move || query_urls.get()
+                                    key=|(_, url)| url.clone()
+                                    children=|(area, url)| view! {
+                                        <li>
+                                            <span class="area-tag">{area}</span>
+                                            <a class="query-url" href=url.clone() target="_blank" rel="noopener">{url.clone()}</a>
+                                            <CopyButton text=url label="Copy" title="Copy this query URL" />
+                                        </li>
+                                    }
+                                />
+                            </ul>
+                        </details>
+                    </Show>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// A text box for typed area codes (`SU, SZ`), added to the picked areas.
+#[component]
+fn TypedAreasForm(offered: StoredValue<Vec<Area>>, state: SelectionState) -> impl IntoView {
+    let text = RwSignal::new(String::new());
+    let problem = RwSignal::new(None::<String>);
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let typed = offered.with_value(|offered| TypedAreas::parse(&text.get_untracked(), offered));
+        if !typed.offered.is_empty() {
+            let added = typed.offered.clone();
+            state.update(|s| s.with_added(added));
+        }
+        let message = typed.problem();
+        if message.is_none() {
+            text.set(String::new());
+        }
+        problem.set(message);
+    };
+    view! {
+        <form class="typed-areas" on:submit=submit>
+            <label for="typed-areas-input">"Add areas by code"</label>
+            <div class="typed-row">
+                <input
+                    id="typed-areas-input"
+                    type="text"
+                    placeholder="e.g. SU, SZ"
+                    autocomplete="off"
+                    spellcheck="false"
+                    aria-describedby="typed-areas-problem"
+                    aria-invalid=move || problem.with(Option::is_some).then_some("true")
+                    bind:value=text
+                />
+                <button type="submit" class="button">"Add"</button>
+            </div>
+            <p id="typed-areas-problem" class="field-problem" role="alert">
+                {move || problem.get()}
+            </p>
+        </form>
+    }
+}
+
+/// The format and subformat selects, from the product's formats.
+#[component]
+fn FormatChoosers(
+    formats: StoredValue<Vec<download_api::Format>>,
+    state: SelectionState,
+) -> impl IntoView {
+    let names: Vec<String> =
+        formats.with_value(|f| format_names(f).into_iter().map(str::to_owned).collect());
+    let subs = Memo::new(move |_| {
+        let format = state.current.with(|s| s.format.clone());
+        format
+            .map(|format| {
+                formats.with_value(|f| {
+                    subformats(f, &format)
+                        .into_iter()
+                        .map(str::to_owned)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .unwrap_or_default()
+    });
+    let current_format = move || state.current.with(|s| s.format.clone().unwrap_or_default());
+    let current_sub = move || {
+        state
+            .current
+            .with(|s| s.subformat.clone().unwrap_or_default())
+    };
+    let format_options = names
+        .into_iter()
+        .map(|name| {
+            let selected = {
+                let name = name.clone();
+                move || current_format() == name
+            };
+            view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
+        })
+        .collect_view();
+    view! {
+        <div class="format-choosers">
+            <label>
+                <span>"Format"</span>
+                <select
+                    id="format-select"
+                    prop:value=current_format
+                    on:change=move |event| {
+                        let value = event_target_value(&event);
+                        formats.with_value(|f| state.update(|s| s.with_format(Some(value), f)));
+                    }
+                >
+                    <option value="" selected=move || current_format().is_empty()>"All formats"</option>
+                    {format_options}
+                </select>
+            </label>
+            <label class:hidden=move || subs.with(Vec::is_empty)>
+                <span>"Subformat"</span>
+                <select
+                    id="subformat-select"
+                    prop:value=current_sub
+                    disabled=move || subs.with(Vec::is_empty)
+                    on:change=move |event| {
+                        let value = event_target_value(&event);
+                        state.update(|s| s.with_subformat(Some(value)));
+                    }
+                >
+                    <option value="">"All subformats"</option>
+                    <For
+                        each=move || subs.get()
+                        key=|sub| sub.clone()
+                        children=move |sub| {
+                            let value = sub.clone();
+                            let label = sub.clone();
+                            view! { <option value=sub selected=move || current_sub() == value>{label}</option> }
+                        }
+                    />
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// Exports of the listed files: a checking shell script, a URL list, copy.
+#[component]
+fn BulkExport(
+    downloads: Memo<Vec<ProductDownload>>,
+    title: Signal<String>,
+    file_stem: String,
+) -> impl IntoView {
+    let stem = StoredValue::new(file_stem);
+    let with_files = move |make: &dyn Fn(&[BulkFile]) -> String| {
+        downloads.with(|downloads| {
+            let files: Vec<BulkFile> = downloads
+                .iter()
+                .map(|d| BulkFile {
+                    url: &d.url,
+                    file_name: &d.file_name,
+                    md5: d.md5.as_deref(),
+                    size: d.size,
+                })
+                .collect();
+            make(&files)
+        })
+    };
+    let save_script = move |_| {
+        let title = title.get_untracked();
+        let script = with_files(&|files| shell_script(&title, files));
+        stem.with_value(|stem| {
+            save_text_file(
+                &format!("{stem}-download.sh"),
+                "text/x-shellscript",
+                &script,
+            )
+        });
+    };
+    let save_list = move |_| {
+        let list = with_files(&|files| url_list(files));
+        stem.with_value(|stem| save_text_file(&format!("{stem}-urls.txt"), "text/plain", &list));
+    };
+    let list_text = Signal::derive(move || with_files(&|files| url_list(files)));
+    let empty = move || downloads.with(Vec::is_empty);
+    view! {
+        <div class="bulk-export" role="group" aria-label="Download all listed files">
+            <span class="bulk-label">"All listed files:"</span>
+            <button type="button" class="button" disabled=empty on:click=save_script>
+                "Shell script (.sh)"
+            </button>
+            <button type="button" class="button secondary" disabled=empty on:click=save_list>
+                "URL list (.txt)"
+            </button>
+            <CopyButton text=list_text label="Copy URLs" title="Copy every listed URL" />
+        </div>
+    }
+}

@@ -155,6 +155,20 @@ impl Catalogue {
         }
         let file: CatalogueFile = serde_json::from_str(&text).map_err(syntax_error)?;
         let mut measurer = Measurer::new(source);
+        let images = file.products.iter().flat_map(|p| &p.images);
+        let product_files = file.products.iter().flat_map(|p| &p.downloads);
+        let package_files = file
+            .projects
+            .iter()
+            .flat_map(|p| &p.data_packages)
+            .flat_map(|p| &p.versions)
+            .flat_map(|v| &v.files);
+        measurer.prefetch(
+            images
+                .flat_map(|i| [i.small.as_str(), i.large.as_str()])
+                .chain(product_files.map(|d| d.path.as_str()))
+                .chain(package_files.map(String::as_str)),
+        );
 
         let mut products = Vec::with_capacity(file.products.len());
         let mut product_index = HashMap::new();

@@ -130,6 +130,46 @@ impl<'a> Measurer<'a> {
         Ok(content)
     }
 
+    /// Measures these files on every core at once (hashing large catalogues is what
+    /// start-up spends its time on). Errors are left for [`Measurer::measure`] to report
+    /// in catalogue order; paths it has already seen are skipped.
+    pub(crate) fn prefetch<'p>(&mut self, paths: impl IntoIterator<Item = &'p str>) {
+        let mut todo: Vec<&str> = paths
+            .into_iter()
+            .filter(|path| check_relative_path(path).is_ok() && !self.seen.contains_key(*path))
+            .collect();
+        todo.sort_unstable();
+        todo.dedup();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (source, loaded_at) = (self.source, self.loaded_at);
+        let measured: Vec<(&str, FileContent)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers.min(todo.len()))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(path) = todo.get(i) else {
+                                return done;
+                            };
+                            if let Ok(content) = source.measure(path, loaded_at) {
+                                done.push((*path, content));
+                            }
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|handle| handle.join().unwrap_or_default())
+                .collect()
+        });
+        for (path, content) in measured {
+            self.seen.insert(path.to_owned(), Arc::new(content));
+        }
+    }
+
     /// How many distinct files were measured, and their total size.
     pub(crate) fn totals(&self) -> (usize, u64) {
         (

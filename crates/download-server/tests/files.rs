@@ -376,3 +376,50 @@ async fn every_demo_file_matches_its_listing() {
     let checked = walk_catalogue(&server, &["alpha-demo-key", "beta-demo-key"]).await;
     assert!(checked > 100, "only {checked} files in the demo");
 }
+
+#[tokio::test]
+async fn embedded_demo_files_support_ranges_and_revalidation() {
+    let server = TestServer::start_bare(&[]).await;
+    let (_, list) = server.json("/products/OpenRoads/downloads").await;
+    let entry = &list[0];
+    let first = follow(&server.client, entry["url"].as_str().unwrap()).await;
+    let etag = header(first.headers(), "etag");
+    let whole = first.bytes().await.unwrap();
+    let direct = format!(
+        "{}/files/products/OpenRoads/{}",
+        server.origin,
+        entry["fileName"].as_str().unwrap()
+    );
+    let size = whole.len();
+    let response = server
+        .client
+        .get(&direct)
+        .header("range", "bytes=5-24")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(
+        header(response.headers(), "content-range"),
+        format!("bytes 5-24/{size}")
+    );
+    assert_eq!(&response.bytes().await.unwrap()[..], &whole[5..25]);
+    let response = server
+        .client
+        .get(&direct)
+        .header("range", format!("bytes={}-", size + 1))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::RANGE_NOT_SATISFIABLE);
+    let response = server
+        .client
+        .get(&direct)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_MODIFIED);
+    let head = server.client.head(&direct).send().await.unwrap();
+    assert_eq!(header(head.headers(), "content-length"), size.to_string());
+}

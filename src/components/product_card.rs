@@ -20,7 +20,15 @@ pub fn ProductCard(product: Product) -> impl IntoView {
     // A broken image falls back to the placeholder rather than the browser's icon.
     let image_failed = RwSignal::new(false);
     let id = product.id.clone();
-    let src = move || api.read().urls().image(&id, 0, false);
+    let src = {
+        let id = id.clone();
+        move || api.read().urls().image(&id, 0, false)
+    };
+    // Sharp on high-density screens; a 1x screen fetches only the small image.
+    let srcset = move || {
+        let large = api.read().urls().image(&id, 0, true);
+        format!("{large} 2x")
+    };
     let alt = format!("Preview of {}", product.name);
     let areas = areas_summary(&product);
     let format_count = product.formats().len();
@@ -34,6 +42,7 @@ pub fn ProductCard(product: Product) -> impl IntoView {
                         view! {
                             <img
                                 src=src.clone()
+                                srcset=srcset.clone()
                                 alt=alt.clone()
                                 width=THUMB_WIDTH
                                 height=THUMB_HEIGHT

@@ -143,6 +143,7 @@ impl Session {
             },
             Some(HeldSecret { key, secret }),
             remember,
+            false,
         );
         Ok(())
     }
@@ -168,6 +169,7 @@ impl Session {
             },
             None,
             remember,
+            false,
         );
         Ok(())
     }
@@ -189,6 +191,7 @@ impl Session {
                 renews: false,
             },
             None,
+            false,
             false,
         );
         Ok(())
@@ -245,9 +248,13 @@ impl Session {
         info: SessionInfo,
         held: Option<HeldSecret>,
         remember: bool,
+        renewal: bool,
     ) {
-        self.clear();
+        self.cancel_timer();
         self.remember.set_value(remember);
+        if let Some(storage) = session_storage() {
+            let _ = storage.remove_item(STORAGE_KEY);
+        }
         if remember && let Credentials::Token(token) = &credentials {
             let remembered = Remembered {
                 token: token.clone(),
@@ -265,7 +272,15 @@ impl Session {
         self.schedule(info.expires_at_ms);
         self.notice.set(None);
         self.info.set(Some(info));
-        self.service.credentials.set(Some(credentials));
+        if renewal {
+            // Same user, fresh token: requests from now on use it, but nothing on the
+            // page needs to be fetched again.
+            self.service
+                .credentials
+                .update_untracked(|current| *current = Some(credentials));
+        } else {
+            self.service.credentials.set(Some(credentials));
+        }
     }
 
     /// Renews the token a little before it expires, or signs out when it does.
@@ -319,6 +334,7 @@ impl Session {
                         info,
                         Some(held),
                         remember,
+                        true,
                     );
                 }
             }
@@ -393,6 +409,7 @@ impl Session {
             },
             None,
             true,
+            false,
         );
     }
 }

@@ -449,6 +449,34 @@ async fn the_browser_downloads_a_file_whose_md5_matches() {
     assert_eq!(hex_md5(&bytes), md5, "{name} differs from its md5");
     // The page stayed where it was: the download is the browser's, not a navigation.
     assert!(h.current_url().await.ends_with("/versions/110012"));
+
+    // Two hours later the listed links have expired: a click asks the API (with auth,
+    // `Accept: application/json`) for the file's direct address and downloads that.
+    h.js("const now = Date.now; Date.now = () => now() + 2 * 3600 * 1000; return 0;")
+        .await;
+    let rows = h.find_all(".files-table tbody tr").await;
+    let second = &rows[1];
+    let link = second.find(By::Css(".download-link")).await.unwrap();
+    let name = link.text().await.unwrap();
+    let md5 = second
+        .find(By::Css(".md5 code"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    link.click().await.unwrap();
+    let bytes = wait_for_file(&dir.join(&name)).await;
+    assert_eq!(hex_md5(&bytes), md5, "{name} differs from its md5");
+    let fetched = h.visited_urls().await;
+    assert!(
+        fetched
+            .iter()
+            .any(|u| u.contains("/versions/110012/downloads?fileName=")
+                && u.contains(&name)
+                && !u.contains("signature")),
+        "the app did not ask the API for a direct address: {fetched:?}"
+    );
     assert_no_secrets(&h, &[SECRET]).await;
     h.stop().await;
 }

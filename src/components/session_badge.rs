@@ -34,10 +34,10 @@ pub fn SessionBadge() -> impl IntoView {
         }
         .into_any(),
         Some(info) => {
-            let who = match (&info.key_prefix, info.method) {
-                (Some(prefix), _) => prefix.clone(),
-                (None, _) => "Access token".to_owned(),
-            };
+            let who = info
+                .key_prefix
+                .clone()
+                .unwrap_or_else(|| "Access token".to_owned());
             let how = match info.method {
                 SignInMethod::KeyAndSecret => {
                     "Signed in with API key and secret (renewed automatically)"
@@ -61,7 +61,13 @@ pub fn SessionBadge() -> impl IntoView {
                                     class:renews=renews
                                     aria-label="Time left on the access token"
                                 >
-                                    {move || format_time_left(at.saturating_sub(now.get()))}
+                                    {move || {
+                                        // `now` ticks each second; the clock itself is read
+                                        // so a fresh token never shows more than its life.
+                                        now.track();
+                                        let now = js_sys::Date::now() as u64;
+                                        format_time_left(at.saturating_sub(now))
+                                    }}
                                 </span>
                             }
                         })}

@@ -19,6 +19,8 @@ pub fn ImageStrip(
 ) -> impl IntoView {
     let api = use_api();
     let open = RwSignal::new(None::<u32>);
+    // The thumbnail that opened the lightbox gets the focus back when it closes.
+    let opener = StoredValue::new(0u32);
     let id = StoredValue::new(product_id);
     let name = StoredValue::new(name);
     let image_url = move |index: u32, large: bool| {
@@ -36,7 +38,10 @@ pub fn ImageStrip(
                         class="thumb"
                         id=thumb_id(index)
                         aria-label=format!("Enlarge image {} of {count}", index + 1)
-                        on:click=move |_| open.set(Some(index))
+                        on:click=move |_| {
+                            opener.set_value(index);
+                            open.set(Some(index));
+                        }
                     >
                         <img src=image_url(index, false) alt=alt(index) loading="lazy" width="160" height="120" />
                     </button>
@@ -46,9 +51,9 @@ pub fn ImageStrip(
         .collect_view();
 
     let close = move || {
-        if let Some(index) = open.get_untracked() {
+        if open.get_untracked().is_some() {
             open.set(None);
-            focus_by_id(&thumb_id(index));
+            focus_by_id(&thumb_id(opener.get_value()));
         }
     };
     let step = move |by: i64| {

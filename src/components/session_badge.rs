@@ -59,14 +59,14 @@ pub fn SessionBadge() -> impl IntoView {
                                 <span
                                     class="session-time"
                                     class:renews=renews
-                                    aria-label="Time left on the access token"
+                                    title="Time left on the access token"
                                 >
                                     {move || {
                                         // `now` ticks each second; the clock itself is read
                                         // so a fresh token never shows more than its life.
                                         now.track();
                                         let now = js_sys::Date::now() as u64;
-                                        format_time_left(at.saturating_sub(now))
+                                        format!("{} left", format_time_left(at.saturating_sub(now)))
                                     }}
                                 </span>
                             }

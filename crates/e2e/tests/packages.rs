@@ -326,6 +326,37 @@ async fn an_expired_token_asks_to_sign_in_again_and_returns_to_the_same_page() {
 }
 
 #[tokio::test]
+async fn a_pasted_token_answer_shows_its_time_left_and_ends_the_session_on_time() {
+    let h = Harness::start(&["--token-ttl", "3"]).await;
+    let page = format!("/packages/{PACKAGE}/versions/118429");
+    h.goto(&format!("/login?next={page}")).await;
+    h.find(".login-form").await;
+    // The token endpoint's whole answer, pasted: the app knows when the token dies.
+    let answer = reqwest::Client::new()
+        .post(h.url("/oauth2/token/v1"))
+        .basic_auth(KEY, Some(SECRET))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body("grant_type=client_credentials")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    sign_in_with_token(&h, &answer).await;
+    wait_for_path(&h, |p| p == page, "the version").await;
+    let left = text_of(&h, ".session-time").await;
+    assert!(left.ends_with(" s left"), "{left}");
+    // Without any click, the app asks to sign in again when the token expires.
+    let login = wait_for_path(&h, |p| p.starts_with("/login"), "the sign-in page").await;
+    assert_eq!(login, format!("/login?next={page}"));
+    wait_for_text(&h, ".session-notice", "expired").await;
+    let token: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_no_secrets(&h, &[token["access_token"].as_str().unwrap()]).await;
+    h.stop().await;
+}
+
+#[tokio::test]
 async fn a_held_secret_renews_the_token_before_it_expires() {
     let h = Harness::start(&["--token-ttl", "3"]).await;
     h.goto(&format!("/login?next=/packages/{PACKAGE}/versions/118429"))

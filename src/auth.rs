@@ -77,6 +77,8 @@ pub struct Session {
     held: StoredValue<Option<HeldSecret>>,
     timer: StoredValue<Option<TimeoutHandle>>,
     remember: StoredValue<bool>,
+    /// When a 401 last made the app renew the token (ms since the epoch).
+    forced_renewal_ms: StoredValue<Option<u64>>,
 }
 
 /// The session context.
@@ -98,6 +100,7 @@ impl Session {
             held: StoredValue::new(None),
             timer: StoredValue::new(None),
             remember: StoredValue::new(false),
+            forced_renewal_ms: StoredValue::new(None),
         };
         provide_context(session);
         session.restore();
@@ -217,9 +220,16 @@ impl Session {
     }
 
     fn unauthorized(&self, error: &ApiError) {
-        if self.held.with_value(Option::is_some) {
+        // A token refused right after a renewal will not be fixed by another one.
+        let recently_renewed = self
+            .forced_renewal_ms
+            .get_value()
+            .is_some_and(|at| now_ms().saturating_sub(at) < 10_000);
+        if self.held.with_value(Option::is_some) && !recently_renewed {
+            self.forced_renewal_ms.set_value(Some(now_ms()));
             let session = *self;
-            leptos::task::spawn_local(async move { session.renew().await });
+            // The refused requests are made again once the new token is in.
+            leptos::task::spawn_local(async move { session.renew(true).await });
         } else {
             self.expire(format!(
                 "The service no longer accepts your sign-in ({}). Sign in again to continue where you were.",
@@ -294,7 +304,7 @@ impl Session {
         let handle = if self.held.with_value(Option::is_some) {
             let delay = renew_delay_ms(left_ms / 1000);
             set_timeout_with_handle(
-                move || leptos::task::spawn_local(async move { session.renew().await }),
+                move || leptos::task::spawn_local(async move { session.renew(false).await }),
                 std::time::Duration::from_millis(delay),
             )
         } else {
@@ -311,7 +321,8 @@ impl Session {
         self.timer.set_value(handle.ok());
     }
 
-    async fn renew(&self) {
+    /// Gets a new token with the held secret; `refetch` makes the pages fetch again.
+    async fn renew(&self, refetch: bool) {
         let Some(held) = self.held.get_value() else {
             return;
         };
@@ -334,7 +345,7 @@ impl Session {
                         info,
                         Some(held),
                         remember,
-                        true,
+                        !refetch,
                     );
                 }
             }
@@ -349,7 +360,9 @@ impl Session {
                 let session = *self;
                 if expires.is_some_and(|at| at > now_ms() + 2_000) {
                     let handle = set_timeout_with_handle(
-                        move || leptos::task::spawn_local(async move { session.renew().await }),
+                        move || {
+                            leptos::task::spawn_local(async move { session.renew(false).await })
+                        },
                         std::time::Duration::from_secs(2),
                     );
                     self.timer.set_value(handle.ok());

@@ -79,6 +79,7 @@ fn ensure_wasm_opt() -> Result {
         println!("ok: {found} ({})", wasm_opt.display());
         return Ok(());
     }
+    println!("wasm-opt: no {wanted} in .tools/, installing npm binaryen@{release}");
     if output(command("npm").arg("--version")).is_none() {
         apt_install(&["npm"], "installing wasm-opt (npm package binaryen)")?;
     }

@@ -20,7 +20,7 @@ usage: cargo xtask <command>
 commands:
   run [-- SERVER ARGS]  install missing tools, build the web app and run the server
                         (SERVER ARGS go to download-server, e.g. -- --listen 0.0.0.0:8080)
-  test                  what CI runs: tools, fmt, clippy, unit tests, build, size budget,
+  test                  what CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget,
                         browser tests
   size                  build the web app and print each file's raw/gzip/brotli size
 ";
@@ -92,6 +92,8 @@ fn test() -> Result {
         }
         Ok(())
     })?;
+    // Before any other cargo command can quietly update it: CI builds what is committed.
+    steps.run("Cargo.lock", || run(cargo().args(["fetch", "--locked"])))?;
     steps.run("fmt", || {
         run(cargo().args(["fmt", "--all", "--", "--check"]))
     })?;

@@ -94,6 +94,7 @@ pub fn AreaGrid(
                     {chip_views}
                 </div>
             })}
+            {has_squares.then(|| view! {
             <svg
                 class="grid-map"
                 viewBox=format!("-10 -10 {} {}", 720, GRID_TOP_KM + 20)
@@ -101,12 +102,12 @@ pub fn AreaGrid(
                 aria-multiselectable="true"
                 aria-label="100 km grid squares"
                 aria-describedby="grid-help"
-                aria-disabled=(!has_squares).then_some("true")
                 on:keydown=on_keydown
             >
                 <path class="coast" d=COASTLINE_PATH aria-hidden="true" />
                 {squares}
             </svg>
+            })}
             <p id="grid-help" class="hint">
                 {if has_squares {
                     "Click squares to pick them, or use the arrow keys and Space. Shaded squares are not offered."

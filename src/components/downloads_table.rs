@@ -22,7 +22,6 @@ pub fn DownloadsTable(
                         <th scope="col">"File"</th>
                         <th scope="col">"Area"</th>
                         <th scope="col">"Format"</th>
-                        <th scope="col">"Subformat"</th>
                         <th scope="col" class="num">"Size"</th>
                         <th scope="col">"MD5"</th>
                         <th scope="col"><span class="visually-hidden">"Download"</span></th>
@@ -63,14 +62,16 @@ fn DownloadRow(download: ProductDownload) -> impl IntoView {
         <tr data-file=file_name.clone()>
             <td class="file-name">{file_name.clone()}</td>
             <td><span class="area-tag">{area.code().to_owned()}</span></td>
-            <td>{format}</td>
-            <td>{subformat.unwrap_or_else(|| "—".to_owned())}</td>
+            <td class="format-cell">
+                {format}
+                {subformat.map(|sub| view! { <span class="subformat">{sub}</span> })}
+            </td>
             <td class="num" data-bytes=size.map(|s| s.to_string())>
                 {size.map(format_size).unwrap_or_else(|| "—".to_owned())}
             </td>
             <td class="md5-cell">{md5_cell}</td>
             <td>
-                <a class="button small" href=url download=file_name.clone() aria-label=link_label>
+                <a class="button small secondary" href=url download=file_name.clone() aria-label=link_label>
                     "Download"
                 </a>
             </td>

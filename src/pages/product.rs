@@ -75,7 +75,9 @@ fn ProductView(product: Product) -> impl IntoView {
     let images = product.image_count.filter(|n| *n > 0).map(|count| {
         view! { <ImageStrip product_id=product.id.clone() name=product.name.clone() count /> }
     });
+    let with_images = images.is_some();
     view! {
+        <div class="product-top" class:with-images=with_images>
         <header class="product-head">
             {(!kinds.is_empty()).then(|| view! { <p class="eyebrow">{kinds}</p> })}
             <h1>{product.name.clone()}</h1>
@@ -93,6 +95,7 @@ fn ProductView(product: Product) -> impl IntoView {
             <ul class="format-list" aria-label="Formats">{formats}</ul>
         </header>
         {images}
+        </div>
         <DownloadPicker product />
     }
 }

@@ -259,14 +259,26 @@ async fn an_unknown_product_shows_the_services_message_and_links() {
 #[tokio::test]
 async fn screenshot_of_a_filled_picker() {
     let h = Harness::start(&[]).await;
-    h.driver.set_window_rect(0, 0, 1280, 900).await.unwrap();
+    // Exactly 1280×900 of page, whatever the browser's own frame takes.
+    h.driver
+        .cdp()
+        .send_raw(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+        )
+        .await
+        .unwrap();
     h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
     let expected = files_of(&[
         server_files(&h, "area=SU").await,
         server_files(&h, "area=SZ").await,
     ]);
     table_rows(&h, expected.len()).await;
-    h.js("document.querySelector('#picker-heading').scrollIntoView(); return null;")
+    // The picker right under the (sticky) site header.
+    h.js("const header = document.querySelector('.site-header'); \
+          const picker = document.querySelector('#picker-heading'); \
+          window.scrollTo(0, picker.getBoundingClientRect().top + scrollY - header.offsetHeight - 16); \
+          return null;")
         .await;
     // Let the thumbnails and the scroll settle before the picture.
     h.wait_for_js("[...document.images].every(i => i.complete)")

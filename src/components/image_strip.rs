@@ -101,14 +101,14 @@ pub fn ImageStrip(
                     role="dialog"
                     aria-modal="true"
                     aria-label=move || {
-                        open.get().map(|i| alt(i)).unwrap_or_default()
+                        open.get().map(alt).unwrap_or_default()
                     }
                     on:keydown=on_keydown
                     on:click=|event| event.stop_propagation()
                 >
                     <img
                         src=move || open.get().map(|i| image_url(i, true)).unwrap_or_default()
-                        alt=move || open.get().map(|i| alt(i)).unwrap_or_default()
+                        alt=move || open.get().map(alt).unwrap_or_default()
                     />
                     <div class="lightbox-bar">
                         <button type="button" class="button secondary" aria-label="Previous image" on:click=move |_| step(-1)>

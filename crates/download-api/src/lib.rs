@@ -5,14 +5,14 @@
 
 pub mod address;
 mod area;
+pub mod bulk;
 pub mod catalogue;
 pub mod compare;
-pub mod bulk;
 mod error;
 mod flag;
 mod query;
-pub mod session;
 pub mod selection;
+pub mod session;
 mod size;
 mod types;
 mod urls;

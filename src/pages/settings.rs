@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::api::{ServiceContext, use_api};
+use crate::auth::use_session;
 use crate::components::Errors;
 use crate::config::ServiceConfig;
 
@@ -13,6 +14,7 @@ use crate::config::ServiceConfig;
 #[component]
 pub fn Settings() -> impl IntoView {
     let context = expect_context::<ServiceContext>();
+    let session = use_session();
     let current = context.config.get_untracked();
     let api_base = RwSignal::new(current.api_base);
     let token_url = RwSignal::new(current.token_url);
@@ -27,14 +29,19 @@ pub fn Settings() -> impl IntoView {
     let token_url_error =
         Memo::new(move |_| check_address(&token_url.read(), AddressKind::TokenUrl).err());
 
-    let apply = move |config: ServiceConfig| {
+    // True when the address changed and a sign-in had to end.
+    let apply = move |config: ServiceConfig| -> bool {
         api_base.set(config.api_base.clone());
         token_url.set(config.token_url.clone());
-        if context.config.get_untracked() != config {
-            // Credentials belong to the service they were made for: never send them elsewhere.
-            context.credentials.set(None);
-            context.config.set(config);
+        if context.config.get_untracked() == config {
+            return false;
         }
+        // A sign-in (token, key, the secret kept for renewal) belongs to the service it
+        // was made for: never send it to another address.
+        let signed_in = session.is_signed_in();
+        session.sign_out();
+        context.config.set(config);
+        signed_in
     };
 
     let save = move |ev: SubmitEvent| {
@@ -64,9 +71,13 @@ pub fn Settings() -> impl IntoView {
             config.save();
         }
         custom.set(!is_default);
-        apply(config);
+        let signed_out = apply(config);
         submitted.set(false);
-        notice.set(Some("Saved. Every page now uses this service."));
+        notice.set(Some(if signed_out {
+            "Saved. Every page now uses this service; you were signed out of the old one."
+        } else {
+            "Saved. Every page now uses this service."
+        }));
     };
 
     let reset = move |_| {
@@ -75,8 +86,12 @@ pub fn Settings() -> impl IntoView {
             let defaults = ServiceConfig::deployed().await;
             custom.set(false);
             submitted.set(false);
-            apply(defaults);
-            notice.set(Some("Back to the default service."));
+            let signed_out = apply(defaults);
+            notice.set(Some(if signed_out {
+                "Back to the default service; you were signed out of the other one."
+            } else {
+                "Back to the default service."
+            }));
         });
     };
 

@@ -7,21 +7,27 @@ pub fn format_size(bytes: u64) -> String {
     if bytes < 1000 {
         return format!("{bytes} B");
     }
-    let mut value = bytes as f64;
+    // Integer arithmetic on `bytes / scale`: float formatting would add about 15 kB
+    // to the web app's wasm for this one function.
+    let bytes = u128::from(bytes);
+    let mut scale: u128 = 1;
     let mut unit = "B";
     for next in UNITS {
-        if value < 999.5 {
-            break;
+        if 2 * bytes < 1999 * scale {
+            break; // below 999.5 units
         }
-        value /= 1000.0;
+        scale *= 1000;
         unit = next;
     }
-    if value < 9.995 {
-        format!("{value:.2} {unit}")
-    } else if value < 99.95 {
-        format!("{value:.1} {unit}")
+    let rounded = |per_unit: u128| (2 * bytes * per_unit + scale) / (2 * scale);
+    if 1000 * bytes < 9995 * scale {
+        let hundredths = rounded(100);
+        format!("{}.{:02} {unit}", hundredths / 100, hundredths % 100)
+    } else if 100 * bytes < 9995 * scale {
+        let tenths = rounded(10);
+        format!("{}.{} {unit}", tenths / 10, tenths % 10)
     } else {
-        format!("{value:.0} {unit}")
+        format!("{} {unit}", rounded(1))
     }
 }
 
@@ -48,5 +54,10 @@ mod tests {
     fn rounding_up_moves_to_the_next_unit() {
         assert_eq!(format_size(999_999), "1.00 MB");
         assert_eq!(format_size(u64::MAX), "18.4 EB");
+        assert_eq!(format_size(9_994_999), "9.99 MB");
+        assert_eq!(format_size(9_995_000), "10.0 MB");
+        assert_eq!(format_size(99_949_999), "99.9 MB");
+        assert_eq!(format_size(99_950_000), "100 MB");
+        assert_eq!(format_size(999_499_999), "999 MB");
     }
 }

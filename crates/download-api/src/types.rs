@@ -235,9 +235,10 @@ mod string_or_number {
         match Raw::deserialize(deserializer)? {
             Raw::Number(n) => Ok(n),
             Raw::Float(f) if f >= 0.0 && f.fract() == 0.0 => Ok(f as u64),
-            Raw::Float(f) => Err(serde::de::Error::custom(format!(
-                "{f} is not a whole number"
-            ))),
+            // No `{f}` in the message: float formatting is large in the web app's wasm.
+            Raw::Float(_) => Err(serde::de::Error::custom(
+                "expected a whole number, not a fraction",
+            )),
             Raw::Text(s) => s
                 .trim()
                 .parse()

@@ -27,6 +27,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::Router;
 use axum::http::{HeaderName, Method, header};
+use axum::serve::ListenerExt;
 use include_dir::{Dir, include_dir};
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
@@ -100,6 +101,23 @@ pub async fn serve_with_shutdown(
 ) -> Result<(), Error> {
     let config = config.with_bound_address(listener.local_addr()?);
     let app = router(&config)?;
+    serve_router(listener, app, shutdown).await
+}
+
+/// Serves an application built by [`router`] on an already bound listener until
+/// `shutdown` completes, then finishes the requests in flight.
+pub async fn serve_router(
+    listener: TcpListener,
+    app: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), Error> {
+    // Without TCP_NODELAY a streamed body (files, the web app) waits for the client's
+    // delayed ACK of the headers, up to 40 ms a response.
+    let listener = listener.tap_io(|stream| {
+        if let Err(err) = stream.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
+        }
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await?;

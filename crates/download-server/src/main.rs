@@ -41,14 +41,12 @@ async fn run(config: Config) -> Result<(), download_server::Error> {
     // Build (and check the catalogue) before announcing the address.
     let app = download_server::router(&config)?;
     println!("Download Explorer listening on http://{address}");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            // If the handler cannot be installed, run until killed instead.
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-            tracing::info!("shutting down: finishing requests in flight");
-        })
-        .await?;
-    Ok(())
+    download_server::serve_router(listener, app, async {
+        // If the handler cannot be installed, run until killed instead.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+        tracing::info!("shutting down: finishing requests in flight");
+    })
+    .await
 }

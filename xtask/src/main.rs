@@ -4,7 +4,9 @@
 //!   serve it, with the demo catalogue, from one server process.
 //! - `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
 //! - `cargo xtask size`: build the web app and print each file's size.
+//! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
 
+mod bench;
 mod bundle;
 mod exec;
 mod tools;
@@ -23,6 +25,8 @@ commands:
   test                  what CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget,
                         browser tests
   size                  build the web app and print each file's raw/gzip/brotli size
+  bench                 requests/s and latency of the release server next to nginx serving
+                        the same bytes (installs nginx-light and wrk when missing)
 ";
 
 fn main() -> ExitCode {
@@ -31,6 +35,7 @@ fn main() -> ExitCode {
         Some("run") => run_product(server_args(&args[1..])),
         Some("test") => test(),
         Some("size") => size(),
+        Some("bench") => bench::bench(),
         Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
             Ok(())

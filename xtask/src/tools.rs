@@ -156,7 +156,7 @@ fn quoted_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 }
 
 /// Installs Debian packages when running as root; otherwise says what to install.
-fn apt_install(packages: &[&str], needed_for: &str) -> Result {
+pub fn apt_install(packages: &[&str], needed_for: &str) -> Result {
     let list = packages.join(" ");
     let is_root = output(command("id").arg("-u")).as_deref() == Some("0");
     let has_apt = output(command("apt-get").arg("--version")).is_some();

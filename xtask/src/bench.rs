@@ -1,0 +1,699 @@
+//! `cargo xtask bench`: how fast our server answers next to nginx serving the very same
+//! bytes (the team's goal: as fast as nginx).
+//!
+//! The release server runs with the demo catalogue (and the built web app when `dist/`
+//! exists). A representative set of its responses is saved into a temporary directory,
+//! one file per URL path, and nginx serves those files at the same paths. Both servers
+//! must return byte-identical bodies before `wrk` times them, one after the other, on
+//! this machine. Every process started here is stopped and the directory removed on
+//! every way out, errors included.
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::bundle;
+use crate::exec::{Result, cargo, command, root, run};
+use crate::tools::apt_install;
+
+/// wrk's load: one client thread (the machine is small) keeping 32 connections busy.
+const WRK_THREADS: u32 = 1;
+const WRK_CONNECTIONS: u32 = 32;
+const WARM_UP: &str = "1s";
+const MEASURE: &str = "5s";
+
+/// Below this share of nginx's requests per second, a path is called out.
+const GOAL: f64 = 0.8;
+
+/// The product whose responses are timed: the demo's largest download list.
+const PRODUCT: &str = "OpenMapLocal";
+
+/// Runs the whole comparison and prints the table.
+pub fn bench() -> Result {
+    let tools = Tools::ensure()?;
+    run(cargo().args(["build", "--release", "-p", "download-server"]))?;
+
+    // Dropped last, after both servers (locals drop in reverse order).
+    let work = TempDir::create()?;
+    let dist = bundle::dist();
+    let web_root = dist.join("index.html").is_file().then_some(dist);
+    if web_root.is_none() {
+        println!("no dist/index.html: the web app page is left out (`cargo xtask size` builds it)");
+    }
+    let ours = start_ours(web_root.as_deref())?;
+    let targets = save_responses(&ours.base, web_root.is_some(), &work.path.join("www"))?;
+    let nginx = start_nginx(&tools.nginx, &work.path, &targets)?;
+
+    for target in &targets {
+        let ours_body = get_body(&ours.base, &target.path)?;
+        let nginx_body = get_body(&nginx.base, &target.path)?;
+        if ours_body != nginx_body {
+            return Err(format!(
+                "{}: nginx returns {} bytes, ours {}: not the same body, nothing to compare",
+                target.path,
+                nginx_body.len(),
+                ours_body.len()
+            )
+            .into());
+        }
+    }
+    println!(
+        "ok: both servers return byte-identical bodies for all {} paths",
+        targets.len()
+    );
+
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "\nwrk -t{WRK_THREADS} -c{WRK_CONNECTIONS} -d{MEASURE} (after a {WARM_UP} warm-up), one \
+         server at a time.\nThis machine has {cores} cores: wrk and the server under test share \
+         them, the same for both.\nLogging is off on both: ours with RUST_LOG=warn (no line per \
+         request), nginx with access_log off.\nNo compression on either (wrk sends no \
+         Accept-Encoding)."
+    );
+    let mut rows = Vec::new();
+    for target in &targets {
+        println!("timing {} ...", target.path);
+        let ours = measure(&tools.wrk, &ours.base, &target.path)?;
+        let nginx = measure(&tools.wrk, &nginx.base, &target.path)?;
+        rows.push(Row {
+            path: target.path.clone(),
+            bytes: target.bytes,
+            ours,
+            nginx,
+        });
+    }
+    println!("\n{}", table(&rows));
+
+    let slower: Vec<&str> = rows
+        .iter()
+        .filter(|row| row.ratio() < GOAL)
+        .map(|row| row.path.as_str())
+        .collect();
+    if slower.is_empty() {
+        println!("every path is within {:.0}% of nginx", GOAL * 100.0);
+    } else {
+        println!("under {:.0}% of nginx: {}", GOAL * 100.0, slower.join(", "));
+    }
+    Ok(())
+}
+
+/// The programs the benchmark drives, installed when missing.
+#[derive(Debug)]
+struct Tools {
+    nginx: PathBuf,
+    wrk: PathBuf,
+}
+
+impl Tools {
+    fn ensure() -> Result<Self> {
+        let mut missing = Vec::new();
+        for (program, package) in [("nginx", "nginx-light"), ("wrk", "wrk"), ("curl", "curl")] {
+            match find_program(program) {
+                Some(path) => println!("ok: {}", path.display()),
+                None => missing.push(package),
+            }
+        }
+        if !missing.is_empty() {
+            apt_install(&missing, "the benchmark")?;
+        }
+        let found = |program: &str| {
+            find_program(program)
+                .ok_or_else(|| format!("`{program}` still not found after install"))
+        };
+        Ok(Self {
+            nginx: found("nginx")?,
+            wrk: found("wrk")?,
+        })
+    }
+}
+
+/// A program on PATH, or in the sbin directories (where Debian puts nginx) that a
+/// non-root PATH often lacks.
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = env::var_os("PATH").unwrap_or_default();
+    env::split_paths(&path)
+        .chain(["/usr/sbin", "/usr/local/sbin", "/sbin"].map(PathBuf::from))
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+/// A temporary directory, removed with everything in it when dropped.
+#[derive(Debug)]
+struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    fn create() -> Result<Self> {
+        let path = env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
+        // A leftover from an earlier run with the same process id is ours to replace.
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir_all(&path)
+            .map_err(|error| format!("cannot create {}: {error}", path.display()))?;
+        Ok(Self { path })
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+    }
+}
+
+/// A server process, stopped when dropped: asked politely (SIGTERM, so nginx's master
+/// takes its workers down), then killed if it lingers.
+#[derive(Debug)]
+struct Server {
+    name: &'static str,
+    child: Child,
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    base: String,
+}
+
+impl Server {
+    /// Starts `command` listening on `port` and waits until `probe` answers 200; a
+    /// server that exits or stays silent for 20 s is an error that `log` may explain.
+    fn start(
+        name: &'static str,
+        command: &mut Command,
+        port: u16,
+        probe: &str,
+        log: Option<&Path>,
+    ) -> Result<Self> {
+        let child = command
+            .spawn()
+            .map_err(|error| format!("cannot start {name}: {error}"))?;
+        let mut server = Self {
+            name,
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+        };
+        let explain = || {
+            log.and_then(|log| fs::read_to_string(log).ok())
+                .map(|text| format!("\n{text}"))
+                .unwrap_or_default()
+        };
+        let started = Instant::now();
+        loop {
+            if let Some(status) = server.child.try_wait()? {
+                return Err(format!("{name} exited at start ({status}){}", explain()).into());
+            }
+            if status_of(&format!("{}{probe}", server.base)).as_deref() == Some("200") {
+                println!("ok: {name} answers at {}", server.base);
+                return Ok(server);
+            }
+            if started.elapsed() > Duration::from_secs(20) {
+                return Err(
+                    format!("{name} did not answer {probe} within 20 s{}", explain()).into(),
+                );
+            }
+            thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill")
+            .args(["-TERM", &pid])
+            .stderr(Stdio::null())
+            .status();
+        let asked = Instant::now();
+        while asked.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        eprintln!("{} ignored SIGTERM for 5 s: killing it", self.name);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A port nobody listens on right now (the OS picks it).
+fn free_port() -> Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+fn start_ours(web_root: Option<&Path>) -> Result<Server> {
+    let target_dir =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let port = free_port()?;
+    let mut server = command(target_dir.join("release").join("download-server"));
+    server
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        // Warnings only: a log line per request would time the logger, not the server.
+        .env("RUST_LOG", "warn")
+        // A fixed key only keeps the "random signing key" warning out of the output.
+        .env("DOWNLOAD_SIGNING_KEY", "xtask-bench")
+        .env_remove("DOWNLOAD_CATALOGUE")
+        .env_remove("DOWNLOAD_PUBLIC_URL")
+        .env_remove("DOWNLOAD_WEB_ROOT")
+        .stdout(Stdio::null());
+    if let Some(web_root) = web_root {
+        server.arg("--web-root").arg(web_root);
+    }
+    Server::start(
+        "download-server",
+        &mut server,
+        port,
+        "/downloads/v1/products",
+        None,
+    )
+}
+
+/// One response saved from our server: its path, body size and content type.
+#[derive(Debug)]
+struct Target {
+    path: String,
+    file: PathBuf,
+    content_type: String,
+    bytes: u64,
+}
+
+/// Saves the timed responses from our server under `www`, each at `<url path>/body`
+/// (a path can be both a response and the parent of others, like `/products`).
+fn save_responses(base: &str, with_web_app: bool, www: &Path) -> Result<Vec<Target>> {
+    let api = format!("/downloads/v1/products/{PRODUCT}");
+    let zip = redirect_path(
+        base,
+        &format!("{api}/downloads?area=SU&format=GeoPackage&redirect"),
+    )?;
+    let thumbnail = redirect_path(base, &format!("{api}/images/0"))?;
+    let mut paths = vec![
+        "/downloads/v1/products".to_string(),
+        api.clone(),
+        format!("{api}/downloads"),
+        zip,
+        thumbnail,
+    ];
+    if with_web_app {
+        // Not `/`: nginx answers a directory path through its index module, not a file.
+        paths.push("/index.html".to_string());
+    }
+
+    let mut targets = Vec::new();
+    for path in paths {
+        let dir = www.join(path.trim_start_matches('/'));
+        fs::create_dir_all(&dir)?;
+        let file = dir.join("body");
+        let out = capture(
+            Command::new("curl")
+                .args(["-sS", "-o"])
+                .arg(&file)
+                .args(["-w", "%{http_code} %{content_type}"])
+                .arg(format!("{base}{path}")),
+        )?;
+        let (status, content_type) = out.split_once(' ').unwrap_or((&out, ""));
+        if status != "200" || content_type.is_empty() || content_type.contains('"') {
+            return Err(
+                format!("{path}: our server answered `{out}`, expected 200 and a type").into(),
+            );
+        }
+        let bytes = fs::metadata(&file)?.len();
+        println!("saved {path}: {bytes} bytes, {content_type}");
+        targets.push(Target {
+            path,
+            file,
+            content_type: content_type.to_string(),
+            bytes,
+        });
+    }
+    Ok(targets)
+}
+
+/// The path of the 307 that `path` answers with.
+fn redirect_path(base: &str, path: &str) -> Result<String> {
+    let out = capture(
+        Command::new("curl")
+            .args([
+                "-sS",
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code} %{redirect_url}",
+            ])
+            .arg(format!("{base}{path}")),
+    )?;
+    match out.split_once(' ') {
+        Some(("307", location)) => location
+            .strip_prefix(base)
+            .map(str::to_string)
+            .ok_or_else(|| format!("{path} redirects off this server: {location}").into()),
+        _ => Err(format!("{path}: expected a 307, got `{out}`").into()),
+    }
+}
+
+fn start_nginx(nginx: &Path, work: &Path, targets: &[Target]) -> Result<Server> {
+    let port = free_port()?;
+    let config = work.join("nginx.conf");
+    fs::write(&config, nginx_config(work, port, targets))?;
+    let error_log = work.join("error.log");
+    let mut server = Command::new(nginx);
+    server
+        .arg("-p")
+        .arg(work)
+        .arg("-c")
+        .arg(&config)
+        // Before reading the config nginx opens its default error log; keep it here.
+        .arg("-e")
+        .arg(&error_log)
+        .stdout(Stdio::null());
+    let probe = &targets.first().ok_or("no path to time")?.path;
+    Server::start("nginx", &mut server, port, probe, Some(&error_log))
+}
+
+/// nginx tuned as for production static files: a worker per core, sendfile, long
+/// keep-alive, cached file handles, no access log, no gzip. Each path is an exact
+/// location answering its saved body with the type our server sent.
+fn nginx_config(work: &Path, port: u16, targets: &[Target]) -> String {
+    let work = work.display();
+    let mut locations = String::new();
+    for target in targets {
+        let _ = write!(
+            locations,
+            "        location = {} {{\n            alias {};\n            default_type \"{}\";\n        }}\n",
+            target.path,
+            target.file.display(),
+            target.content_type
+        );
+    }
+    format!(
+        "daemon off;
+worker_processes auto;
+pid {work}/nginx.pid;
+error_log {work}/error.log warn;
+events {{
+    worker_connections 1024;
+}}
+http {{
+    access_log off;
+    client_body_temp_path {work}/client_body;
+    proxy_temp_path {work}/proxy;
+    types {{}}
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    gzip off;
+    open_file_cache max=100;
+    server {{
+        listen 127.0.0.1:{port};
+{locations}        location / {{
+            return 404;
+        }}
+    }}
+}}
+"
+    )
+}
+
+/// The body at `path`, which must answer 200.
+fn get_body(base: &str, path: &str) -> Result<Vec<u8>> {
+    let url = format!("{base}{path}");
+    let output = Command::new("curl")
+        .args(["-sS", "--fail"])
+        .arg(&url)
+        .output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "GET {url} failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        )
+        .into());
+    }
+    Ok(output.stdout)
+}
+
+/// The HTTP status `url` answers with, or `None` when nothing answers.
+fn status_of(url: &str) -> Option<String> {
+    let output = Command::new("curl")
+        .args([
+            "-s",
+            "-o",
+            "/dev/null",
+            "--max-time",
+            "2",
+            "-w",
+            "%{http_code}",
+            url,
+        ])
+        .output()
+        .ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The standard output of a command that must succeed.
+fn capture(command: &mut Command) -> Result<String> {
+    let output = command.output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "{:?} failed: {}",
+            command.get_program(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        )
+        .into());
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+/// Warms the server up on `path`, then times it.
+fn measure(wrk: &Path, base: &str, path: &str) -> Result<WrkResult> {
+    let url = format!("{base}{path}");
+    let wrk_run = |duration: &str| {
+        capture(
+            Command::new(wrk)
+                .arg(format!("-t{WRK_THREADS}"))
+                .arg(format!("-c{WRK_CONNECTIONS}"))
+                .arg(format!("-d{duration}"))
+                .arg("--latency")
+                .arg(&url),
+        )
+    };
+    wrk_run(WARM_UP)?;
+    let report = wrk_run(MEASURE)?;
+    parse_wrk(&report).map_err(|error| format!("wrk on {url}: {error}\n{report}").into())
+}
+
+/// What one wrk run measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WrkResult {
+    requests_per_sec: f64,
+    latency_avg: Duration,
+    latency_p99: Duration,
+}
+
+/// Reads wrk's report (run with `--latency`). Error answers or socket errors make the
+/// figures meaningless, so they are an error too.
+fn parse_wrk(report: &str) -> std::result::Result<WrkResult, String> {
+    let mut requests_per_sec = None;
+    let mut latency_avg = None;
+    let mut latency_p99 = None;
+    for line in report.lines().map(str::trim) {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("Requests/sec:") => requests_per_sec = words.next().and_then(|n| n.parse().ok()),
+            // The thread stats row: `Latency  avg  stdev  max  +/-stdev`.
+            Some("Latency") if latency_avg.is_none() => {
+                latency_avg = words.next().and_then(parse_wrk_duration)
+            }
+            Some("99%") => latency_p99 = words.next().and_then(parse_wrk_duration),
+            Some("Non-2xx") => return Err(format!("error responses: {line}")),
+            Some("Socket") => return Err(format!("connection trouble: {line}")),
+            _ => {}
+        }
+    }
+    Ok(WrkResult {
+        requests_per_sec: requests_per_sec.ok_or("no `Requests/sec:` line")?,
+        latency_avg: latency_avg.ok_or("no latency average")?,
+        latency_p99: latency_p99.ok_or("no 99% latency (run wrk with --latency)")?,
+    })
+}
+
+/// wrk's times: `415.23us`, `1.20ms`, `2.00s`, `1.50m`.
+fn parse_wrk_duration(text: &str) -> Option<Duration> {
+    let split = text.find(|c: char| c.is_ascii_alphabetic())?;
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let nanos_per_unit = match unit {
+        "us" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        "m" => 60e9,
+        "h" => 3600e9,
+        _ => return None,
+    };
+    let nanos = (number * nanos_per_unit).round();
+    (nanos.is_finite() && nanos >= 0.0).then(|| Duration::from_nanos(nanos as u64))
+}
+
+/// One path's figures on both servers.
+#[derive(Debug)]
+struct Row {
+    path: String,
+    bytes: u64,
+    ours: WrkResult,
+    nginx: WrkResult,
+}
+
+impl Row {
+    /// Our requests per second as a share of nginx's.
+    fn ratio(&self) -> f64 {
+        self.ours.requests_per_sec / self.nginx.requests_per_sec
+    }
+}
+
+fn table(rows: &[Row]) -> String {
+    let width = rows
+        .iter()
+        .map(|row| row.path.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!(
+        "{:<width$} {:>8} {:>11} {:>11} {:>6} {:>9} {:>9} {:>9} {:>9}\n",
+        "path",
+        "bytes",
+        "ours req/s",
+        "nginx req/s",
+        "ratio",
+        "ours avg",
+        "nginx avg",
+        "ours p99",
+        "nginx p99"
+    );
+    for row in rows {
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>8} {:>11.0} {:>11.0} {:>5.0}% {:>9} {:>9} {:>9} {:>9}",
+            row.path,
+            row.bytes,
+            row.ours.requests_per_sec,
+            row.nginx.requests_per_sec,
+            row.ratio() * 100.0,
+            short_duration(row.ours.latency_avg),
+            short_duration(row.nginx.latency_avg),
+            short_duration(row.ours.latency_p99),
+            short_duration(row.nginx.latency_p99),
+        );
+    }
+    out
+}
+
+/// `850us` under a millisecond, `1.25ms` above.
+fn short_duration(duration: Duration) -> String {
+    let micros = duration.as_secs_f64() * 1e6;
+    if micros < 1000.0 {
+        format!("{micros:.0}us")
+    } else {
+        format!("{:.2}ms", micros / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REPORT: &str = "\
+Running 5s test @ http://127.0.0.1:41234/downloads/v1/products
+  1 threads and 32 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency   415.23us  200.12us   5.01ms   90.00%
+    Req/Sec    70.12k     3.21k   75.00k    80.00%
+  Latency Distribution
+     50%  380.00us
+     75%  450.00us
+     90%  550.00us
+     99%    1.20ms
+  350123 requests in 5.00s, 100.00MB read
+Requests/sec:  70024.60
+Transfer/sec:     20.00MB
+";
+
+    #[test]
+    fn reads_throughput_and_latencies_from_a_wrk_report() {
+        let result = parse_wrk(REPORT).unwrap();
+        assert_eq!(result.requests_per_sec, 70024.60);
+        assert_eq!(result.latency_avg, Duration::from_nanos(415_230));
+        assert_eq!(result.latency_p99, Duration::from_micros(1_200));
+    }
+
+    #[test]
+    fn error_answers_and_missing_figures_are_errors() {
+        let with_errors = REPORT.replace(
+            "Requests/sec:",
+            "  Non-2xx or 3xx responses: 17\nRequests/sec:",
+        );
+        let error = parse_wrk(&with_errors).unwrap_err();
+        assert!(error.contains("17"), "{error}");
+        let socket = REPORT.replace(
+            "Requests/sec:",
+            "  Socket errors: connect 0, read 3, write 0, timeout 0\nRequests/sec:",
+        );
+        assert!(parse_wrk(&socket).is_err());
+        let without_distribution: String = REPORT
+            .lines()
+            .filter(|line| {
+                !line
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.ends_with('%'))
+            })
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let error = parse_wrk(&without_distribution).unwrap_err();
+        assert!(error.contains("--latency"), "{error}");
+        assert!(parse_wrk("unable to connect to 127.0.0.1:1 Connection refused").is_err());
+    }
+
+    #[test]
+    fn reads_every_wrk_time_unit() {
+        assert_eq!(
+            parse_wrk_duration("850.00us"),
+            Some(Duration::from_micros(850))
+        );
+        assert_eq!(
+            parse_wrk_duration("1.50ms"),
+            Some(Duration::from_micros(1_500))
+        );
+        assert_eq!(parse_wrk_duration("2.00s"), Some(Duration::from_secs(2)));
+        assert_eq!(parse_wrk_duration("1.50m"), Some(Duration::from_secs(90)));
+        assert_eq!(parse_wrk_duration("12"), None);
+        assert_eq!(parse_wrk_duration("3.0xs"), None);
+    }
+
+    #[test]
+    fn the_table_shows_the_share_of_nginx_and_readable_times() {
+        let result = |requests_per_sec, micros| WrkResult {
+            requests_per_sec,
+            latency_avg: Duration::from_micros(micros),
+            latency_p99: Duration::from_micros(micros * 3),
+        };
+        let rows = [Row {
+            path: "/downloads/v1/products".into(),
+            bytes: 4321,
+            ours: result(30_000.0, 500),
+            nginx: result(40_000.0, 400),
+        }];
+        assert_eq!(rows[0].ratio(), 0.75);
+        let table = table(&rows);
+        let line = table.lines().nth(1).unwrap();
+        assert!(line.starts_with("/downloads/v1/products"), "{table}");
+        for cell in [
+            "4321", "30000", "40000", "75%", "500us", "400us", "1.50ms", "1.20ms",
+        ] {
+            assert!(line.contains(cell), "{cell} missing from {line}");
+        }
+    }
+}

@@ -459,8 +459,8 @@ fn capture(command: &mut Command) -> Result<String> {
     let output = command.output()?;
     if !output.status.success() {
         return Err(format!(
-            "{:?} failed: {}",
-            command.get_program(),
+            "`{}` failed: {}",
+            command.get_program().to_string_lossy(),
             String::from_utf8_lossy(&output.stderr).trim()
         )
         .into());

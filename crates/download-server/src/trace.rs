@@ -32,13 +32,19 @@ pub(crate) fn layer()
 }
 
 fn make_span(request: &Request<Body>) -> Span {
-    let query = request.uri().query().map(redact_query).unwrap_or_default();
-    tracing::info_span!(
+    let span = tracing::info_span!(
         "request",
         method = %request.method(),
         path = %request.uri().path(),
-        query = %query,
-    )
+        query = tracing::field::Empty,
+    );
+    // Redacting allocates: only when the span is logged at all.
+    if !span.is_disabled()
+        && let Some(query) = request.uri().query()
+    {
+        span.record("query", tracing::field::display(redact_query(query)));
+    }
+    span
 }
 
 fn on_response(response: &Response<Body>, latency: Duration, _span: &Span) {

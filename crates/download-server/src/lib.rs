@@ -68,8 +68,9 @@ pub fn router(config: &Config) -> Result<Router, Error> {
         token_ttl: config.token_ttl,
     });
 
-    // JSON and the web app are compressed; files are not (zips are compressed already,
-    // and byte ranges must count the file's own bytes).
+    // JSON is compressed as it goes out; the web app brings its own `.br` and `.gz`
+    // copies; files are not (zips are compressed already, and byte ranges must count
+    // the file's own bytes).
     let compression = CompressionLayer::new().gzip(true).br(true);
     let api = Router::new()
         .merge(products::router())
@@ -80,7 +81,7 @@ pub fn router(config: &Config) -> Result<Router, Error> {
         .nest(API_PREFIX, api)
         .merge(token::router().layer(compression.clone()))
         .merge(files::router())
-        .merge(web::router(config.web_root.as_deref())?.layer(compression))
+        .merge(web::router(config.web_root.as_deref(), compression)?)
         .layer(cors())
         .layer(trace::layer())
         .with_state(state);

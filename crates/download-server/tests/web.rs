@@ -5,24 +5,43 @@ mod common;
 use std::path::PathBuf;
 
 use common::{TestServer, header, read_json};
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 
-/// A built-app directory: index.html, a script and its brotli copy.
+const INDEX: &str = "<!doctype html><title>Download Explorer</title>";
+const SCRIPT_BR: &[u8] = b"the script, brotli";
+const SCRIPT_GZ: &[u8] = b"the script, gzip";
+const WASM: &str = "download-explorer-a1d94c14a437f5a8_bg.wasm";
+
+fn script() -> String {
+    "console.log('app');".repeat(50)
+}
+
+/// A built-app directory: index.html, a script with its brotli and gzip copies (their
+/// bytes only need to differ: the server sends them as they are), a hashed wasm file,
+/// config.json, a name with a space and a hidden file.
 fn web_root(name: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("download-server-web-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("assets")).unwrap();
-    std::fs::write(
-        dir.join("index.html"),
-        "<!doctype html><title>Download Explorer</title>",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("assets/app-1234.js"),
-        "console.log('app');".repeat(50),
-    )
-    .unwrap();
+    let script = script();
+    let files: [(&str, &[u8]); 9] = [
+        ("index.html", INDEX.as_bytes()),
+        ("index.html.gz", b"index, gzip"),
+        ("assets/app-1234.js", script.as_bytes()),
+        ("assets/app-1234.js.br", SCRIPT_BR),
+        ("assets/app-1234.js.gz", SCRIPT_GZ),
+        (WASM, b"\0asm wasm bytes"),
+        (
+            "config.json",
+            br#"{"serviceUrl": "https://api.example.org"}"#,
+        ),
+        ("notes and more.txt", b"a name with spaces"),
+        (".env", b"SECRET=1"),
+    ];
+    for (path, bytes) in files {
+        std::fs::write(dir.join(path), bytes).unwrap();
+    }
     dir
 }
 
@@ -93,5 +112,218 @@ async fn the_web_app_is_served_with_index_html_for_its_routes() {
     let (status, body) = server.json("/nothing").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body["message"].is_string());
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+/// Whether one of the `Vary` headers names `Accept-Encoding` (CORS adds its own).
+fn varies_by_encoding(headers: &reqwest::header::HeaderMap) -> bool {
+    headers
+        .get_all("vary")
+        .iter()
+        .flat_map(|value| value.to_str().unwrap().split(','))
+        .any(|name| name.trim().eq_ignore_ascii_case("accept-encoding"))
+}
+
+/// GET `path` with these request headers.
+async fn get_with(server: &TestServer, path: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+    let mut request = server.client.get(format!("{}{path}", server.origin));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_precompressed_copy_the_client_accepts_is_sent() {
+    let root = web_root("encodings");
+    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
+    let script = script();
+    let cases: [(Option<&str>, Option<&str>, &[u8]); 6] = [
+        (Some("gzip, deflate, br, zstd"), Some("br"), SCRIPT_BR),
+        (Some("gzip"), Some("gzip"), SCRIPT_GZ),
+        (Some("br;q=0, gzip"), Some("gzip"), SCRIPT_GZ),
+        (Some("br;q=0.5, gzip;q=0.9"), Some("gzip"), SCRIPT_GZ),
+        (Some("deflate"), None, script.as_bytes()),
+        (None, None, script.as_bytes()),
+    ];
+    for (accept, encoding, body) in cases {
+        let headers: Vec<_> = accept.map(|a| ("accept-encoding", a)).into_iter().collect();
+        let response = get_with(&server, "/assets/app-1234.js", &headers).await;
+        assert_eq!(response.status(), StatusCode::OK, "{accept:?}");
+        let sent = response.headers().clone();
+        assert_eq!(
+            sent.get("content-encoding").map(|v| v.to_str().unwrap()),
+            encoding,
+            "{accept:?}"
+        );
+        assert!(varies_by_encoding(&sent), "{accept:?}");
+        assert!(header(&sent, "content-type").contains("javascript"));
+        assert_eq!(header(&sent, "content-length"), body.len().to_string());
+        assert_eq!(response.bytes().await.unwrap(), body, "{accept:?}");
+    }
+
+    // index.html has a gzip copy only; the app's routes get it too.
+    for path in ["/index.html", "/products/OpenRoads"] {
+        let response = get_with(&server, path, &[("accept-encoding", "br, gzip")]).await;
+        assert_eq!(
+            header(response.headers(), "content-encoding"),
+            "gzip",
+            "{path}"
+        );
+        assert_eq!(response.bytes().await.unwrap(), &b"index, gzip"[..]);
+    }
+
+    // A file without copies goes as it is, and is not compressed on the fly either.
+    let response = get_with(&server, "/config.json", &[("accept-encoding", "br, gzip")]).await;
+    assert!(response.headers().get("content-encoding").is_none());
+    assert!(!varies_by_encoding(response.headers()));
+    assert_eq!(
+        header(response.headers(), "content-type"),
+        "application/json"
+    );
+    assert!(response.text().await.unwrap().contains("serviceUrl"));
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[tokio::test]
+async fn conditional_requests_get_304_and_head_gets_the_length_only() {
+    let root = web_root("conditional");
+    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
+    let first = get_with(&server, "/assets/app-1234.js", &[]).await;
+    let etag = header(first.headers(), "etag");
+    let last_modified = header(first.headers(), "last-modified");
+    assert!(etag.starts_with('"') && etag.len() > 2, "{etag}");
+    assert!(!last_modified.is_empty());
+
+    // Each encoding is its own representation, with its own tag.
+    let brotli = get_with(&server, "/assets/app-1234.js", &[("accept-encoding", "br")]).await;
+    let brotli_etag = header(brotli.headers(), "etag");
+    assert_ne!(brotli_etag, etag);
+
+    let again = get_with(&server, "/assets/app-1234.js", &[("if-none-match", &etag)]).await;
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(header(again.headers(), "etag"), etag);
+    assert_eq!(header(again.headers(), "cache-control"), "no-cache");
+    assert!(again.bytes().await.unwrap().is_empty());
+    let listed = format!("\"other\", {brotli_etag}");
+    let again = get_with(
+        &server,
+        "/assets/app-1234.js",
+        &[("if-none-match", &listed), ("accept-encoding", "br")],
+    )
+    .await;
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    let changed = get_with(
+        &server,
+        "/assets/app-1234.js",
+        &[("if-none-match", "\"other\"")],
+    )
+    .await;
+    assert_eq!(changed.status(), StatusCode::OK);
+    let dated = get_with(
+        &server,
+        "/assets/app-1234.js",
+        &[("if-modified-since", &last_modified)],
+    )
+    .await;
+    assert_eq!(dated.status(), StatusCode::NOT_MODIFIED);
+    // The page of an app route is index.html, with index.html's tag.
+    let index = get_with(&server, "/index.html", &[]).await;
+    let index_etag = header(index.headers(), "etag");
+    let route = get_with(
+        &server,
+        "/products/OpenRoads",
+        &[("if-none-match", &index_etag)],
+    )
+    .await;
+    assert_eq!(route.status(), StatusCode::NOT_MODIFIED);
+
+    let head = server
+        .client
+        .head(format!("{}/assets/app-1234.js", server.origin))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), StatusCode::OK);
+    assert_eq!(
+        header(head.headers(), "content-length"),
+        SCRIPT_GZ.len().to_string()
+    );
+    assert_eq!(header(head.headers(), "content-encoding"), "gzip");
+    assert!(head.bytes().await.unwrap().is_empty());
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[tokio::test]
+async fn hashed_assets_are_cached_for_good_and_the_rest_revalidated() {
+    let root = web_root("caching");
+    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
+    let wasm = get_with(&server, &format!("/{WASM}"), &[]).await;
+    assert_eq!(wasm.status(), StatusCode::OK);
+    assert_eq!(header(wasm.headers(), "content-type"), "application/wasm");
+    assert_eq!(
+        header(wasm.headers(), "cache-control"),
+        "public, max-age=31536000, immutable"
+    );
+    for path in [
+        "/",
+        "/index.html",
+        "/products/OpenRoads",
+        "/config.json",
+        "/assets/app-1234.js",
+    ] {
+        let response = get_with(&server, path, &[]).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(
+            header(response.headers(), "cache-control"),
+            "no-cache",
+            "{path}"
+        );
+    }
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[tokio::test]
+async fn only_the_web_roots_own_files_are_served() {
+    let root = web_root("paths");
+    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
+    let spaced = get_with(&server, "/notes%20and%20more.txt", &[]).await;
+    assert_eq!(spaced.status(), StatusCode::OK);
+    assert_eq!(spaced.text().await.unwrap(), "a name with spaces");
+
+    for path in [
+        "/missing.css",
+        "/assets/app-1234.js.br",
+        "/.env",
+        "/assets/..%2Fconfig.json",
+        "/index.html%00.js",
+    ] {
+        let response = get_with(&server, path, &[]).await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+
+    // Only a path of the map, decoded once: this one is an app route (no dot at the
+    // end), so it gets the app's page, never a file outside the web root.
+    let outside = get_with(&server, "/assets/%2e%2e%2f%2e%2e%2fetc%2fpasswd", &[]).await;
+    assert_eq!(outside.text().await.unwrap(), INDEX);
+
+    for method in [Method::POST, Method::PUT, Method::DELETE] {
+        for path in ["/index.html", "/products/OpenRoads"] {
+            let response = server
+                .client
+                .request(method.clone(), format!("{}{path}", server.origin))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.headers()["allow"], "GET,HEAD");
+            let (status, body) = read_json(response).await;
+            assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+            assert!(
+                body["message"].as_str().unwrap().contains(method.as_str()),
+                "{body}"
+            );
+        }
+    }
     std::fs::remove_dir_all(root).unwrap();
 }

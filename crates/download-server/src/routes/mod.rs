@@ -5,6 +5,7 @@ pub(crate) mod files;
 pub(crate) mod products;
 pub(crate) mod token;
 pub(crate) mod web;
+mod web_root;
 
 use std::sync::Arc;
 

@@ -1,59 +1,51 @@
 //! Everything outside the API: the built web app (`--web-root`), or without it a short
 //! page pointing at the API.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, Method, Uri, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use tower::ServiceExt;
-use tower_http::services::{ServeDir, ServeFile};
-use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::compression::CompressionLayer;
 
+use super::web_root::WebRoot;
 use super::{SharedState, api_not_found, get_only};
 use crate::Error;
 
-pub(crate) fn router(web_root: Option<&Path>) -> Result<Router<SharedState>, Error> {
+/// The web app read from `web_root` (see [`WebRoot`]): its files come with their own
+/// brotli and gzip copies, so `compression` only applies to the pointer page.
+pub(crate) fn router(
+    web_root: Option<&Path>,
+    compression: CompressionLayer,
+) -> Result<Router<SharedState>, Error> {
     let Some(root) = web_root else {
         return Ok(Router::new()
             .route("/", get(api_pointer))
             .method_not_allowed_fallback(get_only)
-            .fallback(api_not_found));
+            .fallback(api_not_found)
+            .layer(compression));
     };
-    let index = root.join("index.html");
-    if !index.is_file() {
-        return Err(Error::WebRoot {
-            path: root.display().to_string(),
-            message: "no index.html in it (build the web app first)".into(),
-        });
-    }
-    let app_routes = get(move |uri: Uri, request: Request| app_page(index.clone(), uri, request));
-    let files = ServeDir::new(root)
-        .precompressed_br()
-        .precompressed_gzip()
-        .fallback(app_routes);
-    Ok(Router::new()
-        .fallback_service(files)
-        // Asset names change with every build; the page that names them must be fresh.
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("no-cache"),
-        )))
+    let files = Arc::new(WebRoot::load(root)?);
+    Ok(
+        Router::new().fallback(move |method: Method, uri: Uri, headers: HeaderMap| {
+            let files = Arc::clone(&files);
+            async move { web_app(&files, method, &uri, &headers).await }
+        }),
+    )
 }
 
-/// The app's own routes (`/products/X`, `/packages/…`) get index.html, and the app
-/// reads the address. A missing asset (a name with an extension) stays a 404.
-async fn app_page(index: PathBuf, uri: Uri, request: Request) -> Response {
-    let last = uri.path().rsplit('/').next().unwrap_or_default();
-    if last.contains('.') {
-        return (StatusCode::NOT_FOUND, "Not found").into_response();
+async fn web_app(files: &WebRoot, method: Method, uri: &Uri, headers: &HeaderMap) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        let mut response = get_only(method).await.into_response();
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET,HEAD"));
+        return response;
     }
-    match ServeFile::new(index).oneshot(request).await {
-        Ok(response) => response.into_response(),
-        Err(never) => match never {},
-    }
+    files.respond(&method, uri.path(), headers)
 }
 
 async fn api_pointer(State(state): State<SharedState>) -> Html<String> {

@@ -311,7 +311,10 @@ async fn a_failed_listing_names_its_area_keeps_the_selection_and_can_be_retried(
     h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
 
     // SU's files are listed; SZ's failure is named, with the reason and a retry.
-    assert_eq!(table_rows(&h, su.len()).await, files_of(&[su.clone()]));
+    assert_eq!(
+        table_rows(&h, su.len()).await,
+        files_of(std::slice::from_ref(&su))
+    );
     let error = h.find(".query-error").await.text().await.unwrap();
     assert!(error.contains("Listing SZ failed"), "{error}");
     assert!(error.contains("Could not reach the service"), "{error}");

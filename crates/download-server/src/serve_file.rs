@@ -110,7 +110,8 @@ fn try_range<B: RangeBody + Send + 'static>(
         .map_err(|_| ApiError::RangeNotSatisfiable { size })
 }
 
-fn http_date(time: SystemTime) -> HeaderValue {
+/// `Last-Modified` for `time`.
+pub(crate) fn http_date(time: SystemTime) -> HeaderValue {
     HeaderValue::try_from(httpdate::fmt_http_date(time))
         .unwrap_or_else(|_| HeaderValue::from_static("Thu, 01 Jan 1970 00:00:00 GMT"))
 }
@@ -122,7 +123,7 @@ fn whole_seconds(time: SystemTime) -> SystemTime {
 
 /// RFC 9110 §13.1.2 and §13.1.3: `If-None-Match` (weak comparison) decides when
 /// present, otherwise `If-Modified-Since`.
-fn not_modified(request: &HeaderMap, etag: &HeaderValue, modified: SystemTime) -> bool {
+pub(crate) fn not_modified(request: &HeaderMap, etag: &HeaderValue, modified: SystemTime) -> bool {
     if let Some(value) = request.get(header::IF_NONE_MATCH) {
         let Ok(value) = value.to_str() else {
             return false;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, Method, Uri, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::{HeaderMap, Uri};
+use axum::response::Html;
 use axum::routing::get;
 use tower_http::compression::CompressionLayer;
 
@@ -29,23 +29,13 @@ pub(crate) fn router(
             .layer(compression));
     };
     let files = Arc::new(WebRoot::load(root)?);
-    Ok(
-        Router::new().fallback(move |method: Method, uri: Uri, headers: HeaderMap| {
-            let files = Arc::clone(&files);
-            async move { web_app(&files, method, &uri, &headers).await }
-        }),
-    )
-}
-
-async fn web_app(files: &WebRoot, method: Method, uri: &Uri, headers: &HeaderMap) -> Response {
-    if method != Method::GET && method != Method::HEAD {
-        let mut response = get_only(method).await.into_response();
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("GET,HEAD"));
-        return response;
-    }
-    files.respond(&method, uri.path(), headers)
+    // `get` also answers HEAD (the same headers, no body); other methods get the API's
+    // 405 body, and axum adds `Allow`.
+    let app = get(move |uri: Uri, headers: HeaderMap| {
+        std::future::ready(files.respond(uri.path(), &headers))
+    })
+    .fallback(get_only);
+    Ok(Router::new().fallback(app))
 }
 
 async fn api_pointer(State(state): State<SharedState>) -> Html<String> {

@@ -12,14 +12,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::body::Bytes;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use headers::{ETag, HeaderMapExt, IfModifiedSince, IfNoneMatch};
 use md5::{Digest, Md5};
 use percent_encoding::percent_decode_str;
 
 use crate::Error;
+use crate::serve_file::{http_date, not_modified};
 
 /// Trunk's hashed assets never change under the same name.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -41,7 +41,10 @@ pub(crate) struct WebRoot {
 struct Asset {
     content_type: HeaderValue,
     cache_control: HeaderValue,
-    last_modified: Option<SystemTime>,
+    /// When the file was written (the load time where the platform cannot say).
+    modified: SystemTime,
+    /// The same, as a `Last-Modified` value.
+    last_modified: HeaderValue,
     identity: Representation,
     brotli: Option<Representation>,
     gzip: Option<Representation>,
@@ -52,7 +55,7 @@ struct Asset {
 #[derive(Debug)]
 struct Representation {
     body: Bytes,
-    etag: ETag,
+    etag: HeaderValue,
 }
 
 /// A content coding we can send.
@@ -83,7 +86,7 @@ impl WebRoot {
             .map_err(|(path, err)| error(&path, format!("cannot be read: {err}")))?;
 
         let mut files = HashMap::new();
-        for (url_path, (bytes, last_modified)) in &found {
+        for (url_path, (bytes, modified)) in &found {
             let copy_of = url_path
                 .strip_suffix(".br")
                 .or_else(|| url_path.strip_suffix(".gz"));
@@ -103,7 +106,8 @@ impl WebRoot {
                 } else {
                     NO_CACHE
                 }),
-                last_modified: *last_modified,
+                modified: *modified,
+                last_modified: http_date(*modified),
                 identity: Representation::new(bytes.clone()),
                 brotli: sibling(".br"),
                 gzip: sibling(".gz"),
@@ -122,11 +126,11 @@ impl WebRoot {
         Ok(Self { files, index })
     }
 
-    /// The answer to a GET or HEAD of `path` (the raw, percent-encoded request path):
-    /// the file at that path; for an app route (a last segment without a dot, like
+    /// The answer to a GET of `path` (the raw, percent-encoded request path): the file
+    /// at that path; for an app route (a last segment without a dot, like
     /// `/products/OpenRoads`) index.html, as the app reads the address itself; for a
-    /// missing asset a 404.
-    pub(crate) fn respond(&self, method: &Method, path: &str, request: &HeaderMap) -> Response {
+    /// missing asset a 404. (axum's `get` answers HEAD from it, without the body.)
+    pub(crate) fn respond(&self, path: &str, request: &HeaderMap) -> Response {
         let Ok(path) = percent_decode_str(path).decode_utf8() else {
             return not_found();
         };
@@ -135,12 +139,12 @@ impl WebRoot {
             None if is_app_route(&path) => &self.index,
             None => return not_found(),
         };
-        asset.respond(method, request)
+        asset.respond(request)
     }
 }
 
 impl Asset {
-    fn respond(&self, method: &Method, request: &HeaderMap) -> Response {
+    fn respond(&self, request: &HeaderMap) -> Response {
         let encoding = negotiate(request.get(header::ACCEPT_ENCODING), self.encodings());
         let representation = match encoding {
             Encoding::Brotli => self.brotli.as_ref(),
@@ -150,38 +154,21 @@ impl Asset {
         .unwrap_or(&self.identity);
 
         let mut headers = HeaderMap::new();
-        headers.typed_insert(representation.etag.clone());
-        if let Some(time) = self.last_modified {
-            headers.typed_insert(headers::LastModified::from(time));
-        }
+        headers.insert(header::ETAG, representation.etag.clone());
+        headers.insert(header::LAST_MODIFIED, self.last_modified.clone());
         headers.insert(header::CACHE_CONTROL, self.cache_control.clone());
         if self.brotli.is_some() || self.gzip.is_some() {
             headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
         }
-        if self.not_modified(request, &representation.etag) {
+        if not_modified(request, &representation.etag, self.modified) {
             return (StatusCode::NOT_MODIFIED, headers).into_response();
         }
 
         headers.insert(header::CONTENT_TYPE, self.content_type.clone());
-        headers.insert(
-            header::CONTENT_LENGTH,
-            HeaderValue::from(representation.body.len()),
-        );
-        match encoding {
-            Encoding::Brotli => {
-                headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
-            }
-            Encoding::Gzip => {
-                headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-            }
-            Encoding::Identity => {}
+        if let Some(coding) = encoding.content_coding() {
+            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
         }
-        let body = if method == Method::HEAD {
-            Body::empty()
-        } else {
-            Body::from(representation.body.clone())
-        };
-        (headers, body).into_response()
+        (headers, representation.body.clone()).into_response()
     }
 
     /// The encodings this file comes in, best first.
@@ -190,30 +177,19 @@ impl Asset {
         let gzip = self.gzip.as_ref().map(|_| Encoding::Gzip);
         brotli.into_iter().chain(gzip).chain([Encoding::Identity])
     }
-
-    /// RFC 9110 §13.1.2 and §13.1.3: `If-None-Match` decides when present (weak
-    /// comparison), otherwise `If-Modified-Since`.
-    fn not_modified(&self, request: &HeaderMap, etag: &ETag) -> bool {
-        if let Some(if_none_match) = request.typed_get::<IfNoneMatch>() {
-            return !if_none_match.precondition_passes(etag);
-        }
-        match (request.typed_get::<IfModifiedSince>(), self.last_modified) {
-            (Some(since), Some(modified)) => !since.is_modified(modified),
-            _ => false,
-        }
-    }
 }
 
 impl Representation {
+    /// Tagged like the catalogue's files: the quoted MD5 of the bytes.
     fn new(body: Bytes) -> Self {
         let tag = format!("\"{:x}\"", Md5::digest(&body));
-        let etag = tag.parse().expect("a quoted hex digest is an entity tag");
+        let etag = HeaderValue::try_from(tag).expect("a quoted hex digest is a header value");
         Self { body, etag }
     }
 }
 
 /// The files found so far, by URL path: their bytes and modification time.
-type Found = HashMap<String, (Bytes, Option<SystemTime>)>;
+type Found = HashMap<String, (Bytes, SystemTime)>;
 
 /// Reads the files of `dir` (URL path `prefix`) and of its subdirectories into `found`.
 /// Symbolic links to directories are not followed (no loops); names that are not
@@ -238,9 +214,13 @@ fn read_tree(
         let kind = entry.file_type().map_err(|err| (path.clone(), err))?;
         if kind.is_dir() {
             read_tree(&path, &url_path, found)?;
-        } else if path.is_file() {
+            continue;
+        }
+        // Follows a symbolic link to a file, as a file server would.
+        let metadata = fs::metadata(&path).map_err(|err| (path.clone(), err))?;
+        if metadata.is_file() {
             let bytes = fs::read(&path).map_err(|err| (path.clone(), err))?;
-            let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
+            let modified = metadata.modified().unwrap_or_else(|_| SystemTime::now());
             found.insert(url_path, (Bytes::from(bytes), modified));
         }
     }
@@ -297,6 +277,17 @@ fn negotiate(accept: Option<&HeaderValue>, available: impl Iterator<Item = Encod
         }
     }
     best.0
+}
+
+impl Encoding {
+    /// The `Content-Encoding` of a body in this encoding.
+    fn content_coding(self) -> Option<&'static str> {
+        match self {
+            Encoding::Brotli => Some("br"),
+            Encoding::Gzip => Some("gzip"),
+            Encoding::Identity => None,
+        }
+    }
 }
 
 /// The quality `accept` gives `encoding`: its own entry's, else `*`'s, else 0. An

@@ -45,6 +45,40 @@ fn web_root(name: &str) -> PathBuf {
     dir
 }
 
+/// A server of a fresh [`web_root`]; the directory is removed with it, even when a
+/// test fails.
+struct WebApp {
+    server: TestServer,
+    root: PathBuf,
+}
+
+impl WebApp {
+    async fn start(name: &str) -> WebApp {
+        let root = web_root(name);
+        let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
+        WebApp { server, root }
+    }
+
+    /// GET `path` with extra request `headers`.
+    async fn get(&self, path: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+        let mut request = self.server.client.get(self.url(path));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().await.unwrap()
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.origin)
+    }
+}
+
+impl Drop for WebApp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
 #[tokio::test]
 async fn without_a_web_root_the_root_points_at_the_api() {
     let server = TestServer::start(&[]).await;
@@ -69,14 +103,13 @@ async fn without_a_web_root_the_root_points_at_the_api() {
 
 #[tokio::test]
 async fn the_web_app_is_served_with_index_html_for_its_routes() {
-    let root = web_root("app");
-    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
+    let app = WebApp::start("app").await;
     for path in [
         "/",
         "/products/OpenRoads",
         "/packages/0040046952/versions/110012",
     ] {
-        let response = server.get(&format!("{}{path}", server.origin)).await;
+        let response = app.get(path, &[]).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         assert!(header(response.headers(), "content-type").starts_with("text/html"));
         assert_eq!(header(response.headers(), "cache-control"), "no-cache");
@@ -89,30 +122,23 @@ async fn the_web_app_is_served_with_index_html_for_its_routes() {
         );
     }
 
-    let script = server
-        .client
-        .get(format!("{}/assets/app-1234.js", server.origin))
-        .header("accept-encoding", "br")
-        .send()
-        .await
-        .unwrap();
+    let script = app
+        .get("/assets/app-1234.js", &[("accept-encoding", "br")])
+        .await;
     assert_eq!(script.status(), StatusCode::OK);
     assert!(header(script.headers(), "content-type").contains("javascript"));
     assert_eq!(header(script.headers(), "content-encoding"), "br");
 
     // A missing asset is a 404, not the app's page.
-    let missing = server
-        .get(&format!("{}/assets/app-9999.wasm", server.origin))
-        .await;
+    let missing = app.get("/assets/app-9999.wasm", &[]).await;
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
 
     // The API keeps its own addresses.
-    let (status, _) = server.json("/products").await;
+    let (status, _) = app.server.json("/products").await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = server.json("/nothing").await;
+    let (status, body) = app.server.json("/nothing").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body["message"].is_string());
-    std::fs::remove_dir_all(root).unwrap();
 }
 
 /// Whether one of the `Vary` headers names `Accept-Encoding` (CORS adds its own).
@@ -125,18 +151,9 @@ fn varies_by_encoding(headers: &reqwest::header::HeaderMap) -> bool {
 }
 
 /// GET `path` with these request headers.
-async fn get_with(server: &TestServer, path: &str, headers: &[(&str, &str)]) -> reqwest::Response {
-    let mut request = server.client.get(format!("{}{path}", server.origin));
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    request.send().await.unwrap()
-}
-
 #[tokio::test]
 async fn the_precompressed_copy_the_client_accepts_is_sent() {
-    let root = web_root("encodings");
-    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
+    let app = WebApp::start("encodings").await;
     let script = script();
     let cases: [(Option<&str>, Option<&str>, &[u8]); 6] = [
         (Some("gzip, deflate, br, zstd"), Some("br"), SCRIPT_BR),
@@ -148,7 +165,7 @@ async fn the_precompressed_copy_the_client_accepts_is_sent() {
     ];
     for (accept, encoding, body) in cases {
         let headers: Vec<_> = accept.map(|a| ("accept-encoding", a)).into_iter().collect();
-        let response = get_with(&server, "/assets/app-1234.js", &headers).await;
+        let response = app.get("/assets/app-1234.js", &headers).await;
         assert_eq!(response.status(), StatusCode::OK, "{accept:?}");
         let sent = response.headers().clone();
         assert_eq!(
@@ -164,7 +181,7 @@ async fn the_precompressed_copy_the_client_accepts_is_sent() {
 
     // index.html has a gzip copy only; the app's routes get it too.
     for path in ["/index.html", "/products/OpenRoads"] {
-        let response = get_with(&server, path, &[("accept-encoding", "br, gzip")]).await;
+        let response = app.get(path, &[("accept-encoding", "br, gzip")]).await;
         assert_eq!(
             header(response.headers(), "content-encoding"),
             "gzip",
@@ -174,7 +191,9 @@ async fn the_precompressed_copy_the_client_accepts_is_sent() {
     }
 
     // A file without copies goes as it is, and is not compressed on the fly either.
-    let response = get_with(&server, "/config.json", &[("accept-encoding", "br, gzip")]).await;
+    let response = app
+        .get("/config.json", &[("accept-encoding", "br, gzip")])
+        .await;
     assert!(response.headers().get("content-encoding").is_none());
     assert!(!varies_by_encoding(response.headers()));
     assert_eq!(
@@ -182,65 +201,62 @@ async fn the_precompressed_copy_the_client_accepts_is_sent() {
         "application/json"
     );
     assert!(response.text().await.unwrap().contains("serviceUrl"));
-    std::fs::remove_dir_all(root).unwrap();
 }
 
 #[tokio::test]
 async fn conditional_requests_get_304_and_head_gets_the_length_only() {
-    let root = web_root("conditional");
-    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
-    let first = get_with(&server, "/assets/app-1234.js", &[]).await;
+    let app = WebApp::start("conditional").await;
+    let first = app.get("/assets/app-1234.js", &[]).await;
     let etag = header(first.headers(), "etag");
     let last_modified = header(first.headers(), "last-modified");
     assert!(etag.starts_with('"') && etag.len() > 2, "{etag}");
     assert!(!last_modified.is_empty());
 
     // Each encoding is its own representation, with its own tag.
-    let brotli = get_with(&server, "/assets/app-1234.js", &[("accept-encoding", "br")]).await;
+    let brotli = app
+        .get("/assets/app-1234.js", &[("accept-encoding", "br")])
+        .await;
     let brotli_etag = header(brotli.headers(), "etag");
     assert_ne!(brotli_etag, etag);
 
-    let again = get_with(&server, "/assets/app-1234.js", &[("if-none-match", &etag)]).await;
+    let again = app
+        .get("/assets/app-1234.js", &[("if-none-match", &etag)])
+        .await;
     assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
     assert_eq!(header(again.headers(), "etag"), etag);
     assert_eq!(header(again.headers(), "cache-control"), "no-cache");
     assert!(again.bytes().await.unwrap().is_empty());
     let listed = format!("\"other\", {brotli_etag}");
-    let again = get_with(
-        &server,
-        "/assets/app-1234.js",
-        &[("if-none-match", &listed), ("accept-encoding", "br")],
-    )
-    .await;
+    let again = app
+        .get(
+            "/assets/app-1234.js",
+            &[("if-none-match", &listed), ("accept-encoding", "br")],
+        )
+        .await;
     assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
-    let changed = get_with(
-        &server,
-        "/assets/app-1234.js",
-        &[("if-none-match", "\"other\"")],
-    )
-    .await;
+    let changed = app
+        .get("/assets/app-1234.js", &[("if-none-match", "\"other\"")])
+        .await;
     assert_eq!(changed.status(), StatusCode::OK);
-    let dated = get_with(
-        &server,
-        "/assets/app-1234.js",
-        &[("if-modified-since", &last_modified)],
-    )
-    .await;
+    let dated = app
+        .get(
+            "/assets/app-1234.js",
+            &[("if-modified-since", &last_modified)],
+        )
+        .await;
     assert_eq!(dated.status(), StatusCode::NOT_MODIFIED);
     // The page of an app route is index.html, with index.html's tag.
-    let index = get_with(&server, "/index.html", &[]).await;
+    let index = app.get("/index.html", &[]).await;
     let index_etag = header(index.headers(), "etag");
-    let route = get_with(
-        &server,
-        "/products/OpenRoads",
-        &[("if-none-match", &index_etag)],
-    )
-    .await;
+    let route = app
+        .get("/products/OpenRoads", &[("if-none-match", &index_etag)])
+        .await;
     assert_eq!(route.status(), StatusCode::NOT_MODIFIED);
 
-    let head = server
+    let head = app
+        .server
         .client
-        .head(format!("{}/assets/app-1234.js", server.origin))
+        .head(app.url("/assets/app-1234.js"))
         .header("accept-encoding", "gzip")
         .send()
         .await
@@ -252,14 +268,12 @@ async fn conditional_requests_get_304_and_head_gets_the_length_only() {
     );
     assert_eq!(header(head.headers(), "content-encoding"), "gzip");
     assert!(head.bytes().await.unwrap().is_empty());
-    std::fs::remove_dir_all(root).unwrap();
 }
 
 #[tokio::test]
 async fn hashed_assets_are_cached_for_good_and_the_rest_revalidated() {
-    let root = web_root("caching");
-    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
-    let wasm = get_with(&server, &format!("/{WASM}"), &[]).await;
+    let app = WebApp::start("caching").await;
+    let wasm = app.get(&format!("/{WASM}"), &[]).await;
     assert_eq!(wasm.status(), StatusCode::OK);
     assert_eq!(header(wasm.headers(), "content-type"), "application/wasm");
     assert_eq!(
@@ -273,7 +287,7 @@ async fn hashed_assets_are_cached_for_good_and_the_rest_revalidated() {
         "/config.json",
         "/assets/app-1234.js",
     ] {
-        let response = get_with(&server, path, &[]).await;
+        let response = app.get(path, &[]).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         assert_eq!(
             header(response.headers(), "cache-control"),
@@ -281,14 +295,12 @@ async fn hashed_assets_are_cached_for_good_and_the_rest_revalidated() {
             "{path}"
         );
     }
-    std::fs::remove_dir_all(root).unwrap();
 }
 
 #[tokio::test]
 async fn only_the_web_roots_own_files_are_served() {
-    let root = web_root("paths");
-    let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
-    let spaced = get_with(&server, "/notes%20and%20more.txt", &[]).await;
+    let app = WebApp::start("paths").await;
+    let spaced = app.get("/notes%20and%20more.txt", &[]).await;
     assert_eq!(spaced.status(), StatusCode::OK);
     assert_eq!(spaced.text().await.unwrap(), "a name with spaces");
 
@@ -299,20 +311,21 @@ async fn only_the_web_roots_own_files_are_served() {
         "/assets/..%2Fconfig.json",
         "/index.html%00.js",
     ] {
-        let response = get_with(&server, path, &[]).await;
+        let response = app.get(path, &[]).await;
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
     }
 
     // Only a path of the map, decoded once: this one is an app route (no dot at the
     // end), so it gets the app's page, never a file outside the web root.
-    let outside = get_with(&server, "/assets/%2e%2e%2f%2e%2e%2fetc%2fpasswd", &[]).await;
+    let outside = app.get("/assets/%2e%2e%2f%2e%2e%2fetc%2fpasswd", &[]).await;
     assert_eq!(outside.text().await.unwrap(), INDEX);
 
     for method in [Method::POST, Method::PUT, Method::DELETE] {
         for path in ["/index.html", "/products/OpenRoads"] {
-            let response = server
+            let response = app
+                .server
                 .client
-                .request(method.clone(), format!("{}{path}", server.origin))
+                .request(method.clone(), app.url(path))
                 .send()
                 .await
                 .unwrap();
@@ -325,5 +338,4 @@ async fn only_the_web_roots_own_files_are_served() {
             );
         }
     }
-    std::fs::remove_dir_all(root).unwrap();
 }

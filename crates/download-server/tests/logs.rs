@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 
-use reqwest::StatusCode;
+use reqwest::{RequestBuilder, StatusCode};
 
 const KEY: &str = "alpha-demo-key";
 const SECRET: &str = "alpha-demo-secret";
@@ -35,26 +35,20 @@ async fn requests_are_logged_without_credentials() {
         .build()
         .unwrap();
 
-    let token: serde_json::Value = client
-        .post(format!("{origin}/oauth2/token/v1"))
-        .basic_auth(KEY, Some(SECRET))
-        .form(&[("grant_type", "client_credentials")])
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let token = json(
+        client
+            .post(format!("{origin}/oauth2/token/v1"))
+            .basic_auth(KEY, Some(SECRET))
+            .form(&[("grant_type", "client_credentials")]),
+    )
+    .await;
     let token = token["access_token"].as_str().unwrap().to_owned();
-    let version: serde_json::Value = client
-        .get(format!("{api}/dataPackages/0040046952/versions/latest"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let version = json(
+        client
+            .get(format!("{api}/dataPackages/0040046952/versions/latest"))
+            .bearer_auth(&token),
+    )
+    .await;
     let listed_url = version["downloads"][0]["url"].as_str().unwrap().to_owned();
     let signature = listed_url.rsplit("signature=").next().unwrap().to_owned();
     let by_key = client
@@ -89,4 +83,8 @@ async fn requests_are_logged_without_credentials() {
     for secret in [KEY, SECRET, &token, &signature] {
         assert!(!log.contains(secret), "`{secret}` is in the log:\n{log}");
     }
+}
+
+async fn json(request: RequestBuilder) -> serde_json::Value {
+    request.send().await.unwrap().json().await.unwrap()
 }

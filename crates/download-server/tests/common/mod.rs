@@ -54,10 +54,10 @@ impl TestServer {
         let mut argv = vec!["download-server", "--public-url", &origin];
         argv.extend_from_slice(args);
         let config = Config::try_parse_from(argv).expect("valid test arguments");
-        // Build the router here so a broken catalogue fails the test at once.
-        let _checked = download_server::router(&config).expect("the server starts");
+        // Built here so a broken catalogue fails the test at once.
+        let app = download_server::router(&config).expect("the server starts");
         let task = tokio::spawn(async move {
-            download_server::serve(config, listener)
+            download_server::serve_router(listener, app, std::future::pending())
                 .await
                 .expect("the server runs");
         });

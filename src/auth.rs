@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use download_api::session::{
+use explorer_logic::session::{
     check_key_and_secret, key_prefix, login_path, parse_pasted_token, renew_delay_ms,
     token_expiry_ms,
 };

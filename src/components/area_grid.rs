@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use download_api::selection::{Direction, Totals, neighbour};
-use download_api::{Area, GridSquare, format_size};
+use download_api::{Area, GridSquare};
+use explorer_logic::selection::{Direction, neighbour};
+use explorer_logic::{Totals, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

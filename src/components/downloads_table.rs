@@ -1,7 +1,8 @@
 //! The merged list of a product's downloads: one row per file, with its checksum and a
 //! link that redirects to the data.
 
-use download_api::{ProductDownload, format_size};
+use download_api::ProductDownload;
+use explorer_logic::format_size;
 use leptos::prelude::*;
 
 use crate::components::save_file::CopyButton;

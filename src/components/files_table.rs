@@ -1,5 +1,5 @@
-use download_api::compare::totals;
-use download_api::{Download, format_size};
+use download_api::Download;
+use explorer_logic::{Totals, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -40,7 +40,7 @@ pub fn FilesTable(
         });
     }
 
-    let total = totals(&files);
+    let total = Totals::of(files.iter().map(|f| f.size));
     let rows = files
         .into_iter()
         .map(|file| {
@@ -108,8 +108,8 @@ pub fn FilesTable(
         })
         .collect_view();
 
-    let unknown = if total.unknown_sizes > 0 {
-        format!("{} of unknown size", total.unknown_sizes)
+    let unknown = if total.unsized_files > 0 {
+        format!("{} of unknown size", total.unsized_files)
     } else {
         String::new()
     };

@@ -1,7 +1,7 @@
 //! A product in the gallery: thumbnail, name, category, version, structures and areas.
 
-use download_api::catalogue::areas_summary;
 use download_api::{Product, encode_component};
+use explorer_logic::gallery::areas_summary;
 use leptos::prelude::*;
 use leptos_router::components::A;
 

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use download_api::session::{format_time_left, login_path};
+use explorer_logic::session::{format_time_left, login_path};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_location;

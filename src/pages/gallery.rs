@@ -1,8 +1,8 @@
 //! `/`: the catalogue of open products, searchable and filterable, with the search
 //! kept in the address (`/?q=road&category=Mapping&sort=newest`) so it can be shared.
 
-use download_api::catalogue::{CatalogueQuery, Facets, Sort, result_summary};
 use download_api::{Area, Product};
+use explorer_logic::gallery::{CatalogueQuery, Facets, Sort, result_summary};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::hooks::{use_location, use_navigate};

@@ -4,7 +4,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::auth::{SignInMethod, use_session};
-use download_api::session::safe_next;
+use explorer_logic::session::safe_next;
 
 /// `/login?next=…`: sign in three ways, then go back to `next` (an app path).
 #[component]

@@ -1,5 +1,5 @@
 use download_api::DataPackage;
-use download_api::compare::sort_newest_first;
+use explorer_logic::versions::sort_newest_first;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;

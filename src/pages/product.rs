@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use download_api::bulk::{BulkFile, shell_script, url_list};
-use download_api::selection::{Merged, Selection, Totals, TypedAreas, format_names, subformats};
-use download_api::{Area, Product, ProductDownload, encode_component, format_size};
+use download_api::{Area, Product, ProductDownload, encode_component};
+use explorer_logic::bulk::{BulkFile, shell_script, url_list};
+use explorer_logic::selection::{Merged, Selection, TypedAreas, format_names, subformats};
+use explorer_logic::{Totals, format_size};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};

@@ -1,6 +1,6 @@
 //! `/settings`: which Download Service the app talks to.
 
-use download_api::address::{AddressKind, check_address};
+use explorer_logic::address::{AddressKind, check_address};
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -1,6 +1,7 @@
-use download_api::bulk::{BulkFile, md5_checklist, shell_script, url_list};
-use download_api::compare::{compare, is_older, sort_newest_first, version_id_from_url};
-use download_api::{DataPackageVersion, Download, format_size};
+use download_api::{DataPackageVersion, Download};
+use explorer_logic::bulk::{BulkFile, md5_checklist, shell_script, url_list};
+use explorer_logic::format_size;
+use explorer_logic::versions::{Comparison, is_older, sort_newest_first, version_id_from_url};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
@@ -359,7 +360,7 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
     } else {
         (a, b)
     };
-    let result = compare(&older.downloads, &newer.downloads);
+    let result = Comparison::between(&older.downloads, &newer.downloads);
     let list = |title: &'static str, class: &'static str, files: Vec<String>| {
         (!files.is_empty()).then(|| {
             view! {

@@ -1,19 +1,12 @@
-//! Types and pure logic of the Download Service, shared by the web app and the server.
+//! The Download Service's wire types and URL building, shared by the web app and the server.
 //!
-//! Nothing here does I/O, so it compiles for native targets and for `wasm32`.
-//! The spec is `shared/spec/download-service.md`; field names follow it exactly.
+//! Nothing here does I/O, so it compiles for native targets and for `wasm32`. Field names
+//! follow the service's API exactly; `docs/api.md` describes it.
 
-pub mod address;
 mod area;
-pub mod bulk;
-pub mod catalogue;
-pub mod compare;
 mod error;
 mod flag;
 mod query;
-pub mod selection;
-pub mod session;
-mod size;
 mod types;
 mod urls;
 
@@ -21,6 +14,5 @@ pub use area::{Area, GridSquare};
 pub use error::ParseError;
 pub use flag::parse_flag;
 pub use query::DownloadsQuery;
-pub use size::format_size;
 pub use types::*;
-pub use urls::{ServiceUrls, encode_component, parse_query};
+pub use urls::{ServiceUrls, decode_component, encode_component, parse_query};

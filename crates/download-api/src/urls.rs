@@ -18,7 +18,7 @@ pub fn encode_component(value: &str) -> Cow<'_, str> {
 }
 
 /// Decodes one query component: `+` means space, then percent-decoding.
-pub(crate) fn decode_component(name: &str, value: &str) -> Result<String, ParseError> {
+pub fn decode_component(name: &str, value: &str) -> Result<String, ParseError> {
     let spaced = value.replace('+', " ");
     percent_decode_str(&spaced)
         .decode_utf8()

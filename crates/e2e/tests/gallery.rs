@@ -2,8 +2,8 @@
 //! address, and the settings page pointing the app at another service and back.
 
 use download_api::Product;
-use download_api::catalogue::{CatalogueQuery, Sort};
 use e2e::Harness;
+use explorer_logic::gallery::{CatalogueQuery, Sort};
 use thirtyfour::components::SelectElement;
 use thirtyfour::prelude::*;
 

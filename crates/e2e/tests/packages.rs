@@ -403,14 +403,14 @@ async fn latest_resolves_versions_link_up_and_compare() {
     // Totals of the files table match the service's listing.
     let token = fetch_token(&h, KEY, SECRET).await;
     let version = api_version(&h, &token, "124307").await;
-    let total = download_api::compare::totals(&version.downloads);
+    let total = explorer_logic::Totals::of(version.downloads.iter().map(|d| d.size));
     let footer = text_of(&h, ".files-table tfoot").await;
     assert!(
         footer.contains(&format!("{} files", total.files)),
         "{footer}"
     );
     assert!(
-        footer.contains(&download_api::format_size(total.bytes)),
+        footer.contains(&explorer_logic::format_size(total.bytes)),
         "{footer}"
     );
 
@@ -426,7 +426,8 @@ async fn latest_resolves_versions_link_up_and_compare() {
     )
     .await;
     let older = api_version(&h, &token, "110012").await;
-    let expected = download_api::compare::compare(&older.downloads, &version.downloads);
+    let expected =
+        explorer_logic::versions::Comparison::between(&older.downloads, &version.downloads);
     let counts = wait_for_text(&h, ".compare-counts", "added").await;
     assert_eq!(
         counts,

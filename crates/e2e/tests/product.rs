@@ -113,7 +113,7 @@ async fn squares_picked_by_click_and_keyboard_list_what_the_server_lists() {
     let su_bytes: u64 = su.iter().filter_map(|d| d.size).sum();
     h.wait_for_js(&format!(
         "(document.querySelector('#square-SU .total') || {{}}).textContent === '{}'",
-        download_api::format_size(su_bytes)
+        explorer_logic::format_size(su_bytes)
     ))
     .await;
 

@@ -1,11 +1,10 @@
-//! Data package versions side by side: ordering, navigation links, file totals and
-//! what changed between two versions.
+//! Data package versions side by side: ordering, navigation links and what changed
+//! between two versions.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use crate::urls::decode_component;
-use crate::{DataPackageVersionSummary, Download};
+use download_api::{DataPackageVersionSummary, Download, decode_component};
 
 /// Orders versions newest first: by creation date, then by id (numerically when both
 /// ids are numbers, so `"110020"` comes before `"99999"`).
@@ -49,29 +48,6 @@ pub fn version_id_from_url(url: &str) -> Option<String> {
     (!decoded.is_empty()).then_some(decoded)
 }
 
-/// How many files, and how many bytes, a list of downloads holds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Totals {
-    /// Number of files.
-    pub files: usize,
-    /// Sum of the sizes that are known.
-    pub bytes: u64,
-    /// Files whose size the service did not give (so `bytes` is a lower bound).
-    pub unknown_sizes: usize,
-}
-
-/// Adds up a version's files.
-pub fn totals(downloads: &[Download]) -> Totals {
-    downloads.iter().fold(Totals::default(), |mut t, d| {
-        t.files += 1;
-        match d.size {
-            Some(size) => t.bytes = t.bytes.saturating_add(size),
-            None => t.unknown_sizes += 1,
-        }
-        t
-    })
-}
-
 /// A file present in both versions whose content differs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChangedFile<'a> {
@@ -113,38 +89,40 @@ impl Comparison<'_> {
     }
 }
 
-/// Compares the files of `before` with those of `after`.
-///
-/// Files are matched by name. A matched file counts as changed when its md5 differs or
-/// its size differs (a value missing on either side is not evidence of a change).
-pub fn compare<'a>(before: &'a [Download], after: &'a [Download]) -> Comparison<'a> {
-    let by_name = |files: &'a [Download]| -> BTreeMap<&'a str, &'a Download> {
-        files.iter().map(|d| (d.file_name.as_str(), d)).collect()
-    };
-    let (old, new) = (by_name(before), by_name(after));
-    let mut comparison = Comparison::default();
-    for (name, file) in &new {
-        match old.get(name) {
-            None => comparison.added.push(file),
-            Some(previous) => {
-                let pair = ChangedFile {
-                    before: previous,
-                    after: file,
-                };
-                if pair.md5_changed() || pair.size_changed() {
-                    comparison.changed.push(pair);
-                } else {
-                    comparison.unchanged += 1;
+impl<'a> Comparison<'a> {
+    /// Compares the files of `before` with those of `after`.
+    ///
+    /// Files are matched by name. A matched file counts as changed when its md5 differs or
+    /// its size differs (a value missing on either side is not evidence of a change).
+    pub fn between(before: &'a [Download], after: &'a [Download]) -> Self {
+        let by_name = |files: &'a [Download]| -> BTreeMap<&'a str, &'a Download> {
+            files.iter().map(|d| (d.file_name.as_str(), d)).collect()
+        };
+        let (old, new) = (by_name(before), by_name(after));
+        let mut comparison = Comparison::default();
+        for (name, file) in &new {
+            match old.get(name) {
+                None => comparison.added.push(file),
+                Some(previous) => {
+                    let pair = ChangedFile {
+                        before: previous,
+                        after: file,
+                    };
+                    if pair.md5_changed() || pair.size_changed() {
+                        comparison.changed.push(pair);
+                    } else {
+                        comparison.unchanged += 1;
+                    }
                 }
             }
         }
+        comparison.removed = old
+            .iter()
+            .filter(|(name, _)| !new.contains_key(*name))
+            .map(|(_, file)| *file)
+            .collect();
+        comparison
     }
-    comparison.removed = old
-        .iter()
-        .filter(|(name, _)| !new.contains_key(*name))
-        .map(|(_, file)| *file)
-        .collect();
-    comparison
 }
 
 #[cfg(test)]
@@ -209,24 +187,6 @@ mod tests {
     }
 
     #[test]
-    fn totals_add_known_sizes_and_count_unknown_ones() {
-        let files = [
-            file("a.zip", Some(1_000), None),
-            file("b.zip", None, None),
-            file("c.zip", Some(2_500), None),
-        ];
-        assert_eq!(
-            totals(&files),
-            Totals {
-                files: 3,
-                bytes: 3_500,
-                unknown_sizes: 1
-            }
-        );
-        assert_eq!(totals(&[]), Totals::default());
-    }
-
-    #[test]
     fn comparison_finds_added_removed_changed_and_unchanged() {
         let before = [
             file("same.zip", Some(10), Some("aa")),
@@ -240,7 +200,7 @@ mod tests {
             file("new_md5.zip", Some(7), Some("dd")),
             file("fresh.zip", Some(1), Some("ee")),
         ];
-        let result = compare(&before, &after);
+        let result = Comparison::between(&before, &after);
         let names = |files: &[&Download]| -> Vec<String> {
             files.iter().map(|d| d.file_name.clone()).collect()
         };
@@ -275,7 +235,7 @@ mod tests {
             file("a.zip", Some(4), Some("aa")),
             file("b.zip", Some(3), Some("bb")),
         ];
-        let result = compare(&before, &after);
+        let result = Comparison::between(&before, &after);
         assert!(result.is_identical());
         assert_eq!(result.unchanged, 2);
     }
@@ -283,7 +243,7 @@ mod tests {
     #[test]
     fn a_version_compared_with_itself_is_identical() {
         let files = [file("a.zip", Some(1), Some("aa"))];
-        let result = compare(&files, &files);
+        let result = Comparison::between(&files, &files);
         assert!(result.is_identical());
         assert_eq!(result.unchanged, 1);
     }

@@ -6,8 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::urls::{encode_component, parse_query};
-use crate::{Area, DownloadsQuery, Format, GridSquare, ParseError, ProductDownload};
+use crate::Totals;
+use download_api::{Area, DownloadsQuery, Format, GridSquare, ParseError, ProductDownload};
+use download_api::{encode_component, parse_query};
 
 /// The areas, format and subformat picked for one product.
 ///
@@ -243,31 +244,6 @@ pub fn subformats<'a>(formats: &'a [Format], format: &str) -> Vec<&'a str> {
     subs
 }
 
-/// How many files and bytes a set of downloads holds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Totals {
-    /// Number of files.
-    pub files: usize,
-    /// Sum of the sizes the service gave.
-    pub bytes: u64,
-    /// Files the service gave no size for (so `bytes` is a lower bound).
-    pub unsized_files: usize,
-}
-
-impl Totals {
-    /// The totals of these downloads.
-    pub fn of<'a>(downloads: impl IntoIterator<Item = &'a ProductDownload>) -> Self {
-        downloads.into_iter().fold(Totals::default(), |mut t, d| {
-            t.files += 1;
-            match d.size {
-                Some(size) => t.bytes = t.bytes.saturating_add(size),
-                None => t.unsized_files += 1,
-            }
-            t
-        })
-    }
-}
-
 /// The answers to a selection's queries put together for one table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Merged<E> {
@@ -294,7 +270,9 @@ impl<E> Merged<E> {
         for (area, result) in results {
             match result {
                 Ok(downloads) => {
-                    merged.by_area.insert(area, Totals::of(&downloads));
+                    merged
+                        .by_area
+                        .insert(area, Totals::of(downloads.iter().map(|d| d.size)));
                     for download in downloads {
                         if !merged.downloads.iter().any(|d| d.url == download.url) {
                             merged.downloads.push(download);
@@ -304,7 +282,7 @@ impl<E> Merged<E> {
                 Err(error) => merged.errors.push((area, error)),
             }
         }
-        merged.total = Totals::of(&merged.downloads);
+        merged.total = Totals::of(merged.downloads.iter().map(|d| d.size));
         merged
     }
 }

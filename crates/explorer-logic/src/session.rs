@@ -3,7 +3,7 @@
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
-use crate::TokenResponse;
+use download_api::TokenResponse;
 
 /// What must be encoded in a `next` query value; `/` stays readable.
 const NEXT_VALUE: &AsciiSet = &CONTROLS
@@ -275,7 +275,7 @@ mod tests {
             "/login?next=/packages/p/versions/latest%3Fcompare%3D1%26x%3Da%20b"
         );
         let (_, value) = with_query.split_once("next=").unwrap();
-        let decoded = crate::parse_query(&format!("next={value}")).unwrap();
+        let decoded = download_api::parse_query(&format!("next={value}")).unwrap();
         assert_eq!(decoded[0].1, "/packages/p/versions/latest?compare=1&x=a b");
         assert_eq!(login_path("/login?next=/x"), "/login");
         assert_eq!(login_path("https://evil.example"), "/login");

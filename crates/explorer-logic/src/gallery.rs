@@ -8,8 +8,8 @@
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
-use crate::urls::{encode_component, parse_query};
-use crate::{Area, Product};
+use download_api::{Area, Product};
+use download_api::{encode_component, parse_query};
 
 /// How the gallery orders products.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -173,7 +173,7 @@ impl CatalogueQuery {
     /// The products that pass, in the chosen order.
     pub fn apply<'a>(&self, products: &'a [Product]) -> Vec<&'a Product> {
         let mut shown: Vec<&Product> = products.iter().filter(|p| self.matches(p)).collect();
-        shown.sort_by(|a, b| compare(self.sort, a, b));
+        shown.sort_by(|a, b| self.sort.order(a, b));
         shown
     }
 }
@@ -187,19 +187,21 @@ pub fn covers(product: &Product, area: &Area) -> bool {
         .any(|offered| offered == area || (*offered == Area::Gb && area.square().is_some()))
 }
 
-/// The order of two products under `sort`; ties are broken by name, then id, so
-/// the gallery never reshuffles between renders.
-pub fn compare(sort: Sort, a: &Product, b: &Product) -> Ordering {
-    let by_name = || {
-        a.name
-            .to_lowercase()
-            .cmp(&b.name.to_lowercase())
-            .then_with(|| a.id.cmp(&b.id))
-    };
-    match sort {
-        Sort::Name => by_name(),
-        // `Some` beats `None` reversed: dated versions first, newest first.
-        Sort::Newest => b.year_month().cmp(&a.year_month()).then_with(by_name),
+impl Sort {
+    /// The order of two products under this sort; ties are broken by name, then id, so
+    /// the gallery never reshuffles between renders.
+    pub fn order(self, a: &Product, b: &Product) -> Ordering {
+        let by_name = || {
+            a.name
+                .to_lowercase()
+                .cmp(&b.name.to_lowercase())
+                .then_with(|| a.id.cmp(&b.id))
+        };
+        match self {
+            Sort::Name => by_name(),
+            // `Some` beats `None` reversed: dated versions first, newest first.
+            Sort::Newest => b.year_month().cmp(&a.year_month()).then_with(by_name),
+        }
     }
 }
 
@@ -272,7 +274,7 @@ pub fn areas_summary(product: &Product) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Format;
+    use download_api::Format;
 
     fn product(id: &str, name: &str, version: &str) -> Product {
         Product {

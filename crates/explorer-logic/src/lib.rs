@@ -1,0 +1,16 @@
+//! The Download Explorer web app's plain logic: the rules behind its pages, kept out of
+//! the components so they can be tested natively.
+//!
+//! Nothing here does I/O; the wire types it works on come from `download_api`.
+
+pub mod address;
+pub mod bulk;
+pub mod gallery;
+pub mod selection;
+pub mod session;
+mod size;
+mod totals;
+pub mod versions;
+
+pub use size::format_size;
+pub use totals::Totals;

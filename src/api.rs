@@ -14,10 +14,10 @@ use crate::config::ServiceConfig;
 
 /// What went wrong talking to the service, with the service's own words when it sent any.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ApiError {
+pub enum ServiceError {
     /// The service answered with an error body (`message` and links).
     #[error("{}", .body.message)]
-    Service { status: u16, body: ErrorBody },
+    Answered { status: u16, body: ErrorBody },
     /// The service answered with an error status and nothing readable.
     #[error("The service answered {status} {status_text}.")]
     Status { status: u16, status_text: String },
@@ -34,11 +34,13 @@ pub enum ApiError {
     Decode(String),
 }
 
-impl ApiError {
+impl ServiceError {
     /// The HTTP status, when the service answered at all.
     pub fn status(&self) -> Option<u16> {
         match self {
-            ApiError::Service { status, .. } | ApiError::Status { status, .. } => Some(*status),
+            ServiceError::Answered { status, .. } | ServiceError::Status { status, .. } => {
+                Some(*status)
+            }
             _ => None,
         }
     }
@@ -51,7 +53,7 @@ impl ApiError {
     /// The service's error body, when it sent one.
     pub fn body(&self) -> Option<&ErrorBody> {
         match self {
-            ApiError::Service { body, .. } => Some(body),
+            ServiceError::Answered { body, .. } => Some(body),
             _ => None,
         }
     }
@@ -131,12 +133,12 @@ impl Api {
     }
 
     /// `GET /products?expanded`: the whole catalogue with details.
-    pub async fn products(&self) -> Result<Vec<Product>, ApiError> {
+    pub async fn products(&self) -> Result<Vec<Product>, ServiceError> {
         self.get(&self.urls.products(true)).await
     }
 
     /// `GET /products/{id}`.
-    pub async fn product(&self, id: &str) -> Result<Product, ApiError> {
+    pub async fn product(&self, id: &str) -> Result<Product, ServiceError> {
         self.get(&self.urls.product(id)).await
     }
 
@@ -145,27 +147,31 @@ impl Api {
         &self,
         id: &str,
         query: &DownloadsQuery,
-    ) -> Result<Vec<ProductDownload>, ApiError> {
+    ) -> Result<Vec<ProductDownload>, ServiceError> {
         self.get(&self.urls.downloads(id, query)).await
     }
 
     /// `GET /dataPackages`.
-    pub async fn data_packages(&self) -> Result<Vec<DataPackage>, ApiError> {
+    pub async fn data_packages(&self) -> Result<Vec<DataPackage>, ServiceError> {
         self.get(&self.urls.data_packages()).await
     }
 
     /// `GET /dataPackages/{id}`.
-    pub async fn data_package(&self, id: &str) -> Result<DataPackage, ApiError> {
+    pub async fn data_package(&self, id: &str) -> Result<DataPackage, ServiceError> {
         self.get(&self.urls.data_package(id)).await
     }
 
     /// `GET /dataPackages/{id}/versions`.
-    pub async fn versions(&self, id: &str) -> Result<Vec<DataPackageVersionSummary>, ApiError> {
+    pub async fn versions(&self, id: &str) -> Result<Vec<DataPackageVersionSummary>, ServiceError> {
         self.get(&self.urls.versions(id)).await
     }
 
     /// `GET /dataPackages/{id}/versions/{version}` (`latest` allowed).
-    pub async fn version(&self, id: &str, version: &str) -> Result<DataPackageVersion, ApiError> {
+    pub async fn version(
+        &self,
+        id: &str,
+        version: &str,
+    ) -> Result<DataPackageVersion, ServiceError> {
         self.get(&self.urls.version(id, version)).await
     }
 
@@ -191,7 +197,7 @@ impl Api {
         package_id: &str,
         version_id: &str,
         file_name: &str,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, ServiceError> {
         let url = self
             .urls
             .version_download(package_id, version_id, file_name);
@@ -201,9 +207,9 @@ impl Api {
             .redirect(web_sys::RequestRedirect::Manual)
             .send()
             .await
-            .map_err(|_| ApiError::Network { url: url.clone() })?;
+            .map_err(|_| ServiceError::Network { url: url.clone() })?;
         if response.type_() == web_sys::ResponseType::Opaqueredirect {
-            return Err(ApiError::Input(
+            return Err(ServiceError::Input(
                 "The service only answers with a redirect here, so the browser cannot ask it for the file's direct address."
                     .into(),
             ));
@@ -228,14 +234,18 @@ impl Api {
     }
 
     /// Exchanges an API key and secret for an access token (client credentials flow).
-    pub async fn request_token(&self, key: &str, secret: &str) -> Result<TokenResponse, ApiError> {
+    pub async fn request_token(
+        &self,
+        key: &str,
+        secret: &str,
+    ) -> Result<TokenResponse, ServiceError> {
         let basic = basic_auth(key, secret)?;
         let request = Request::post(&self.token_url)
             .header("Authorization", &basic)
             .header("Content-Type", "application/x-www-form-urlencoded")
             .body("grant_type=client_credentials")
-            .map_err(|e| ApiError::Input(e.to_string()))?;
-        let response = request.send().await.map_err(|_| ApiError::Network {
+            .map_err(|e| ServiceError::Input(e.to_string()))?;
+        let response = request.send().await.map_err(|_| ServiceError::Network {
             url: self.token_url.clone(),
         })?;
         if response.ok() {
@@ -248,11 +258,11 @@ impl Api {
             .map(|e| e.error_description.unwrap_or(e.error))
             .or_else(|_| serde_json::from_str::<ErrorBody>(&text).map(|e| e.message));
         Err(match message {
-            Ok(message) => ApiError::Service {
+            Ok(message) => ServiceError::Answered {
                 status,
                 body: ErrorBody::new(message),
             },
-            Err(_) => ApiError::Status {
+            Err(_) => ServiceError::Status {
                 status,
                 status_text: response.status_text(),
             },
@@ -260,12 +270,12 @@ impl Api {
     }
 
     /// `GET` any address of the service (e.g. a `nextVersionUrl` it gave us).
-    pub async fn get<T: DeserializeOwned>(&self, url: &str) -> Result<T, ApiError> {
+    pub async fn get<T: DeserializeOwned>(&self, url: &str) -> Result<T, ServiceError> {
         let response = self
             .authorize(Request::get(url))
             .send()
             .await
-            .map_err(|_| ApiError::Network {
+            .map_err(|_| ServiceError::Network {
                 url: url.to_owned(),
             })?;
         if response.ok() {
@@ -286,18 +296,18 @@ impl Api {
     }
 }
 
-async fn read_json<T: DeserializeOwned>(response: &Response) -> Result<T, ApiError> {
+async fn read_json<T: DeserializeOwned>(response: &Response) -> Result<T, ServiceError> {
     response
         .json()
         .await
-        .map_err(|e| ApiError::Decode(e.to_string()))
+        .map_err(|e| ServiceError::Decode(e.to_string()))
 }
 
-async fn error_from(response: &Response) -> ApiError {
+async fn error_from(response: &Response) -> ServiceError {
     let status = response.status();
     match response.json::<ErrorBody>().await {
-        Ok(body) => ApiError::Service { status, body },
-        Err(_) => ApiError::Status {
+        Ok(body) => ServiceError::Answered { status, body },
+        Err(_) => ServiceError::Status {
             status,
             status_text: response.status_text(),
         },
@@ -305,10 +315,11 @@ async fn error_from(response: &Response) -> ApiError {
 }
 
 /// `Basic base64(key:secret)`, via the browser's own base64.
-fn basic_auth(key: &str, secret: &str) -> Result<String, ApiError> {
-    let window = web_sys::window().ok_or_else(|| ApiError::Input("no browser window".into()))?;
+fn basic_auth(key: &str, secret: &str) -> Result<String, ServiceError> {
+    let window =
+        web_sys::window().ok_or_else(|| ServiceError::Input("no browser window".into()))?;
     window
         .btoa(&format!("{key}:{secret}"))
         .map(|encoded| format!("Basic {encoded}"))
-        .map_err(|_| ApiError::Input("The API key and secret must be plain ASCII text.".into()))
+        .map_err(|_| ServiceError::Input("The API key and secret must be plain ASCII text.".into()))
 }

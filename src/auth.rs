@@ -16,7 +16,7 @@ use leptos_router::components::Redirect;
 use leptos_router::hooks::use_location;
 use serde::{Deserialize, Serialize};
 
-use crate::api::{Api, ApiError, Credentials, ServiceContext};
+use crate::api::{Api, Credentials, ServiceContext, ServiceError};
 
 /// sessionStorage key of a remembered token.
 const STORAGE_KEY: &str = "download-explorer.session";
@@ -208,7 +208,7 @@ impl Session {
 
     /// Looks at a data-package call's result: a 401 for the current credentials renews
     /// the token when the app holds the secret, else asks the user to sign in again.
-    pub fn guard<T>(&self, api: &Api, result: Result<T, ApiError>) -> Result<T, ApiError> {
+    pub fn guard<T>(&self, api: &Api, result: Result<T, ServiceError>) -> Result<T, ServiceError> {
         if let Err(error) = &result {
             let current = self.service.credentials.get_untracked();
             if error.is_unauthorized() && current.is_some() && api.credentials() == current.as_ref()
@@ -219,7 +219,7 @@ impl Session {
         result
     }
 
-    fn unauthorized(&self, error: &ApiError) {
+    fn unauthorized(&self, error: &ServiceError) {
         // A token refused right after a renewal will not be fixed by another one.
         let recently_renewed = self
             .forced_renewal_ms
@@ -428,7 +428,7 @@ impl Session {
 }
 
 /// A clear message for a refused key and secret, with the service's own words.
-fn refused_key_and_secret(error: &ApiError) -> String {
+fn refused_key_and_secret(error: &ServiceError) -> String {
     match error.status() {
         Some(400 | 401 | 403) => format!(
             "The service did not accept this API key and secret: \u{201c}{error}\u{201d} Check that both are right and complete, \

@@ -5,7 +5,7 @@ use download_api::ProductDownload;
 use explorer_logic::format_size;
 use leptos::prelude::*;
 
-use crate::components::save_file::CopyButton;
+use crate::components::CopyButton;
 
 /// A table of downloads. Rows are keyed by their URL, so a refreshed list only
 /// touches the rows that changed.

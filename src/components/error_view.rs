@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::api::ApiError;
+use crate::api::ServiceError;
 
 /// One error, readable: the service's own message and the links it offered.
 #[component]
@@ -10,17 +10,17 @@ pub fn ErrorView(
     #[prop(optional, into)]
     retry: Option<Callback<()>>,
 ) -> impl IntoView {
-    let api_error = error.downcast_ref::<ApiError>().cloned();
+    let api_error = error.downcast_ref::<ServiceError>().cloned();
     let links: Vec<(String, String)> = api_error
         .as_ref()
-        .and_then(ApiError::body)
+        .and_then(ServiceError::body)
         .map(|body| {
             body.links()
                 .map(|(label, url)| (label.to_owned(), url.to_owned()))
                 .collect()
         })
         .unwrap_or_default();
-    let status = api_error.as_ref().and_then(ApiError::status);
+    let status = api_error.as_ref().and_then(ServiceError::status);
     view! {
         <div class="error-panel" role="alert">
             <p class="error-title">

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 
 use crate::api::{Api, use_api};
 use crate::auth::use_session;
-use crate::components::save_file::CopyButton;
+use crate::components::CopyButton;
 
 /// Listed links are signed for about an hour: past this age, ask for a fresh one.
 const LISTED_LINK_MAX_AGE_MS: f64 = 50.0 * 60.0 * 1000.0;

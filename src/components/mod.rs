@@ -2,6 +2,7 @@
 
 mod area_grid;
 mod coastline;
+mod copy_button;
 mod downloads_table;
 mod error_view;
 pub mod files_table;
@@ -11,6 +12,7 @@ pub mod save_file;
 mod session_badge;
 
 pub use area_grid::AreaGrid;
+pub use copy_button::CopyButton;
 pub use downloads_table::DownloadsTable;
 pub use error_view::{ErrorView, Errors};
 pub use image_strip::ImageStrip;

@@ -12,9 +12,9 @@ use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
 
-use crate::api::{ApiError, use_api};
-use crate::components::save_file::{CopyButton, save_text_file};
-use crate::components::{AreaGrid, DownloadsTable, ErrorView, Errors, ImageStrip};
+use crate::api::{ServiceError, use_api};
+use crate::components::save_file::save_text_file;
+use crate::components::{AreaGrid, CopyButton, DownloadsTable, ErrorView, Errors, ImageStrip};
 
 /// The product page.
 #[component]
@@ -188,7 +188,7 @@ fn DownloadPicker(product: Product) -> impl IntoView {
             for (area, query) in wanted.queries() {
                 answers.push((area, api.downloads(&id, &query).await));
             }
-            (wanted, Merged::<ApiError>::new(answers))
+            (wanted, Merged::<ServiceError>::new(answers))
         }
     });
     // The last answer stays on screen while the next one loads: no flashing table.

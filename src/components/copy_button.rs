@@ -1,0 +1,44 @@
+//! Copying a value to the clipboard.
+
+use leptos::prelude::*;
+
+/// A button that copies `text` to the clipboard and says so for a moment.
+#[component]
+pub fn CopyButton(
+    /// What to copy.
+    #[prop(into)]
+    text: Signal<String>,
+    /// What the button says, e.g. "Copy" or "Copy URL".
+    #[prop(into, default = "Copy".into())]
+    label: String,
+    /// Accessible name, e.g. "Copy the MD5 of a.zip".
+    #[prop(into, optional)]
+    title: Option<String>,
+) -> impl IntoView {
+    let copied = RwSignal::new(false);
+    let copy = move |_| {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let promise = window
+            .navigator()
+            .clipboard()
+            .write_text(&text.get_untracked());
+        leptos::task::spawn_local(async move {
+            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+            copied.set(ok);
+            if ok {
+                set_timeout(
+                    move || copied.set(false),
+                    std::time::Duration::from_millis(1500),
+                );
+            }
+        });
+    };
+    let aria_label = title.clone();
+    view! {
+        <button type="button" class="copy-button" title=title aria-label=aria_label on:click=copy>
+            {move || if copied.get() { "Copied".to_owned() } else { label.clone() }}
+        </button>
+    }
+}

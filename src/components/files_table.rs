@@ -1,5 +1,5 @@
 use download_api::Download;
-use explorer_logic::{Totals, format_size};
+use explorer_logic::{Totals, counted, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -138,11 +138,7 @@ pub fn FilesTable(
                 <tfoot>
                     <tr>
                         <th scope="row" class="files-total">
-                            {format!(
-                                "{} file{}",
-                                total.files,
-                                if total.files == 1 { "" } else { "s" },
-                            )}
+                            {counted(total.files, "file", "files")}
                         </th>
                         <td class="num" title=format!("{} bytes", total.bytes)>
                             {format_size(total.bytes)}

@@ -2,7 +2,7 @@
 //! kept in the address (`/?q=road&category=Mapping&sort=newest`) so it can be shared.
 
 use download_api::{Area, Product};
-use explorer_logic::gallery::{CatalogueQuery, Facets, Sort, result_summary};
+use explorer_logic::gallery::{CatalogueQuery, Facets, Sort, area_label, result_summary};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::hooks::{use_location, use_navigate};
@@ -76,11 +76,6 @@ fn FilterBar(
         change(&mut next);
         set_query.run((next, replace));
     };
-    let area_label = |area: &Area| match area {
-        Area::Gb => "GB (Great Britain)".to_owned(),
-        other => other.code().to_owned(),
-    };
-
     view! {
         <form class="filter-bar" role="search" on:submit=|ev| ev.prevent_default()>
             <div class="search-field">

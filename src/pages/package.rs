@@ -1,5 +1,5 @@
 use download_api::DataPackage;
-use explorer_logic::versions::sort_newest_first;
+use explorer_logic::versions::{sort_newest_first, supply_type_label};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
@@ -128,14 +128,5 @@ fn PackageView(package: DataPackage) -> impl IntoView {
             }
                 .into_any()
         }}
-    }
-}
-
-/// `FULL` and `COU` as people read them, keeping the service's code.
-pub fn supply_type_label(code: &str) -> String {
-    match code {
-        "FULL" => "Full supply (FULL)".into(),
-        "COU" => "Change-only update (COU)".into(),
-        other => other.into(),
     }
 }

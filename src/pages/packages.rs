@@ -1,4 +1,6 @@
 use download_api::DataPackage;
+use explorer_logic::counted;
+use explorer_logic::versions::latest_created_on;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -40,11 +42,6 @@ fn PackageList() -> impl IntoView {
     }
 }
 
-/// The latest version's date: the newest `createdOn` of the package's versions.
-fn latest_version_date(package: &DataPackage) -> Option<&str> {
-    package.versions.iter().map(|v| v.created_on.as_str()).max()
-}
-
 #[component]
 fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
     if packages.is_empty() {
@@ -63,7 +60,7 @@ fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
     let count = packages.len();
     view! {
         <p class="summary">
-            {format!("{count} data package{}", if count == 1 { "" } else { "s" })}
+            {counted(count, "data package", "data packages")}
         </p>
         <div class="table-scroll">
             <table class="data-table packages-table">
@@ -81,7 +78,7 @@ fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
                         .into_iter()
                         .map(|package| {
                             let href = format!("/packages/{}", package.id);
-                            let latest = latest_version_date(&package)
+                            let latest = latest_created_on(&package.versions)
                                 .map(str::to_owned)
                                 .unwrap_or_else(|| "—".into());
                             let latest_href = format!("{href}/versions/latest");

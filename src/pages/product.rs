@@ -2,12 +2,9 @@
 //! queries. The choice (areas, format, subformat) lives in the URL:
 //! `/products/OpenMapLocal?areas=SU,SZ&format=GeoPackage`.
 
-use std::collections::BTreeMap;
-
 use download_api::{Area, Product, ProductDownload, encode_component};
 use explorer_logic::bulk::{BulkFile, shell_script, url_list};
 use explorer_logic::selection::{Merged, Selection, TypedAreas, format_names, subformats};
-use explorer_logic::{Totals, format_size};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
@@ -156,28 +153,10 @@ fn DownloadPicker(product: Product) -> impl IntoView {
     // Only areas the product offers are queried; others from a hand-edited URL are
     // kept in the URL and named.
     let wanted = Memo::new(move |_| {
-        let selection = state.current.get();
-        let areas = offered.with_value(|offered| {
-            selection
-                .areas
-                .iter()
-                .filter(|a| offered.contains(a))
-                .cloned()
-                .collect()
-        });
-        Selection { areas, ..selection }
+        offered.with_value(|offered| state.current.read().offered_only(offered))
     });
-    let unavailable = Memo::new(move |_| {
-        let selection = state.current.get();
-        offered.with_value(|offered| {
-            selection
-                .areas
-                .iter()
-                .filter(|a| !offered.contains(a))
-                .map(|a| a.code().to_owned())
-                .collect::<Vec<_>>()
-        })
-    });
+    let unavailable =
+        Memo::new(move |_| offered.with_value(|offered| state.current.read().not_offered(offered)));
 
     let results = LocalResource::new(move || {
         let api = api.get();
@@ -192,32 +171,19 @@ fn DownloadPicker(product: Product) -> impl IntoView {
         }
     });
     // The last answer stays on screen while the next one loads: no flashing table.
-    let latest = Memo::new(move |_| results.get());
-    let downloads: Memo<Vec<ProductDownload>> = Memo::new(move |_| {
-        latest.with(|r| {
-            r.as_ref()
-                .map(|(_, m)| m.downloads.clone())
-                .unwrap_or_default()
-        })
+    let answered_for = Memo::new(move |_| results.read().as_ref().map(|(s, _)| s.clone()));
+    let merged = Memo::new(move |_| {
+        results
+            .read()
+            .as_ref()
+            .map(|(_, merged)| merged.clone())
+            .unwrap_or_default()
     });
-    let by_area: Memo<BTreeMap<Area, Totals>> = Memo::new(move |_| {
-        latest.with(|r| {
-            r.as_ref()
-                .map(|(_, m)| m.by_area.clone())
-                .unwrap_or_default()
-        })
-    });
-    let total =
-        Memo::new(move |_| latest.with(|r| r.as_ref().map(|(_, m)| m.total).unwrap_or_default()));
-    let errors = Memo::new(move |_| {
-        latest.with(|r| {
-            r.as_ref()
-                .map(|(_, m)| m.errors.clone())
-                .unwrap_or_default()
-        })
-    });
-    let loading =
-        Memo::new(move |_| latest.with(|r| r.as_ref().map(|(s, _)| s) != Some(&wanted.get())));
+    let downloads = Memo::new(move |_| merged.read().downloads.clone());
+    let by_area = Memo::new(move |_| merged.read().by_area.clone());
+    let total = Memo::new(move |_| merged.read().total);
+    let errors = Memo::new(move |_| merged.read().errors.clone());
+    let loading = Memo::new(move |_| answered_for.read().as_ref() != Some(&*wanted.read()));
     let picked_any = Memo::new(move |_| !wanted.with(|w| w.areas.is_empty()));
 
     let query_urls = Memo::new(move |_| {
@@ -235,8 +201,8 @@ fn DownloadPicker(product: Product) -> impl IntoView {
 
     let selected = Signal::derive(move || state.current.with(|s| s.areas.clone()));
     let on_toggle = Callback::new(move |area: Area| state.update(|s| s.toggled(&area)));
-    let product_name = product.name.clone();
-    let product_version = product.version.clone();
+    let (name, version) = (product.name.clone(), product.version.clone());
+    let export_title = Signal::derive(move || wanted.read().export_title(&name, &version));
 
     view! {
         <section class="picker" aria-labelledby="picker-heading">
@@ -256,10 +222,7 @@ fn DownloadPicker(product: Product) -> impl IntoView {
                             <p class="notice" role="status">
                                 "Not offered by this product, so not listed: " {codes.join(", ")} ". "
                                 <button type="button" class="link-button" on:click=move |_| {
-                                    state.update(|s| Selection {
-                                        areas: offered.with_value(|o| s.areas.iter().filter(|a| o.contains(a)).cloned().collect()),
-                                        ..s.clone()
-                                    })
+                                    offered.with_value(|offered| state.update(|s| s.offered_only(offered)))
                                 }>"Remove them"</button>
                             </p>
                         })
@@ -269,18 +232,7 @@ fn DownloadPicker(product: Product) -> impl IntoView {
                     <FormatChoosers formats state />
                     <div class="summary" aria-live="polite">
                         <p class="totals">
-                            {move || {
-                                let picked = wanted.with(|w| w.areas.len());
-                                if picked == 0 {
-                                    "No areas picked yet.".to_owned()
-                                } else {
-                                    let t = total.get();
-                                    let files = if t.files == 1 { "1 file".to_owned() } else { format!("{} files", t.files) };
-                                    let areas = if picked == 1 { "1 area".to_owned() } else { format!("{picked} areas") };
-                                    let more = if t.unsized_files > 0 { " (some sizes unknown)" } else { "" };
-                                    format!("{files} · {} · {areas}{more}", format_size(t.bytes))
-                                }
-                            }}
+                            {move || wanted.read().summary(&total.get())}
                         </p>
                         <span class="loading-dot" class:active=move || loading.get() && picked_any.get()>
                             "Loading…"
@@ -312,17 +264,7 @@ fn DownloadPicker(product: Product) -> impl IntoView {
                         <DownloadsTable downloads />
                         <BulkExport
                             downloads
-                            title=Signal::derive({
-                                let name = product_name.clone();
-                                let version = product_version.clone();
-                                move || {
-                                    let w = wanted.get();
-                                    let areas: Vec<_> = w.areas.iter().map(Area::code).collect();
-                                    let format = [w.format.clone(), w.subformat.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
-                                    let format = if format.is_empty() { "all formats".to_owned() } else { format };
-                                    format!("{name} {version}: {} ({format})", areas.join(", "))
-                                }
-                            })
+                            title=export_title
                             file_stem=id.get_value()
                         />
                         <details class="queries">
@@ -479,15 +421,7 @@ fn BulkExport(
     let stem = StoredValue::new(file_stem);
     let with_files = move |make: &dyn Fn(&[BulkFile]) -> String| {
         downloads.with(|downloads| {
-            let files: Vec<BulkFile> = downloads
-                .iter()
-                .map(|d| BulkFile {
-                    url: &d.url,
-                    file_name: &d.file_name,
-                    md5: d.md5.as_deref(),
-                    size: d.size,
-                })
-                .collect();
+            let files: Vec<BulkFile> = downloads.iter().map(BulkFile::from).collect();
             make(&files)
         })
     };

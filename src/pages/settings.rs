@@ -1,6 +1,7 @@
 //! `/settings`: which Download Service the app talks to.
 
 use explorer_logic::address::{AddressKind, check_address};
+use explorer_logic::counted;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -225,10 +226,10 @@ fn ConnectionCheck() -> impl IntoView {
                         products
                             .await
                             .map(|count| {
-                                let noun = if count == 1 { "product" } else { "products" };
                                 view! {
                                     <p class="connection-status ok">
-                                        "Connected: the service lists " {count} " open " {noun} "."
+                                        "Connected: the service lists "
+                                        {counted(count, "open product", "open products")} "."
                                     </p>
                                 }
                             })

@@ -1,7 +1,9 @@
 use download_api::{DataPackageVersion, Download};
-use explorer_logic::bulk::{BulkFile, md5_checklist, shell_script, url_list};
-use explorer_logic::format_size;
-use explorer_logic::versions::{Comparison, is_older, sort_newest_first, version_id_from_url};
+use explorer_logic::bulk::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
+use explorer_logic::versions::{
+    ChangedFile, Comparison, is_older, name_and_size, sort_newest_first, supply_type_label,
+    version_id_from_url,
+};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
@@ -12,7 +14,6 @@ use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
 use crate::components::files_table::FilesTable;
 use crate::components::save_file::save_text_file;
-use crate::pages::package::supply_type_label;
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
 /// links to the previous and next versions, bulk download and a comparison.
@@ -178,37 +179,23 @@ fn BulkDownload(files: Vec<Download>, title: String) -> impl IntoView {
     if files.is_empty() {
         return ().into_any();
     }
-    let stem: String = title
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect::<String>()
-        .to_lowercase();
+    let stem = file_stem(&title);
     let files = StoredValue::new(files);
-    let bulk = move |f: &Vec<Download>| -> Vec<(String, String, Option<String>, Option<u64>)> {
-        f.iter()
-            .map(|d| (d.url.clone(), d.file_name.clone(), d.md5.clone(), d.size))
-            .collect()
-    };
     let save = move |kind: &'static str| {
-        let owned = files.with_value(bulk);
-        let list: Vec<BulkFile> = owned
-            .iter()
-            .map(|(url, file_name, md5, size)| BulkFile {
-                url,
-                file_name,
-                md5: md5.as_deref(),
-                size: *size,
-            })
-            .collect();
-        match kind {
-            "script" => save_text_file(
-                &format!("{stem}.sh"),
-                "text/x-shellscript",
-                &shell_script(&title, &list),
-            ),
-            "urls" => save_text_file(&format!("{stem}-urls.txt"), "text/plain", &url_list(&list)),
-            _ => save_text_file(&format!("{stem}.md5"), "text/plain", &md5_checklist(&list)),
-        }
+        files.with_value(|files| {
+            let list: Vec<BulkFile> = files.iter().map(BulkFile::from).collect();
+            match kind {
+                "script" => save_text_file(
+                    &format!("{stem}.sh"),
+                    "text/x-shellscript",
+                    &shell_script(&title, &list),
+                ),
+                "urls" => {
+                    save_text_file(&format!("{stem}-urls.txt"), "text/plain", &url_list(&list))
+                }
+                _ => save_text_file(&format!("{stem}.md5"), "text/plain", &md5_checklist(&list)),
+            }
+        })
     };
     let save = StoredValue::new(save);
     view! {
@@ -371,37 +358,10 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
             }
         })
     };
-    let sized = |d: &Download| match d.size {
-        Some(size) => format!("{} ({})", d.file_name, format_size(size)),
-        None => d.file_name.clone(),
-    };
-    let added: Vec<String> = result.added.iter().map(|d| sized(d)).collect();
-    let removed: Vec<String> = result.removed.iter().map(|d| sized(d)).collect();
-    let changed: Vec<String> = result
-        .changed
-        .iter()
-        .map(|c| {
-            let mut what = Vec::new();
-            if c.md5_changed() {
-                what.push("md5".to_owned());
-            }
-            if c.size_changed() {
-                what.push(format!(
-                    "size {} → {}",
-                    c.before.size.map(format_size).unwrap_or_default(),
-                    c.after.size.map(format_size).unwrap_or_default()
-                ));
-            }
-            format!("{} ({})", c.after.file_name, what.join(", "))
-        })
-        .collect();
-    let counts = format!(
-        "{} added, {} removed, {} changed, {} unchanged",
-        result.added.len(),
-        result.removed.len(),
-        result.changed.len(),
-        result.unchanged
-    );
+    let added = result.added.iter().map(|d| name_and_size(d)).collect();
+    let removed = result.removed.iter().map(|d| name_and_size(d)).collect();
+    let changed = result.changed.iter().map(ChangedFile::describe).collect();
+    let counts = result.counts();
     view! {
         <div class="compare-result" role="status">
             <p class="compare-summary">

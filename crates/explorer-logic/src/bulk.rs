@@ -1,6 +1,8 @@
 //! Bulk download exports: a resumable, checking shell script, a URL list and an
 //! `md5sum` checklist, made from any list of files the service listed.
 
+use download_api::{Download, ProductDownload};
+
 use crate::format_size;
 
 /// One file to fetch in bulk.
@@ -14,6 +16,43 @@ pub struct BulkFile<'a> {
     pub md5: Option<&'a str>,
     /// Size in bytes, when known (only used for the summary line).
     pub size: Option<u64>,
+}
+
+impl<'a> From<&'a Download> for BulkFile<'a> {
+    fn from(download: &'a Download) -> Self {
+        BulkFile {
+            url: &download.url,
+            file_name: &download.file_name,
+            md5: download.md5.as_deref(),
+            size: download.size,
+        }
+    }
+}
+
+impl<'a> From<&'a ProductDownload> for BulkFile<'a> {
+    fn from(download: &'a ProductDownload) -> Self {
+        BulkFile {
+            url: &download.url,
+            file_name: &download.file_name,
+            md5: download.md5.as_deref(),
+            size: download.size,
+        }
+    }
+}
+
+/// A file name (without extension) for an export titled `title`: lower-case ASCII
+/// letters and digits, everything else a `-`, so it is safe on any system.
+pub fn file_stem(title: &str) -> String {
+    title
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 /// A POSIX `sh` script that downloads every file with curl (failing on HTTP errors,
@@ -145,5 +184,33 @@ mod tests {
         let files = [file("u1", "a.zip", Some("m1")), file("u2", "b.zip", None)];
         assert_eq!(url_list(&files), "u1\nu2\n");
         assert_eq!(md5_checklist(&files), "m1  a.zip\n");
+    }
+
+    #[test]
+    fn listed_downloads_become_bulk_files() {
+        let download = Download {
+            url: "u".into(),
+            file_name: "a.zip".into(),
+            size: Some(3),
+            md5: Some("m".into()),
+        };
+        assert_eq!(
+            BulkFile::from(&download),
+            BulkFile {
+                url: "u",
+                file_name: "a.zip",
+                md5: Some("m"),
+                size: Some(3)
+            }
+        );
+    }
+
+    #[test]
+    fn file_stems_are_plain_ascii() {
+        assert_eq!(
+            file_stem("Data package 0040046952, version 110012"),
+            "data-package-0040046952--version-110012"
+        );
+        assert_eq!(file_stem("Café/x"), "caf--x");
     }
 }

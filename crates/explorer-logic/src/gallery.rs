@@ -11,6 +11,8 @@ use std::collections::BTreeSet;
 use download_api::{Area, Product};
 use download_api::{encode_component, parse_query};
 
+use crate::counted;
+
 /// How the gallery orders products.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Sort {
@@ -252,11 +254,19 @@ impl Facets {
 
 /// The result line: `"18 products"`, or `"12 of 18 products"` when some are hidden.
 pub fn result_summary(shown: usize, total: usize) -> String {
-    let noun = if total == 1 { "product" } else { "products" };
+    let all = counted(total, "product", "products");
     if shown == total {
-        format!("{total} {noun}")
+        all
     } else {
-        format!("{shown} of {total} {noun}")
+        format!("{shown} of {all}")
+    }
+}
+
+/// How the area filter names an area: `GB (Great Britain)`, else its code.
+pub fn area_label(area: &Area) -> String {
+    match area {
+        Area::Gb => "GB (Great Britain)".to_owned(),
+        other => other.code().to_owned(),
     }
 }
 
@@ -526,5 +536,7 @@ mod tests {
         assert_eq!(areas_summary(&products[1]).as_deref(), Some("3 areas"));
         assert_eq!(areas_summary(&products[3]).as_deref(), Some("1 area: UK"));
         assert_eq!(areas_summary(&product("x", "x", "1")), None);
+        assert_eq!(area_label(&Area::Gb), "GB (Great Britain)");
+        assert_eq!(area_label(&Area::from("UK")), "UK");
     }
 }

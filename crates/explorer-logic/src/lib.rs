@@ -9,8 +9,10 @@ pub mod gallery;
 pub mod selection;
 pub mod session;
 mod size;
+mod text;
 mod totals;
 pub mod versions;
 
 pub use size::format_size;
+pub use text::counted;
 pub use totals::Totals;

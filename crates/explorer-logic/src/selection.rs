@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::Totals;
+use crate::{Totals, counted, format_size};
 use download_api::{Area, DownloadsQuery, Format, GridSquare, ParseError, ProductDownload};
 use download_api::{encode_component, parse_query};
 
@@ -148,6 +148,68 @@ impl Selection {
             .collect()
     }
 
+    /// The same choice with only the areas in `offered`: what is asked of the service.
+    /// Other areas (from a hand-edited address) stay in the address and are named.
+    pub fn offered_only(&self, offered: &[Area]) -> Self {
+        Selection {
+            areas: self
+                .areas
+                .iter()
+                .filter(|area| offered.contains(area))
+                .cloned()
+                .collect(),
+            ..self.clone()
+        }
+    }
+
+    /// The codes of the picked areas that are not in `offered`.
+    pub fn not_offered(&self, offered: &[Area]) -> Vec<String> {
+        self.areas
+            .iter()
+            .filter(|area| !offered.contains(area))
+            .map(|area| area.code().to_owned())
+            .collect()
+    }
+
+    /// What the picked areas hold, for the line above the table:
+    /// `3 files · 1.2 MB · 2 areas`, noting when some sizes are unknown.
+    pub fn summary(&self, total: &Totals) -> String {
+        if self.areas.is_empty() {
+            return "No areas picked yet.".to_owned();
+        }
+        let more = if total.unsized_files > 0 {
+            " (some sizes unknown)"
+        } else {
+            ""
+        };
+        format!(
+            "{} · {} · {}{more}",
+            counted(total.files, "file", "files"),
+            format_size(total.bytes),
+            counted(self.areas.len(), "area", "areas"),
+        )
+    }
+
+    /// The title of a bulk export of this choice:
+    /// `OS OpenMap Local 2024-07: SU, SZ (GML 3)`.
+    pub fn export_title(&self, product_name: &str, product_version: &str) -> String {
+        let areas: Vec<&str> = self.areas.iter().map(Area::code).collect();
+        let format: Vec<&str> = [&self.format, &self.subformat]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        let format = if format.is_empty() {
+            "all formats".to_owned()
+        } else {
+            format.join(" ")
+        };
+        format!(
+            "{product_name} {product_version}: {} ({format})",
+            areas.join(", ")
+        )
+    }
+
     fn tidy(&mut self) {
         self.areas.sort();
         self.areas.dedup();
@@ -257,16 +319,22 @@ pub struct Merged<E> {
     pub errors: Vec<(Area, E)>,
 }
 
-impl<E> Merged<E> {
-    /// Merges the answer of each area's query. A file listed by two queries (same
-    /// `url`) appears once, under the first.
-    pub fn new(results: impl IntoIterator<Item = (Area, Result<Vec<ProductDownload>, E>)>) -> Self {
-        let mut merged = Merged {
+impl<E> Default for Merged<E> {
+    fn default() -> Self {
+        Merged {
             downloads: Vec::new(),
             by_area: BTreeMap::new(),
             total: Totals::default(),
             errors: Vec::new(),
-        };
+        }
+    }
+}
+
+impl<E> Merged<E> {
+    /// Merges the answer of each area's query. A file listed by two queries (same
+    /// `url`) appears once, under the first.
+    pub fn new(results: impl IntoIterator<Item = (Area, Result<Vec<ProductDownload>, E>)>) -> Self {
+        let mut merged = Merged::default();
         for (area, result) in results {
             match result {
                 Ok(downloads) => {
@@ -467,6 +535,54 @@ mod tests {
         );
         assert_eq!(queries[1].1.area, Some(Area::from("SZ")));
         assert!(Selection::default().queries().is_empty());
+    }
+
+    #[test]
+    fn areas_the_product_does_not_offer_are_set_apart() {
+        let offered = areas(&["GB", "SU", "SZ"]);
+        let picked = Selection::from_params(Some("SU,TQ,UK"), Some("GML"), None);
+        let wanted = picked.offered_only(&offered);
+        assert_eq!(wanted.areas, areas(&["SU"]));
+        assert_eq!(wanted.format.as_deref(), Some("GML"));
+        assert_eq!(picked.not_offered(&offered), ["TQ", "UK"]);
+        assert!(wanted.not_offered(&offered).is_empty());
+    }
+
+    #[test]
+    fn summary_counts_files_bytes_and_areas() {
+        let totals = |files, bytes, unsized_files| Totals {
+            files,
+            bytes,
+            unsized_files,
+        };
+        assert_eq!(
+            Selection::default().summary(&totals(0, 0, 0)),
+            "No areas picked yet."
+        );
+        let one = Selection::from_params(Some("SU"), None, None);
+        assert_eq!(
+            one.summary(&totals(1, 631_663, 0)),
+            "1 file · 632 kB · 1 area"
+        );
+        let two = Selection::from_params(Some("SU,SZ"), None, None);
+        assert_eq!(
+            two.summary(&totals(3, 2_000_000, 1)),
+            "3 files · 2.00 MB · 2 areas (some sizes unknown)"
+        );
+    }
+
+    #[test]
+    fn export_title_names_product_areas_and_format() {
+        let picked = Selection::from_params(Some("SZ,SU"), Some("GML"), Some("3"));
+        assert_eq!(
+            picked.export_title("OS OpenMap Local", "2024-07"),
+            "OS OpenMap Local 2024-07: SU, SZ (GML 3)"
+        );
+        let any = Selection::from_params(Some("GB"), None, None);
+        assert_eq!(
+            any.export_title("P", "Version 5"),
+            "P Version 5: GB (all formats)"
+        );
     }
 
     #[test]

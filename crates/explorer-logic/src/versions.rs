@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use download_api::{DataPackageVersionSummary, Download, decode_component};
 
+use crate::format_size;
+
 /// Orders versions newest first: by creation date, then by id (numerically when both
 /// ids are numbers, so `"110020"` comes before `"99999"`).
 pub fn sort_newest_first(versions: &mut [DataPackageVersionSummary]) {
@@ -48,6 +50,28 @@ pub fn version_id_from_url(url: &str) -> Option<String> {
     (!decoded.is_empty()).then_some(decoded)
 }
 
+/// `FULL` and `COU` as people read them, keeping the service's code.
+pub fn supply_type_label(code: &str) -> String {
+    match code {
+        "FULL" => "Full supply (FULL)".into(),
+        "COU" => "Change-only update (COU)".into(),
+        other => other.into(),
+    }
+}
+
+/// The latest version's date: the newest `createdOn` of `versions`.
+pub fn latest_created_on(versions: &[DataPackageVersionSummary]) -> Option<&str> {
+    versions.iter().map(|v| v.created_on.as_str()).max()
+}
+
+/// A file's name with its size when known: `a.zip (1.50 kB)`.
+pub fn name_and_size(file: &Download) -> String {
+    match file.size {
+        Some(size) => format!("{} ({})", file.file_name, format_size(size)),
+        None => file.file_name.clone(),
+    }
+}
+
 /// A file present in both versions whose content differs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChangedFile<'a> {
@@ -66,6 +90,24 @@ impl ChangedFile<'_> {
     /// Both sizes are known and differ.
     pub fn size_changed(&self) -> bool {
         matches!((self.before.size, self.after.size), (Some(a), Some(b)) if a != b)
+    }
+
+    /// The file and what changed: `a.zip (md5, size 1.00 kB → 2.00 kB)`.
+    pub fn describe(&self) -> String {
+        let mut what = Vec::new();
+        if self.md5_changed() {
+            what.push("md5".to_owned());
+        }
+        if let (Some(before), Some(after)) = (self.before.size, self.after.size)
+            && before != after
+        {
+            what.push(format!(
+                "size {} → {}",
+                format_size(before),
+                format_size(after)
+            ));
+        }
+        format!("{} ({})", self.after.file_name, what.join(", "))
     }
 }
 
@@ -86,6 +128,17 @@ impl Comparison<'_> {
     /// True when both versions hold the same files.
     pub fn is_identical(&self) -> bool {
         self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+
+    /// How many files fall in each group: `1 added, 0 removed, 2 changed, 5 unchanged`.
+    pub fn counts(&self) -> String {
+        format!(
+            "{} added, {} removed, {} changed, {} unchanged",
+            self.added.len(),
+            self.removed.len(),
+            self.changed.len(),
+            self.unchanged
+        )
     }
 }
 
@@ -223,6 +276,30 @@ mod tests {
         );
         assert_eq!(result.unchanged, 1);
         assert!(!result.is_identical());
+        assert_eq!(
+            result.counts(),
+            "1 added, 1 removed, 2 changed, 1 unchanged"
+        );
+        let described: Vec<_> = result.changed.iter().map(ChangedFile::describe).collect();
+        assert_eq!(
+            described,
+            ["new_md5.zip (md5)", "new_size.zip (size 7 B → 8 B)"]
+        );
+    }
+
+    #[test]
+    fn labels_for_supply_types_dates_and_files() {
+        assert_eq!(supply_type_label("COU"), "Change-only update (COU)");
+        assert_eq!(supply_type_label("FULL"), "Full supply (FULL)");
+        assert_eq!(supply_type_label("PARTIAL"), "PARTIAL");
+        let versions = [summary("1", "2021-01-20"), summary("2", "2022-02-02")];
+        assert_eq!(latest_created_on(&versions), Some("2022-02-02"));
+        assert_eq!(latest_created_on(&[]), None);
+        assert_eq!(
+            name_and_size(&file("a.zip", Some(1500), None)),
+            "a.zip (1.50 kB)"
+        );
+        assert_eq!(name_and_size(&file("b.zip", None, None)), "b.zip");
     }
 
     #[test]

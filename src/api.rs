@@ -3,61 +3,15 @@
 use std::fmt;
 
 use download_api::{
-    DataPackage, DataPackageVersion, DataPackageVersionSummary, Download, DownloadsQuery,
-    ErrorBody, OAuthErrorBody, Product, ProductDownload, ServiceUrls, TokenResponse,
+    DataPackage, DataPackageVersion, DataPackageVersionSummary, Download, DownloadsQuery, Product,
+    ProductDownload, ServiceUrls, TokenResponse,
 };
+pub use explorer_logic::service_error::ServiceError;
 use gloo_net::http::{Request, RequestBuilder, Response};
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 
 use crate::config::ServiceConfig;
-
-/// What went wrong talking to the service, with the service's own words when it sent any.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ServiceError {
-    /// The service answered with an error body (`message` and links).
-    #[error("{}", .body.message)]
-    Answered { status: u16, body: ErrorBody },
-    /// The service answered with an error status and nothing readable.
-    #[error("The service answered {status} {status_text}.")]
-    Status { status: u16, status_text: String },
-    /// The request never got an answer (network down, wrong address, CORS).
-    #[error(
-        "Could not reach the service at {url}. Check the address in Settings and your connection."
-    )]
-    Network { url: String },
-    /// What the user typed cannot be sent as it is.
-    #[error("{0}")]
-    Input(String),
-    /// The answer was not what the spec describes.
-    #[error("The service sent an answer this app could not read ({0}).")]
-    Decode(String),
-}
-
-impl ServiceError {
-    /// The HTTP status, when the service answered at all.
-    pub fn status(&self) -> Option<u16> {
-        match self {
-            ServiceError::Answered { status, .. } | ServiceError::Status { status, .. } => {
-                Some(*status)
-            }
-            _ => None,
-        }
-    }
-
-    /// True when the credentials are missing, wrong or expired.
-    pub fn is_unauthorized(&self) -> bool {
-        self.status() == Some(401)
-    }
-
-    /// The service's error body, when it sent one.
-    pub fn body(&self) -> Option<&ErrorBody> {
-        match self {
-            ServiceError::Answered { body, .. } => Some(body),
-            _ => None,
-        }
-    }
-}
 
 /// How the app proves who it is on data package endpoints.
 #[derive(Clone, PartialEq, Eq)]
@@ -209,10 +163,7 @@ impl Api {
             .await
             .map_err(|_| ServiceError::Network { url: url.clone() })?;
         if response.type_() == web_sys::ResponseType::Opaqueredirect {
-            return Err(ServiceError::Input(
-                "The service only answers with a redirect here, so the browser cannot ask it for the file's direct address."
-                    .into(),
-            ));
+            return Err(ServiceError::OnlyRedirects);
         }
         if !response.ok() {
             return Err(error_from(&response).await);
@@ -244,29 +195,19 @@ impl Api {
             .header("Authorization", &basic)
             .header("Content-Type", "application/x-www-form-urlencoded")
             .body("grant_type=client_credentials")
-            .map_err(|e| ServiceError::Input(e.to_string()))?;
+            .map_err(|e| ServiceError::Request(e.to_string()))?;
         let response = request.send().await.map_err(|_| ServiceError::Network {
             url: self.token_url.clone(),
         })?;
         if response.ok() {
             return read_json(&response).await;
         }
-        // The token endpoint speaks OAuth2's error form rather than `message`.
-        let status = response.status();
         let text = response.text().await.unwrap_or_default();
-        let message = serde_json::from_str::<OAuthErrorBody>(&text)
-            .map(|e| e.error_description.unwrap_or(e.error))
-            .or_else(|_| serde_json::from_str::<ErrorBody>(&text).map(|e| e.message));
-        Err(match message {
-            Ok(message) => ServiceError::Answered {
-                status,
-                body: ErrorBody::new(message),
-            },
-            Err(_) => ServiceError::Status {
-                status,
-                status_text: response.status_text(),
-            },
-        })
+        Err(ServiceError::from_token_answer(
+            response.status(),
+            &response.status_text(),
+            &text,
+        ))
     }
 
     /// `GET` any address of the service (e.g. a `nextVersionUrl` it gave us).
@@ -304,22 +245,18 @@ async fn read_json<T: DeserializeOwned>(response: &Response) -> Result<T, Servic
 }
 
 async fn error_from(response: &Response) -> ServiceError {
-    let status = response.status();
-    match response.json::<ErrorBody>().await {
-        Ok(body) => ServiceError::Answered { status, body },
-        Err(_) => ServiceError::Status {
-            status,
-            status_text: response.status_text(),
-        },
-    }
+    let text = response.text().await.unwrap_or_default();
+    ServiceError::from_answer(response.status(), &response.status_text(), &text)
 }
 
 /// `Basic base64(key:secret)`, via the browser's own base64.
 fn basic_auth(key: &str, secret: &str) -> Result<String, ServiceError> {
     let window =
-        web_sys::window().ok_or_else(|| ServiceError::Input("no browser window".into()))?;
+        web_sys::window().ok_or_else(|| ServiceError::Request("no browser window".into()))?;
     window
         .btoa(&format!("{key}:{secret}"))
         .map(|encoded| format!("Basic {encoded}"))
-        .map_err(|_| ServiceError::Input("The API key and secret must be plain ASCII text.".into()))
+        .map_err(|_| {
+            ServiceError::Request("the API key and secret must be plain ASCII text".into())
+        })
 }

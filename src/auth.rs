@@ -7,8 +7,8 @@
 use std::fmt;
 
 use explorer_logic::session::{
-    check_key_and_secret, key_prefix, login_path, parse_pasted_token, renew_delay_ms,
-    token_expiry_ms,
+    Credential, KeyAndSecretError, SignInError, check_key_and_secret, key_prefix, login_path,
+    parse_pasted_token, renew_delay_ms, token_expiry_ms,
 };
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
@@ -128,13 +128,13 @@ impl Session {
         key: String,
         secret: String,
         remember: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), SignInError> {
         check_key_and_secret(&key, &secret)?;
         let api = self.service.api_untracked().with_credentials(None);
         let token = api
             .request_token(&key, &secret)
             .await
-            .map_err(|e| refused_key_and_secret(&e))?;
+            .map_err(SignInError::token_refused)?;
         let expires_at_ms = token_expiry_ms(None, token.expires_in, now_ms());
         self.start(
             Credentials::Token(token.access_token),
@@ -152,16 +152,18 @@ impl Session {
     }
 
     /// Uses a token obtained elsewhere, after checking the service accepts it.
-    pub async fn sign_in_with_token(&self, pasted: String, remember: bool) -> Result<(), String> {
-        let token = parse_pasted_token(&pasted, now_ms()).map_err(|e| e.to_string())?;
+    pub async fn sign_in_with_token(
+        &self,
+        pasted: String,
+        remember: bool,
+    ) -> Result<(), SignInError> {
+        let token = parse_pasted_token(&pasted, now_ms())?;
         if token.expires_at_ms.is_some_and(|at| at <= now_ms()) {
-            return Err(
-                "This token has already expired (its issued_at and expires_in say so). Get a new one."
-                    .into(),
-            );
+            return Err(SignInError::TokenExpired);
         }
         let credentials = Credentials::Token(token.access_token);
-        self.check_accepted(&credentials, "access token").await?;
+        self.check_accepted(&credentials, Credential::AccessToken)
+            .await?;
         self.start(
             credentials,
             SessionInfo {
@@ -178,13 +180,14 @@ impl Session {
     }
 
     /// Uses the API key alone (sent in the `key` header), after checking it.
-    pub async fn sign_in_with_key(&self, key: String) -> Result<(), String> {
+    pub async fn sign_in_with_key(&self, key: String) -> Result<(), SignInError> {
         let key = key.trim().to_owned();
         if key.is_empty() {
-            return Err("Enter your project's API key.".into());
+            return Err(KeyAndSecretError::NoKey.into());
         }
         let credentials = Credentials::ApiKey(key.clone());
-        self.check_accepted(&credentials, "API key").await?;
+        self.check_accepted(&credentials, Credential::ApiKey)
+            .await?;
         self.start(
             credentials,
             SessionInfo {
@@ -238,17 +241,18 @@ impl Session {
         }
     }
 
-    async fn check_accepted(&self, credentials: &Credentials, what: &str) -> Result<(), String> {
+    async fn check_accepted(
+        &self,
+        credentials: &Credentials,
+        credential: Credential,
+    ) -> Result<(), SignInError> {
         let api = self
             .service
             .api_untracked()
             .with_credentials(Some(credentials.clone()));
         match api.data_packages().await {
             Ok(_) => Ok(()),
-            Err(error) if error.is_unauthorized() => Err(format!(
-                "The service did not accept this {what}: {error} Check that you copied all of it, that it belongs to a project with data packages, and (for a token) that it has not expired."
-            )),
-            Err(error) => Err(error.to_string()),
+            Err(error) => Err(SignInError::check_failed(credential, error)),
         }
     }
 
@@ -424,18 +428,6 @@ impl Session {
             true,
             false,
         );
-    }
-}
-
-/// A clear message for a refused key and secret, with the service's own words.
-fn refused_key_and_secret(error: &ServiceError) -> String {
-    match error.status() {
-        Some(400 | 401 | 403) => format!(
-            "The service did not accept this API key and secret: \u{201c}{error}\u{201d} Check that both are right and complete, \
-             that the key is in the key field and the secret in the secret field (not swapped, not both in one), \
-             and that neither has extra spaces."
-        ),
-        _ => error.to_string(),
     }
 }
 

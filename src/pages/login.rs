@@ -4,7 +4,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::auth::{SignInMethod, use_session};
-use explorer_logic::session::safe_next;
+use explorer_logic::session::{SignInError, safe_next};
 
 /// `/login?next=…`: sign in three ways, then go back to `next` (an app path).
 #[component]
@@ -20,7 +20,7 @@ pub fn Login() -> impl IntoView {
     let secret = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
     let remember = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<SignInError>);
     let pending = RwSignal::new(false);
 
     let next = move || {
@@ -66,7 +66,7 @@ pub fn Login() -> impl IntoView {
                     };
                     navigate(&next(), options);
                 }
-                Err(message) => error.set(Some(message)),
+                Err(why) => error.set(Some(why)),
             }
         });
     };
@@ -191,10 +191,10 @@ pub fn Login() -> impl IntoView {
                 {move || {
                     error
                         .get()
-                        .map(|message| {
+                        .map(|why| {
                             view! {
                                 <p class="form-error" role="alert">
-                                    {message}
+                                    {why.to_string()}
                                 </p>
                             }
                         })

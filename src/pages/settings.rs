@@ -1,5 +1,7 @@
 //! `/settings`: which Download Service the app talks to.
 
+use std::fmt;
+
 use explorer_logic::address::{AddressKind, check_address};
 use explorer_logic::counted;
 use leptos::ev::SubmitEvent;
@@ -11,6 +13,28 @@ use crate::auth::use_session;
 use crate::components::Errors;
 use crate::config::ServiceConfig;
 
+/// What the last Save or Reset did; `signed_out` when a sign-in had to end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Changed {
+    Saved { signed_out: bool },
+    Reset { signed_out: bool },
+}
+
+impl fmt::Display for Changed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Changed::Saved { signed_out: true } => {
+                "Saved. Every page now uses this service; you were signed out of the old one."
+            }
+            Changed::Saved { signed_out: false } => "Saved. Every page now uses this service.",
+            Changed::Reset { signed_out: true } => {
+                "Back to the default service; you were signed out of the other one."
+            }
+            Changed::Reset { signed_out: false } => "Back to the default service.",
+        })
+    }
+}
+
 /// `/settings`: the service address and token address, kept in this browser.
 #[component]
 pub fn Settings() -> impl IntoView {
@@ -21,7 +45,7 @@ pub fn Settings() -> impl IntoView {
     let token_url = RwSignal::new(current.token_url);
     // Errors show once the user has tried to save, then follow the typing.
     let submitted = RwSignal::new(false);
-    let notice = RwSignal::new(None::<&'static str>);
+    let notice = RwSignal::new(None::<Changed>);
     let custom = RwSignal::new(ServiceConfig::saved().is_some());
     let defaults = LocalResource::new(ServiceConfig::deployed);
 
@@ -74,11 +98,7 @@ pub fn Settings() -> impl IntoView {
         custom.set(!is_default);
         let signed_out = apply(config);
         submitted.set(false);
-        notice.set(Some(if signed_out {
-            "Saved. Every page now uses this service; you were signed out of the old one."
-        } else {
-            "Saved. Every page now uses this service."
-        }));
+        notice.set(Some(Changed::Saved { signed_out }));
     };
 
     let reset = move |_| {
@@ -88,11 +108,7 @@ pub fn Settings() -> impl IntoView {
             custom.set(false);
             submitted.set(false);
             let signed_out = apply(defaults);
-            notice.set(Some(if signed_out {
-                "Back to the default service; you were signed out of the other one."
-            } else {
-                "Back to the default service."
-            }));
+            notice.set(Some(Changed::Reset { signed_out }));
         });
     };
 
@@ -143,7 +159,7 @@ pub fn Settings() -> impl IntoView {
                         "Reset to default"
                     </button>
                     <p class="form-notice" role="status" aria-live="polite">
-                        {move || notice.get()}
+                        {move || notice.get().map(|changed| changed.to_string())}
                     </p>
                 </div>
                 <Transition>

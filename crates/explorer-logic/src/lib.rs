@@ -7,6 +7,7 @@ pub mod address;
 pub mod bulk;
 pub mod gallery;
 pub mod selection;
+pub mod service_error;
 pub mod session;
 mod size;
 mod text;

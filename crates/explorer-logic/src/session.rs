@@ -5,6 +5,8 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
 use download_api::TokenResponse;
 
+use crate::service_error::ServiceError;
+
 /// What must be encoded in a `next` query value; `/` stays readable.
 const NEXT_VALUE: &AsciiSet = &CONTROLS
     .add(b' ')
@@ -123,29 +125,106 @@ pub fn parse_pasted_token(text: &str, now_ms: u64) -> Result<PastedToken, Pasted
     })
 }
 
+/// What is wrong with an API key and secret, found before they are sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum KeyAndSecretError {
+    #[error("Enter your project's API key.")]
+    NoKey,
+    #[error(
+        "The API key contains ':'. Put only the key in the key field and the secret in the secret field."
+    )]
+    ColonInKey,
+    #[error("Enter your project's API secret (or sign in with the API key only).")]
+    NoSecret,
+    #[error("The API key or secret starts or ends with a space. Copy them again without spaces.")]
+    Spaces,
+    #[error("The API key and secret must be plain ASCII text.")]
+    NotAscii,
+}
+
 /// What is wrong with an API key and secret before they are sent, if anything.
 ///
 /// Basic authentication joins them as `key:secret`, so a colon in the key would move
 /// the split point: the commonest "not correctly separated" mistake is pasting
 /// `key:secret` into the key field.
-pub fn check_key_and_secret(key: &str, secret: &str) -> Result<(), &'static str> {
+pub fn check_key_and_secret(key: &str, secret: &str) -> Result<(), KeyAndSecretError> {
     if key.trim().is_empty() {
-        return Err("Enter your project's API key.");
+        return Err(KeyAndSecretError::NoKey);
     }
     if key.contains(':') {
-        return Err(
-            "The API key contains ':'. Put only the key in the key field and the secret in the secret field.",
-        );
+        return Err(KeyAndSecretError::ColonInKey);
     }
     if secret.is_empty() {
-        return Err("Enter your project's API secret (or sign in with the API key only).");
+        return Err(KeyAndSecretError::NoSecret);
     }
     if key.trim() != key || secret.trim() != secret {
-        return Err(
-            "The API key or secret starts or ends with a space. Copy them again without spaces.",
-        );
+        return Err(KeyAndSecretError::Spaces);
+    }
+    if !key.is_ascii() || !secret.is_ascii() {
+        return Err(KeyAndSecretError::NotAscii);
     }
     Ok(())
+}
+
+/// Which credential the service was asked to accept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Credential {
+    AccessToken,
+    ApiKey,
+}
+
+impl std::fmt::Display for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Credential::AccessToken => "access token",
+            Credential::ApiKey => "API key",
+        })
+    }
+}
+
+/// Why signing in did not work, in words that say what to do.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SignInError {
+    #[error(transparent)]
+    KeyAndSecret(#[from] KeyAndSecretError),
+    #[error(transparent)]
+    PastedToken(#[from] PastedTokenError),
+    #[error("This token has already expired (its issued_at and expires_in say so). Get a new one.")]
+    TokenExpired,
+    #[error(
+        "The service did not accept this API key and secret: \u{201c}{0}\u{201d} Check that both are right and complete, \
+         that the key is in the key field and the secret in the secret field (not swapped, not both in one), \
+         and that neither has extra spaces."
+    )]
+    KeyAndSecretRefused(ServiceError),
+    #[error(
+        "The service did not accept this {credential}: {error} Check that you copied all of it, that it belongs to a project with data packages, and (for a token) that it has not expired."
+    )]
+    Refused {
+        credential: Credential,
+        error: ServiceError,
+    },
+    #[error(transparent)]
+    Service(ServiceError),
+}
+
+impl SignInError {
+    /// The token endpoint did not give a token for a key and secret.
+    pub fn token_refused(error: ServiceError) -> Self {
+        match error.status() {
+            Some(400 | 401 | 403) => SignInError::KeyAndSecretRefused(error),
+            _ => SignInError::Service(error),
+        }
+    }
+
+    /// Checking a token or key against the service failed.
+    pub fn check_failed(credential: Credential, error: ServiceError) -> Self {
+        if error.is_unauthorized() {
+            SignInError::Refused { credential, error }
+        } else {
+            SignInError::Service(error)
+        }
+    }
 }
 
 /// The address to return to after signing in, if `next` is a path of this app.
@@ -253,13 +332,42 @@ mod tests {
     #[test]
     fn key_and_secret_are_checked_for_separation_mistakes() {
         assert_eq!(check_key_and_secret("k", "s"), Ok(()));
-        assert!(check_key_and_secret("k:s", "").unwrap_err().contains("':'"));
-        assert!(check_key_and_secret("", "s").is_err());
-        assert!(check_key_and_secret("k", "").is_err());
+        let colon = check_key_and_secret("k:s", "").unwrap_err();
+        assert_eq!(colon, KeyAndSecretError::ColonInKey);
+        assert!(colon.to_string().contains("':'"));
+        assert_eq!(check_key_and_secret("", "s"), Err(KeyAndSecretError::NoKey));
+        assert_eq!(
+            check_key_and_secret("k", ""),
+            Err(KeyAndSecretError::NoSecret)
+        );
         assert!(
             check_key_and_secret("k ", "s")
                 .unwrap_err()
+                .to_string()
                 .contains("space")
+        );
+        assert_eq!(
+            check_key_and_secret("k", "sé"),
+            Err(KeyAndSecretError::NotAscii)
+        );
+    }
+
+    #[test]
+    fn refusals_say_what_to_check_other_failures_say_what_happened() {
+        let refused = ServiceError::from_token_answer(401, "", r#"{"error":"invalid_client"}"#);
+        let message = SignInError::token_refused(refused).to_string();
+        assert!(message.contains("\u{201c}invalid_client\u{201d}") && message.contains("swapped"));
+        let down = ServiceError::Network { url: "u".into() };
+        assert_eq!(
+            SignInError::token_refused(down.clone()),
+            SignInError::Service(down.clone())
+        );
+        let unauthorized = ServiceError::from_answer(401, "", r#"{"message":"Bad token"}"#);
+        let message = SignInError::check_failed(Credential::AccessToken, unauthorized).to_string();
+        assert!(message.starts_with("The service did not accept this access token: Bad token"));
+        assert_eq!(
+            SignInError::check_failed(Credential::ApiKey, down.clone()),
+            SignInError::Service(down)
         );
     }
 

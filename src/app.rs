@@ -1,4 +1,5 @@
-//! The app shell: routes, header and the shared context.
+//! The app shell: routes, header and the shared context. The route patterns here
+//! match the paths [`Route`] builds.
 
 use leptos::prelude::*;
 use leptos_router::components::{A, Route, Router, Routes};
@@ -10,22 +11,26 @@ use crate::components::SessionBadge;
 use crate::config::ServiceConfig;
 use crate::pages::{Gallery, NotFound, ProductPage, Settings};
 use crate::pages::{Login, Package, Packages, Version};
+use crate::routes::{Route, base_path};
 
 /// The whole app. `service` is where the Download Service is at start.
 #[component]
 pub fn App(service: ServiceConfig) -> impl IntoView {
     let service = ServiceContext::provide(service);
     Session::provide(service);
+    let base = base_path();
+    provide_context(base.clone());
+    let home = Route::home().path();
     view! {
-        <Router>
+        <Router base=base.as_str().to_owned()>
             <header class="site-header">
-                <A href="/" attr:class="brand">
+                <A href=home.clone() attr:class="brand">
                     "Download Explorer"
                 </A>
                 <nav aria-label="Main">
-                    <A href="/">"Products"</A>
-                    <A href="/packages">"Data packages"</A>
-                    <A href="/settings">"Settings"</A>
+                    <A href=home>"Products"</A>
+                    <A href=Route::Packages.path()>"Data packages"</A>
+                    <A href=Route::Settings.path()>"Settings"</A>
                 </nav>
                 <SessionBadge />
             </header>

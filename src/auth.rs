@@ -7,16 +7,16 @@
 use std::fmt;
 
 use explorer_logic::session::{
-    Credential, KeyAndSecretError, SignInError, check_key_and_secret, key_prefix, login_path,
+    Credential, KeyAndSecretError, SignInError, check_key_and_secret, key_prefix,
     parse_pasted_token, renew_delay_ms, token_expiry_ms,
 };
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::Redirect;
-use leptos_router::hooks::use_location;
 use serde::{Deserialize, Serialize};
 
 use crate::api::{Api, Credentials, ServiceContext, ServiceError};
+use crate::routes::{Route, use_current_path};
 
 /// sessionStorage key of a remembered token.
 const STORAGE_KEY: &str = "download-explorer.session";
@@ -435,21 +435,12 @@ fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
-/// The current app path with its query: where to come back to after signing in.
-pub fn current_path() -> String {
-    let location = use_location();
-    format!(
-        "{}{}",
-        location.pathname.get_untracked(),
-        location.search.get_untracked()
-    )
-}
-
 /// Shows `children` to a signed-in user; anyone else goes to the sign-in page, which
 /// brings them back here afterwards.
 #[component]
 pub fn RequireSignIn(children: ChildrenFn) -> impl IntoView {
     let session = use_session();
+    let here = use_current_path();
     view! {
         <Show
             when=move || session.is_signed_in()
@@ -458,7 +449,7 @@ pub fn RequireSignIn(children: ChildrenFn) -> impl IntoView {
                     replace: true,
                     ..NavigateOptions::default()
                 };
-                view! { <Redirect path=login_path(&current_path()) options /> }
+                view! { <Redirect path=Route::login(&here.get_untracked()).path() options /> }
             }
         >
             {children()}

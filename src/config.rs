@@ -40,7 +40,9 @@ impl ServiceConfig {
             .and_then(|w| w.location().origin().ok())
             .unwrap_or_default();
         let mut config = ServiceConfig::for_origin(&origin);
-        let deployed = match gloo_net::http::Request::get("/config.json").send().await {
+        // Beside the app, wherever it is served from.
+        let address = crate::routes::base_path().file("config.json");
+        let deployed = match gloo_net::http::Request::get(&address).send().await {
             Ok(response) if response.ok() => response.json::<DeployedConfig>().await.ok(),
             _ => None,
         };

@@ -6,6 +6,7 @@ mod auth;
 mod components;
 mod config;
 mod pages;
+mod routes;
 
 fn main() {
     // Leptos sets up its executor in `mount_to_body`, so this first task uses the browser's.

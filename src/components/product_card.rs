@@ -1,11 +1,12 @@
 //! A product in the gallery: thumbnail, name, category, version, structures and areas.
 
-use download_api::{Product, encode_component};
+use download_api::Product;
 use explorer_logic::gallery::areas_summary;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::use_api;
+use crate::routes::Route;
 
 /// Size of the service's small thumbnails; the box keeps this shape before they load.
 const THUMB_WIDTH: u32 = 200;
@@ -15,7 +16,7 @@ const THUMB_HEIGHT: u32 = 150;
 #[component]
 pub fn ProductCard(product: Product) -> impl IntoView {
     let api = use_api();
-    let href = format!("/products/{}", encode_component(&product.id));
+    let href = Route::product(&product.id).path();
     let has_image = product.image_count.unwrap_or(0) > 0;
     // A broken image falls back to the placeholder rather than the browser's icon.
     let image_failed = RwSignal::new(false);

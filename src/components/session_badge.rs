@@ -1,18 +1,18 @@
 use std::time::Duration;
 
-use explorer_logic::session::{format_time_left, login_path};
+use explorer_logic::session::format_time_left;
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_location;
 
 use crate::auth::{SignInMethod, use_session};
+use crate::routes::{Route, use_current_path};
 
 /// The header's sign-in state: who is signed in (the key's first characters), the
 /// time left on a token, and a sign-out button; or a "Sign in" link.
 #[component]
 pub fn SessionBadge() -> impl IntoView {
     let session = use_session();
-    let location = use_location();
+    let here = use_current_path();
     let now = RwSignal::new(js_sys::Date::now() as u64);
     if let Ok(handle) = set_interval_with_handle(
         move || now.set(js_sys::Date::now() as u64),
@@ -21,10 +21,7 @@ pub fn SessionBadge() -> impl IntoView {
         on_cleanup(move || handle.clear());
     }
 
-    let sign_in_href = move || {
-        let here = format!("{}{}", location.pathname.get(), location.search.get());
-        login_path(&here)
-    };
+    let sign_in_href = move || Route::sign_in_from(&here.read()).path();
 
     move || match session.info() {
         None => view! {

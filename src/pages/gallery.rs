@@ -5,10 +5,11 @@ use download_api::{Area, Product};
 use explorer_logic::gallery::{CatalogueQuery, Facets, Sort, area_label, result_summary};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
-use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::hooks::use_location;
 
 use crate::api::use_api;
 use crate::components::{Errors, ProductCard, ProductCardSkeleton};
+use crate::routes::{Route, use_go_to};
 
 /// How many skeleton cards fill the page while the catalogue loads.
 const SKELETON_CARDS: usize = 8;
@@ -24,7 +25,7 @@ pub fn Gallery() -> impl IntoView {
 
     let location = use_location();
     let query = Memo::new(move |_| CatalogueQuery::parse(&location.search.read()));
-    let navigate = use_navigate();
+    let go_to = use_go_to();
     // `replace` while typing, so each keystroke does not become a history entry.
     let set_query = Callback::new(move |(next, replace): (CatalogueQuery, bool)| {
         let options = NavigateOptions {
@@ -32,7 +33,7 @@ pub fn Gallery() -> impl IntoView {
             scroll: false,
             ..NavigateOptions::default()
         };
-        navigate(&next.href("/"), options);
+        go_to(&Route::Gallery(next), options);
     });
     let clear = Callback::new(move |()| set_query.run((query.get_untracked().cleared(), false)));
     let facets = Memo::new(move |_| {

@@ -1,17 +1,20 @@
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::hooks::use_query_map;
 
 use crate::auth::{SignInMethod, use_session};
-use explorer_logic::session::{SignInError, safe_next};
+use explorer_logic::routes::after_sign_in;
+use explorer_logic::session::SignInError;
+
+use crate::routes::{Route, use_go_to};
 
 /// `/login?next=…`: sign in three ways, then go back to `next` (an app path).
 #[component]
 pub fn Login() -> impl IntoView {
     let session = use_session();
     let query = use_query_map();
-    let navigate = use_navigate();
+    let go_to = use_go_to();
 
     let method = RwSignal::new(SignInMethod::KeyAndSecret);
     // The fields are plain in-memory signals; the inputs have no `name`, so even a form
@@ -23,13 +26,7 @@ pub fn Login() -> impl IntoView {
     let error = RwSignal::new(None::<SignInError>);
     let pending = RwSignal::new(false);
 
-    let next = move || {
-        query.with(|q| {
-            safe_next(q.get_str("next"))
-                .unwrap_or("/packages")
-                .to_owned()
-        })
-    };
+    let next = move || query.with(|q| after_sign_in(q.get_str("next")));
 
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -38,7 +35,7 @@ pub fn Login() -> impl IntoView {
         }
         pending.set(true);
         error.set(None);
-        let navigate = navigate.clone();
+        let go_to = go_to.clone();
         let method = method.get_untracked();
         let remember = remember.get_untracked();
         leptos::task::spawn_local(async move {
@@ -64,7 +61,7 @@ pub fn Login() -> impl IntoView {
                         replace: true,
                         ..NavigateOptions::default()
                     };
-                    navigate(&next(), options);
+                    go_to(&next(), options);
                 }
                 Err(why) => error.set(Some(why)),
             }
@@ -115,7 +112,7 @@ pub fn Login() -> impl IntoView {
                         view! {
                             <p class="signed-in-note">
                                 "You are signed in with " <strong>{who}</strong> ". "
-                                <A href="/packages">"Go to your data packages"</A>
+                                <A href=Route::Packages.path()>"Go to your data packages"</A>
                                 ", or sign in again below to switch."
                             </p>
                         }

@@ -7,6 +7,7 @@ use leptos_router::hooks::use_params_map;
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
+use crate::routes::Route;
 
 /// `/packages/:id`: one data package and its versions, newest first.
 #[component]
@@ -31,7 +32,7 @@ fn PackageDetails() -> impl IntoView {
     view! {
         <section class="page package-page">
             <nav class="breadcrumbs" aria-label="Breadcrumbs">
-                <A href="/packages">"Data packages"</A>
+                <A href=Route::Packages.path()>"Data packages"</A>
                 " / "
                 <span>{move || id.get()}</span>
             </nav>
@@ -52,8 +53,7 @@ fn PackageDetails() -> impl IntoView {
 fn PackageView(package: DataPackage) -> impl IntoView {
     let mut versions = package.versions;
     sort_newest_first(&mut versions);
-    let base = format!("/packages/{}", package.id);
-    let latest_href = format!("{base}/versions/latest");
+    let latest_href = Route::version(&package.id, "latest").path();
     let count = versions.len();
     view! {
         <h1>{package.name}</h1>
@@ -106,7 +106,7 @@ fn PackageView(package: DataPackage) -> impl IntoView {
                             {versions
                                 .into_iter()
                                 .map(|v| {
-                                    let href = format!("{base}/versions/{}", v.id);
+                                    let href = Route::version(&package.id, &v.id).path();
                                     let format = v.format.unwrap_or(v.product_format);
                                     view! {
                                         <tr>

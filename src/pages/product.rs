@@ -2,16 +2,17 @@
 //! queries. The choice (areas, format, subformat) lives in the URL:
 //! `/products/OpenMapLocal?areas=SU,SZ&format=GeoPackage`.
 
-use download_api::{Area, Product, ProductDownload, encode_component};
+use download_api::{Area, Product, ProductDownload};
 use explorer_logic::bulk::{BulkFile, shell_script, url_list};
 use explorer_logic::selection::{Merged, Selection, TypedAreas, format_names, subformats};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
-use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{ServiceError, use_api};
 use crate::components::save_file::save_text_file;
 use crate::components::{AreaGrid, CopyButton, DownloadsTable, ErrorView, Errors, ImageStrip};
+use crate::routes::{Route, use_go_to};
 
 /// The product page.
 #[component]
@@ -117,21 +118,19 @@ impl SelectionState {
                 )
             })
         });
-        let navigate = StoredValue::new_local(use_navigate());
-        let path = format!("/products/{}", encode_component(product_id));
-        let set = Callback::new(move |next: Selection| {
-            let query = next.to_query_string();
-            let url = if query.is_empty() {
-                path.clone()
-            } else {
-                format!("{path}?{query}")
+        let go_to = StoredValue::new_local(use_go_to());
+        let id = product_id.to_owned();
+        let set = Callback::new(move |selection: Selection| {
+            let route = Route::Product {
+                id: id.clone(),
+                selection,
             };
             let options = NavigateOptions {
                 replace: true,
                 scroll: false,
                 ..NavigateOptions::default()
             };
-            navigate.with_value(|navigate| navigate(&url, options));
+            go_to.with_value(|go_to| go_to(&route, options));
         });
         SelectionState { current, set }
     }

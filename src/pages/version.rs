@@ -7,13 +7,14 @@ use explorer_logic::versions::{
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_location, use_navigate, use_params_map, use_query_map};
+use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
 use crate::components::files_table::FilesTable;
 use crate::components::save_file::save_text_file;
+use crate::routes::{Route, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
 /// links to the previous and next versions, bulk download and a comparison.
@@ -61,10 +62,10 @@ fn VersionDetails() -> impl IntoView {
 
 #[component]
 fn Breadcrumbs(package_id: String, version_id: Option<String>) -> impl IntoView {
-    let href = format!("/packages/{package_id}");
+    let href = Route::package(&package_id).path();
     view! {
         <nav class="breadcrumbs" aria-label="Breadcrumbs">
-            <A href="/packages">"Data packages"</A>
+            <A href=Route::Packages.path()>"Data packages"</A>
             " / "
             <A href=href>{package_id}</A>
             {version_id.map(|id| view! { " / " <span>{format!("Version {id}")}</span> })}
@@ -80,11 +81,10 @@ fn VersionView(
 ) -> impl IntoView {
     let summary = version.summary.clone();
     let id = summary.id.clone();
-    let base = format!("/packages/{package_id}/versions");
     let route_of = |url: &Option<String>| {
         url.as_deref()
             .and_then(version_id_from_url)
-            .map(|id| (format!("{base}/{id}"), id))
+            .map(|id| (Route::version(&package_id, &id).path(), id))
     };
     let previous = route_of(&version.previous_version_url);
     let next = route_of(&version.next_version_url);
@@ -131,7 +131,7 @@ fn VersionView(
         </div>
         {asked_latest
             .then(|| {
-                let permalink = format!("{base}/{id}");
+                let permalink = Route::version(&package_id, &id).path();
                 view! {
                     <p class="resolved-note">
                         "The latest version is " <strong class="resolved-id">{id.clone()}</strong>
@@ -169,7 +169,7 @@ fn VersionView(
             view! { <FilesTable files package_id=package_id.clone() version_id=id.clone() /> }
                 .into_any()
         }}
-        <VersionCompare package_id version />
+        <VersionCompare package_id version requested />
     }
 }
 
@@ -227,12 +227,16 @@ fn BulkDownload(files: Vec<Download>, title: String) -> impl IntoView {
 /// Pick another version of the package and see which files were added, removed or
 /// changed. The choice is kept in the address (`?compare=<version>`).
 #[component]
-fn VersionCompare(package_id: String, version: DataPackageVersion) -> impl IntoView {
+fn VersionCompare(
+    package_id: String,
+    version: DataPackageVersion,
+    /// The version as the address names it (`latest` or an id).
+    requested: String,
+) -> impl IntoView {
     let api = use_api();
     let session = use_session();
     let query = use_query_map();
-    let navigate = use_navigate();
-    let location = use_location();
+    let go_to = use_go_to();
     let current = StoredValue::new(version);
     let other_id = Memo::new(move |_| query.read().get("compare").filter(|v| !v.is_empty()));
 
@@ -258,20 +262,22 @@ fn VersionCompare(package_id: String, version: DataPackageVersion) -> impl IntoV
         })
     };
 
-    let on_change = move |ev: leptos::ev::Event| {
-        let value = event_target_value(&ev);
-        let path = location.pathname.get_untracked();
-        let target = if value.is_empty() {
-            path
-        } else {
-            format!("{path}?compare={}", download_api::encode_component(&value))
-        };
-        let options = NavigateOptions {
-            replace: true,
-            scroll: false,
-            ..NavigateOptions::default()
-        };
-        navigate(&target, options);
+    let on_change = {
+        let package_id = package_id.clone();
+        move |ev: leptos::ev::Event| {
+            // The address keeps what was asked for: `latest` stays `latest`.
+            let route = Route::Version {
+                package_id: package_id.clone(),
+                version: requested.clone(),
+                compare: Some(event_target_value(&ev)).filter(|other| !other.is_empty()),
+            };
+            let options = NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..NavigateOptions::default()
+            };
+            go_to(&route, options);
+        }
     };
 
     let current_id = current.with_value(|v| v.summary.id.clone());

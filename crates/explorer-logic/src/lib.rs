@@ -6,6 +6,7 @@
 pub mod address;
 pub mod bulk;
 pub mod gallery;
+pub mod routes;
 pub mod selection;
 pub mod service_error;
 pub mod session;

@@ -1,25 +1,9 @@
 //! The pure side of signing in: token lifetimes, what may be shown of a key, what a
-//! pasted token looks like, and which return addresses are safe to follow.
-
-use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+//! pasted token looks like, and why a sign-in did not work.
 
 use download_api::TokenResponse;
 
 use crate::service_error::ServiceError;
-
-/// What must be encoded in a `next` query value; `/` stays readable.
-const NEXT_VALUE: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'&')
-    .add(b'+')
-    .add(b'<')
-    .add(b'=')
-    .add(b'>')
-    .add(b'?')
-    .add(b'`');
 
 /// How many characters of an API key are shown to say who is signed in.
 const KEY_PREFIX_CHARS: usize = 8;
@@ -227,28 +211,6 @@ impl SignInError {
     }
 }
 
-/// The address to return to after signing in, if `next` is a path of this app.
-///
-/// Only same-site paths are followed (`/packages/1`), never an absolute or
-/// protocol-relative address (`https://…`, `//evil`) nor the sign-in page itself.
-pub fn safe_next(next: Option<&str>) -> Option<&str> {
-    let next = next?.trim();
-    let local = next.starts_with('/') && !next.starts_with("//") && !next.starts_with("/\\");
-    let is_login = next == "/login" || next.starts_with("/login?") || next.starts_with("/login/");
-    (local && !is_login && !next.contains(char::is_control)).then_some(next)
-}
-
-/// The sign-in page's address that comes back to `next` (an app path) afterwards:
-/// `/login?next=/packages/0040046952/versions/110012`.
-pub fn login_path(next: &str) -> String {
-    match safe_next(Some(next)) {
-        Some(next) if next != "/" => {
-            format!("/login?next={}", utf8_percent_encode(next, NEXT_VALUE))
-        }
-        _ => "/login".to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,38 +331,5 @@ mod tests {
             SignInError::check_failed(Credential::ApiKey, down.clone()),
             SignInError::Service(down)
         );
-    }
-
-    #[test]
-    fn login_path_keeps_the_place_readable_and_encoded() {
-        assert_eq!(
-            login_path("/packages/0040046952/versions/110012"),
-            "/login?next=/packages/0040046952/versions/110012"
-        );
-        let with_query = login_path("/packages/p/versions/latest?compare=1&x=a b");
-        assert_eq!(
-            with_query,
-            "/login?next=/packages/p/versions/latest%3Fcompare%3D1%26x%3Da%20b"
-        );
-        let (_, value) = with_query.split_once("next=").unwrap();
-        let decoded = download_api::parse_query(&format!("next={value}")).unwrap();
-        assert_eq!(decoded[0].1, "/packages/p/versions/latest?compare=1&x=a b");
-        assert_eq!(login_path("/login?next=/x"), "/login");
-        assert_eq!(login_path("https://evil.example"), "/login");
-    }
-
-    #[test]
-    fn only_local_paths_are_followed_after_sign_in() {
-        assert_eq!(
-            safe_next(Some("/packages/0040046952/versions/110012")),
-            Some("/packages/0040046952/versions/110012")
-        );
-        assert_eq!(safe_next(Some("/packages?x=1")), Some("/packages?x=1"));
-        assert_eq!(safe_next(Some("https://evil.example/")), None);
-        assert_eq!(safe_next(Some("//evil.example/")), None);
-        assert_eq!(safe_next(Some("/\\evil.example")), None);
-        assert_eq!(safe_next(Some("/login?next=/x")), None);
-        assert_eq!(safe_next(Some("packages")), None);
-        assert_eq!(safe_next(None), None);
     }
 }

@@ -1,0 +1,38 @@
+//! The app's addresses in the browser: the base path it is served under, the current
+//! page's app path, and the one way to go to a page. The paths themselves are built
+//! and read by [`Route`] (explorer-logic).
+
+use leptos::prelude::*;
+use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_location, use_navigate};
+
+pub use explorer_logic::routes::{BasePath, Route};
+
+/// The base path of this document: `<base href>`, which trunk sets from `--public-url`.
+pub fn base_path() -> BasePath {
+    let uri = document().base_uri().ok().flatten().unwrap_or_default();
+    BasePath::from_base_uri(&uri)
+}
+
+/// The current page's app path with its query (`/packages/1?compare=2`), without
+/// the base path; reading it tracks the address.
+pub fn use_current_path() -> Signal<String> {
+    let location = use_location();
+    let base = expect_context::<BasePath>();
+    Signal::derive(move || {
+        let (pathname, search) = (location.pathname.read(), location.search.read());
+        let path = base.app_path(&pathname);
+        // The router's `search` comes without its `?`.
+        if search.is_empty() {
+            path.to_owned()
+        } else {
+            format!("{path}?{search}")
+        }
+    })
+}
+
+/// Goes to a page of the app (the router adds the base path).
+pub fn use_go_to() -> impl Fn(&Route, NavigateOptions) + Clone {
+    let navigate = use_navigate();
+    move |route: &Route, options: NavigateOptions| navigate(&route.path(), options)
+}

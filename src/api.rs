@@ -7,6 +7,7 @@ use download_api::{
     ProductDownload, ServiceUrls, TokenResponse,
 };
 pub use explorer_logic::service_error::ServiceError;
+use explorer_logic::service_error::{Endpoint, read_answer};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
@@ -161,27 +162,14 @@ impl Api {
             .redirect(web_sys::RequestRedirect::Manual)
             .send()
             .await
-            .map_err(|_| ServiceError::Network { url: url.clone() })?;
+            .map_err(|_| ServiceError::Unreachable {
+                url: url.clone(),
+                endpoint: Endpoint::File,
+            })?;
         if response.type_() == web_sys::ResponseType::Opaqueredirect {
             return Err(ServiceError::OnlyRedirects);
         }
-        if !response.ok() {
-            return Err(error_from(&response).await);
-        }
-        read_json::<Download>(&response).await.map(|d| d.url)
-    }
-
-    /// Whether a listed download address refuses a request without auth (401 or 403),
-    /// checked with `HEAD` and without following its redirect. `None` when it cannot
-    /// be told (network or CORS).
-    pub async fn link_needs_auth(url: &str) -> Option<bool> {
-        let response = Request::get(url)
-            .method(gloo_net::http::Method::HEAD)
-            .redirect(web_sys::RequestRedirect::Manual)
-            .send()
-            .await
-            .ok()?;
-        Some(matches!(response.status(), 401 | 403))
+        read::<Download>(&url, &response).await.map(|d| d.url)
     }
 
     /// Exchanges an API key and secret for an access token (client credentials flow).
@@ -196,16 +184,23 @@ impl Api {
             .header("Content-Type", "application/x-www-form-urlencoded")
             .body("grant_type=client_credentials")
             .map_err(|e| ServiceError::Request(e.to_string()))?;
-        let response = request.send().await.map_err(|_| ServiceError::Network {
-            url: self.token_url.clone(),
-        })?;
+        let url = &self.token_url;
+        let response = request
+            .send()
+            .await
+            .map_err(|_| ServiceError::Unreachable {
+                url: url.clone(),
+                endpoint: Endpoint::Token,
+            })?;
+        let (content_type, text) = content(&response).await;
         if response.ok() {
-            return read_json(&response).await;
+            return read_answer(url, content_type.as_deref(), &text);
         }
-        let text = response.text().await.unwrap_or_default();
         Err(ServiceError::from_token_answer(
+            url,
             response.status(),
             &response.status_text(),
+            content_type.as_deref(),
             &text,
         ))
     }
@@ -216,14 +211,11 @@ impl Api {
             .authorize(Request::get(url))
             .send()
             .await
-            .map_err(|_| ServiceError::Network {
+            .map_err(|_| ServiceError::Unreachable {
                 url: url.to_owned(),
+                endpoint: Endpoint::Api,
             })?;
-        if response.ok() {
-            read_json(&response).await
-        } else {
-            Err(error_from(&response).await)
-        }
+        read(url, &response).await
     }
 
     fn authorize(&self, request: RequestBuilder) -> RequestBuilder {
@@ -237,16 +229,26 @@ impl Api {
     }
 }
 
-async fn read_json<T: DeserializeOwned>(response: &Response) -> Result<T, ServiceError> {
-    response
-        .json()
-        .await
-        .map_err(|e| ServiceError::Decode(e.to_string()))
+/// The answer's type and text (empty when the body cannot be read).
+async fn content(response: &Response) -> (Option<String>, String) {
+    let content_type = response.headers().get("content-type");
+    (content_type, response.text().await.unwrap_or_default())
 }
 
-async fn error_from(response: &Response) -> ServiceError {
-    let text = response.text().await.unwrap_or_default();
-    ServiceError::from_answer(response.status(), &response.status_text(), &text)
+/// Reads the answer from `url`: `T` when it succeeded, else what went wrong.
+async fn read<T: DeserializeOwned>(url: &str, response: &Response) -> Result<T, ServiceError> {
+    let (content_type, text) = content(response).await;
+    if response.ok() {
+        read_answer(url, content_type.as_deref(), &text)
+    } else {
+        Err(ServiceError::from_answer(
+            url,
+            response.status(),
+            &response.status_text(),
+            content_type.as_deref(),
+            &text,
+        ))
+    }
 }
 
 /// `Basic base64(key:secret)`, via the browser's own base64.

@@ -20,17 +20,12 @@ pub fn ErrorView(
                 .collect()
         })
         .unwrap_or_default();
-    let status = api_error.as_ref().and_then(ServiceError::status);
+    let title = api_error
+        .as_ref()
+        .map_or_else(|| "Something went wrong".to_owned(), ServiceError::title);
     view! {
         <div class="error-panel" role="alert">
-            <p class="error-title">
-                {match status {
-                    Some(404) => "Not found".to_owned(),
-                    Some(401) => "Sign-in needed".to_owned(),
-                    Some(code) => format!("The service answered {code}"),
-                    None => "Something went wrong".to_owned(),
-                }}
-            </p>
+            <p class="error-title">{title}</p>
             <p class="error-message">{error.to_string()}</p>
             {(!links.is_empty())
                 .then(|| {

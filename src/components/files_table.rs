@@ -3,7 +3,7 @@ use explorer_logic::{Totals, counted, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::api::{Api, use_api};
+use crate::api::use_api;
 use crate::auth::use_session;
 use crate::components::CopyButton;
 
@@ -14,10 +14,10 @@ const LISTED_LINK_MAX_AGE_MS: f64 = 50.0 * 60.0 * 1000.0;
 /// with totals.
 ///
 /// Each name is a plain `<a href download>` to the address the service listed, so the
-/// browser downloads the file itself, whatever its size. When those addresses need
-/// auth (checked once with `HEAD`) or the listing is old enough for them to have
-/// expired, a click instead asks the API for the file's direct address with the
-/// signed-in credentials and hands that to the browser.
+/// browser downloads the file itself, whatever its size: a listed address works on
+/// its own for the caller who listed it, until it expires. Once the listing is old
+/// enough for that, a click instead asks the API for the file's direct address with
+/// the signed-in credentials and hands that to the browser.
 #[component]
 pub fn FilesTable(
     files: Vec<Download>,
@@ -29,16 +29,7 @@ pub fn FilesTable(
     let api = use_api();
     let session = use_session();
     let listed_at = js_sys::Date::now();
-    let links_need_auth = RwSignal::new(false);
     let status = RwSignal::new(None::<String>);
-
-    if let Some(first) = files.first().map(|f| f.url.clone()) {
-        leptos::task::spawn_local(async move {
-            if Api::link_needs_auth(&first).await == Some(true) {
-                links_need_auth.set(true);
-            }
-        });
-    }
 
     let total = Totals::of(files.iter().map(|f| f.size));
     let rows = files
@@ -48,7 +39,7 @@ pub fn FilesTable(
             let name = file.file_name.clone();
             let on_click = move |ev: leptos::ev::MouseEvent| {
                 let stale = js_sys::Date::now() - listed_at > LISTED_LINK_MAX_AGE_MS;
-                if !links_need_auth.get_untracked() && !stale {
+                if !stale {
                     return; // the browser follows the listed link itself
                 }
                 ev.prevent_default();

@@ -316,15 +316,20 @@ mod tests {
 
     #[test]
     fn refusals_say_what_to_check_other_failures_say_what_happened() {
-        let refused = ServiceError::from_token_answer(401, "", r#"{"error":"invalid_client"}"#);
+        let refused =
+            ServiceError::from_token_answer("t", 401, "", None, r#"{"error":"invalid_client"}"#);
         let message = SignInError::token_refused(refused).to_string();
         assert!(message.contains("\u{201c}invalid_client\u{201d}") && message.contains("swapped"));
-        let down = ServiceError::Network { url: "u".into() };
+        let down = ServiceError::Unreachable {
+            url: "u".into(),
+            endpoint: crate::service_error::Endpoint::Token,
+        };
         assert_eq!(
             SignInError::token_refused(down.clone()),
             SignInError::Service(down.clone())
         );
-        let unauthorized = ServiceError::from_answer(401, "", r#"{"message":"Bad token"}"#);
+        let unauthorized =
+            ServiceError::from_answer("u", 401, "", None, r#"{"message":"Bad token"}"#);
         let message = SignInError::check_failed(Credential::AccessToken, unauthorized).to_string();
         assert!(message.starts_with("The service did not accept this access token: Bad token"));
         assert_eq!(

@@ -1,8 +1,8 @@
 //! Who is signed in: the session context, held in memory.
 //!
 //! The API secret stays in this tab's memory only, and only to renew tokens before
-//! they expire. "Remember me on this tab" keeps the token (never the secret) in
-//! sessionStorage. Nothing here is ever written to a URL or the console.
+//! they expire. "Keep me signed in on this tab" (on by default) keeps the token
+//! (never the secret) in sessionStorage, so a reload or a deep link stays signed in. Nothing here is ever written to a URL or the console.
 
 use std::fmt;
 

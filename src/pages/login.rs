@@ -22,7 +22,8 @@ pub fn Login() -> impl IntoView {
     let key = RwSignal::new(String::new());
     let secret = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
-    let remember = RwSignal::new(false);
+    // On by default: a reload, a typed address or a deep link keeps the user signed in.
+    let remember = RwSignal::new(true);
     let error = RwSignal::new(None::<SignInError>);
     let pending = RwSignal::new(false);
 
@@ -181,8 +182,8 @@ pub fn Login() -> impl IntoView {
                 </Show>
                 <Show when=move || method.get() != SignInMethod::ApiKey>
                     <label class="remember">
-                        <input type="checkbox" bind:checked=remember />
-                        " Remember me on this tab (keeps the token, never the secret, until the tab closes)"
+                        <input id="login-keep" type="checkbox" bind:checked=remember />
+                        " Keep me signed in on this tab (through reloads and links, until the token expires or the tab closes; keeps the token, never the secret)"
                     </label>
                 </Show>
                 {move || {

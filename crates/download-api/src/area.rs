@@ -88,6 +88,27 @@ impl<'de> Deserialize<'de> for Area {
     }
 }
 
+/// In the OpenAPI document an area is a string: the spec's codes, and the other codes
+/// partner products use (`UK`, `NI`), which a fixed enumeration would reject.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Area {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let codes: Vec<String> = Area::all().map(|area| area.code().to_owned()).collect();
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(format!(
+                "The area a download covers: GB (all of Great Britain) or a British National Grid \
+                 100 km square ({}); partner products may use other codes such as UK or NI.",
+                codes[1..].join(", ")
+            )))
+            .examples(["SU"])
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Area {}
+
 /// One of the 55 British National Grid 100 km squares the spec lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GridSquare(u8);

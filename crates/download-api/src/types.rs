@@ -9,6 +9,7 @@ use crate::Area;
 
 /// A file format in which a product is offered.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Format {
     /// File format of the download, e.g. `"ESRI® Shapefile"`.
     pub format: String,
@@ -19,6 +20,7 @@ pub struct Format {
 
 /// An open product of the catalogue.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Product {
     pub id: String,
@@ -76,6 +78,7 @@ impl Product {
 
 /// A downloadable file. Requesting `url` redirects to the data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Download {
     pub url: String,
@@ -90,6 +93,7 @@ pub struct Download {
 
 /// A downloadable file of an open product.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ProductDownload {
     pub url: String,
@@ -106,6 +110,7 @@ pub struct ProductDownload {
 
 /// A private set of products of a project.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DataPackage {
     pub id: String,
@@ -121,6 +126,7 @@ pub struct DataPackage {
 
 /// One version of a data package, as listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DataPackageVersionSummary {
     pub id: String,
@@ -141,6 +147,7 @@ pub struct DataPackageVersionSummary {
 
 /// One version of a data package with its files.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DataPackageVersion {
     #[serde(flatten)]
@@ -158,13 +165,16 @@ pub struct DataPackageVersion {
 /// `expires_in` and `issued_at` are documented as strings but real services also send
 /// numbers; both are read, and written back as strings as the spec documents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TokenResponse {
     pub access_token: String,
     /// Seconds until the token expires.
     #[serde(with = "string_or_number")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "299"))]
     pub expires_in: u64,
     /// Milliseconds since the Unix epoch.
     #[serde(with = "string_or_number")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "1700000000000"))]
     pub issued_at: u64,
     /// `Bearer`.
     pub token_type: String,
@@ -172,6 +182,7 @@ pub struct TokenResponse {
 
 /// The body of a 401 or 404 (and of this server's 400) answer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
     /// Human-readable explanation.
@@ -210,6 +221,7 @@ impl ErrorBody {
 
 /// The token endpoint's error body, in the OAuth 2.0 form (RFC 6749 §5.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OAuthErrorBody {
     /// `invalid_client`, `invalid_request`, `unsupported_grant_type`, …
     pub error: String,

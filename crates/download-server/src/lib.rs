@@ -16,6 +16,7 @@ mod catalogue;
 mod config;
 mod error;
 mod links;
+mod openapi;
 mod routes;
 mod serve_file;
 pub mod signing;
@@ -36,6 +37,7 @@ use tower_http::cors::{Any, CorsLayer};
 pub use config::Config;
 pub use error::{ApiError, Error};
 
+use axum::body::Bytes;
 use catalogue::{Catalogue, Source};
 use links::{API_PREFIX, Links};
 use routes::{data_packages, files, products, token, web};
@@ -72,8 +74,11 @@ pub fn router(config: &Config) -> Result<Router, Error> {
     // copies; files are not (zips are compressed already, and byte ranges must count
     // the file's own bytes).
     let compression = CompressionLayer::new().gzip(true).br(true);
+    let openapi = serde_json::to_vec(&openapi::document(&origin))
+        .map_err(|err| Error::Io(std::io::Error::other(err)))?;
     let api = Router::new()
         .merge(products::router())
+        .merge(routes::openapi::router(Bytes::from(openapi)))
         .merge(data_packages::router())
         .fallback(routes::api_not_found)
         .layer(compression.clone());

@@ -2,6 +2,7 @@
 
 pub(crate) mod data_packages;
 pub(crate) mod files;
+pub(crate) mod openapi;
 pub(crate) mod products;
 pub(crate) mod token;
 pub(crate) mod web;

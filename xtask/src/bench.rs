@@ -18,7 +18,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::bundle;
-use crate::exec::{Result, cargo, command, root, run};
+use crate::exec::{Result, cargo, command, run, target_dir};
 use crate::tools::apt_install;
 
 /// wrk's load: one client thread (the machine is small) keeping 32 connections busy.
@@ -243,8 +243,7 @@ fn free_port() -> Result<u16> {
 }
 
 fn start_ours(web_root: Option<&Path>) -> Result<Server> {
-    let target_dir =
-        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let target_dir = target_dir();
     let port = free_port()?;
     let mut server = command(target_dir.join("release").join("download-server"));
     server

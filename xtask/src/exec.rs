@@ -17,6 +17,11 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Where cargo puts what it builds: `CARGO_TARGET_DIR`, or `target/` in the workspace.
+pub fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
+}
+
 /// Project-local tools (gitignored): npm installs `wasm-opt` under it.
 pub fn tools_dir() -> PathBuf {
     root().join(".tools")

@@ -9,6 +9,7 @@
 mod bench;
 mod bundle;
 mod exec;
+mod schemathesis;
 mod tools;
 
 use std::env;
@@ -25,6 +26,8 @@ commands:
   test                  what CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget,
                         browser tests
   size                  build the web app and print each file's raw/gzip/brotli size
+  schemathesis          the server's OpenAPI document tested against the live server
+                        (schemathesis from PyPI, pinned, into .tools/)
   bench                 requests/s and latency of the release server next to nginx serving
                         the same bytes (installs nginx-light and wrk when missing)
 ";
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("size") => size(),
         Some("bench") => bench::bench(),
+        Some("schemathesis") => schemathesis::run_against_server(),
         Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
             Ok(())
@@ -132,6 +136,7 @@ fn test() -> Result {
         }
         run(&mut test)
     })?;
+    steps.run("schemathesis", schemathesis::run_against_server)?;
     let mut files = Vec::new();
     steps.run("build web app", || {
         files = bundle::build()?;

@@ -138,11 +138,6 @@ pub(crate) fn now_ms() -> u64 {
         .unwrap_or_default()
 }
 
-/// Seconds since the Unix epoch.
-pub(crate) fn now_secs() -> u64 {
-    now_ms() / 1000
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

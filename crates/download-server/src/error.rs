@@ -9,6 +9,8 @@ use axum::response::{IntoResponse, Response};
 use download_api::{ErrorBody, OAuthErrorBody, ParseError};
 use thiserror::Error;
 
+use crate::signed_link::LinkError;
+
 /// Why the server could not start.
 #[derive(Debug, Error)]
 pub enum Error {
@@ -53,12 +55,10 @@ pub enum ApiError {
     /// The access token was genuine but has expired.
     #[error("Access token expired: request a new one from {token_url}.")]
     TokenExpired { token_url: String },
-    /// A signed API link is forged, altered or expired.
+    /// A signed link is forged, altered or expired: like a bad key, a 401 (the
+    /// spec's answer for invalid credentials).
     #[error("{0}")]
-    BadLink(String),
-    /// A signed file address is forged, altered or expired.
-    #[error("{0}")]
-    Forbidden(String),
+    BadLink(#[from] LinkError),
     /// Nothing here; the body carries links to places that exist.
     #[error("{}", .0.message)]
     NotFound(Box<ErrorBody>),
@@ -99,7 +99,6 @@ impl ApiError {
             | ApiError::InvalidCredentials
             | ApiError::TokenExpired { .. }
             | ApiError::BadLink(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RangeNotSatisfiable { .. } => StatusCode::RANGE_NOT_SATISFIABLE,
@@ -136,7 +135,9 @@ impl IntoResponse for ApiError {
         match self {
             ApiError::MissingCredentials
             | ApiError::InvalidCredentials
-            | ApiError::TokenExpired { .. } => {
+            | ApiError::TokenExpired { .. }
+            | ApiError::BadLink(_) => {
+                // Every 401 names a scheme (RFC 9110 §11.6.1).
                 headers.insert(
                     header::WWW_AUTHENTICATE,
                     HeaderValue::from_static("Bearer realm=\"Download Service\""),

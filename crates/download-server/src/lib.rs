@@ -18,6 +18,7 @@ mod error;
 mod links;
 mod routes;
 mod serve_file;
+pub mod signed_link;
 pub mod signing;
 mod state;
 mod trace;

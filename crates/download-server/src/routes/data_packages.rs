@@ -10,15 +10,11 @@ use download_api::{DataPackageVersion, Download, parse_query};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::{ApiPath, SharedState, get_only, json, param};
-use crate::auth::{Caller, authenticate, has_credentials, now_secs};
+use crate::auth::{Caller, authenticate, has_credentials};
 use crate::catalogue::{Package, PackageVersion, ServedFile};
 use crate::error::ApiError;
-use crate::links::SignedQuery;
-use crate::signing::{Link, LinkError, LinkKind};
+use crate::signed_link::{LinkKind, SignedLink, verify_package};
 use crate::state::AppState;
-
-/// How long a signed link (listed download url, or direct file address) works.
-pub(crate) const LINK_TTL_SECS: u64 = 3600;
 
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()
@@ -77,21 +73,16 @@ async fn version(
     let package = owned_package(&state, caller, &package_id)?;
     let version = find_version(&state, package, &version_id)?;
     let project = &state.catalogue.projects()[package.project].name;
-    let expires = now_secs() + LINK_TTL_SECS;
     let downloads = version
         .files
         .iter()
         .map(|file| {
-            let link = Link {
+            let link = SignedLink {
                 kind: LinkKind::Api,
                 project,
                 package: &package.id,
                 version: &version.summary.id,
                 file_name: &file.file_name,
-            };
-            let signed = SignedQuery {
-                expires,
-                signature: state.signer.sign_link(&link, expires),
             };
             download_entry(
                 file,
@@ -99,7 +90,7 @@ async fn version(
                     &package.id,
                     &version.summary.id,
                     &file.file_name,
-                    &signed,
+                    &link.sign(&state.signer),
                 ),
             )
         })
@@ -128,18 +119,19 @@ async fn download(
     let query = query.as_deref();
     let pairs = parse_query(query.unwrap_or_default())?;
     let file_name = param(&pairs, "fileName").filter(|name| !name.is_empty());
-    let signature = param(&pairs, "signature");
-    let expires = param(&pairs, "expires");
+    let signed = pairs
+        .iter()
+        .any(|(name, _)| name == "signature" || name == "expires");
 
-    let package = if signature.is_some() || expires.is_some() {
+    let package = if signed {
         let file_name = file_name.as_deref().ok_or_else(missing_file_name)?;
-        let link = check_listed_link(
+        let link = verify_package(
             &state,
+            LinkKind::Api,
             &package_id,
             &version_id,
             file_name,
-            expires.as_deref(),
-            signature.as_deref(),
+            query,
         );
         match link {
             Ok(package) => package,
@@ -168,23 +160,19 @@ async fn download(
         )
     })?;
 
-    let project = &state.catalogue.projects()[package.project].name;
-    let expires = now_secs() + LINK_TTL_SECS;
-    let link = Link {
+    let link = SignedLink {
         kind: LinkKind::File,
-        project,
+        project: &state.catalogue.projects()[package.project].name,
         package: &package.id,
         version: &version.summary.id,
         file_name: &file.file_name,
     };
-    let signed = SignedQuery {
-        expires,
-        signature: state.signer.sign_link(&link, expires),
-    };
-    let direct =
-        state
-            .links
-            .package_file(&package.id, &version.summary.id, &file.file_name, &signed);
+    let direct = state.links.package_file(
+        &package.id,
+        &version.summary.id,
+        &file.file_name,
+        &link.sign(&state.signer),
+    );
     let vary = (header::VARY, HeaderValue::from_static("accept"));
     if prefers_json(&headers) {
         let body = serde_json::to_vec(&download_entry(file, direct)).unwrap_or_default();
@@ -199,46 +187,6 @@ async fn download(
         [(header::LOCATION, location), vary],
     )
         .into_response())
-}
-
-/// The package a listed (signed) download url authorises. A link to a package that
-/// does not exist fails the same way as a forged one, so links reveal nothing.
-fn check_listed_link<'a>(
-    state: &'a AppState,
-    package_id: &str,
-    version_id: &str,
-    file_name: &str,
-    expires: Option<&str>,
-    signature: Option<&str>,
-) -> Result<&'a Package, ApiError> {
-    let invalid = || {
-        ApiError::BadLink(
-            "This download link is not valid (altered, incomplete or from another server): \
-             list the data package version again for fresh links."
-                .into(),
-        )
-    };
-    let package = state.catalogue.package(package_id).ok_or_else(invalid)?;
-    let expires: u64 = expires.and_then(|e| e.parse().ok()).ok_or_else(invalid)?;
-    let link = Link {
-        kind: LinkKind::Api,
-        project: &state.catalogue.projects()[package.project].name,
-        package: package_id,
-        version: version_id,
-        file_name,
-    };
-    match state
-        .signer
-        .check_link(&link, expires, signature.unwrap_or_default(), now_secs())
-    {
-        Ok(()) => Ok(package),
-        Err(LinkError::Invalid) => Err(invalid()),
-        Err(LinkError::Expired) => Err(ApiError::BadLink(
-            "This download link has expired (links last an hour): list the data package \
-             version again for fresh links."
-                .into(),
-        )),
-    }
 }
 
 fn missing_file_name() -> ApiError {

@@ -6,6 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
+use headers::authorization::Bearer;
+use headers::{Authorization, HeaderMapExt};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
@@ -20,23 +22,18 @@ pub(crate) struct Caller(pub usize);
 
 /// The credentials a request carries, in the order they are looked at.
 #[derive(Debug, PartialEq, Eq)]
-enum Credentials<'a> {
-    Bearer(&'a str),
+enum Credentials {
+    Bearer(String),
     Key(String),
     /// An `Authorization` header of another scheme, and no key.
     Unsupported,
     None,
 }
 
-impl<'a> Credentials<'a> {
-    fn of(headers: &'a HeaderMap, query: Option<&str>) -> Result<Credentials<'a>, ApiError> {
-        let authorization = headers
-            .get(header::AUTHORIZATION)
-            .map(|v| v.to_str().unwrap_or_default());
-        if let Some((scheme, token)) = authorization.and_then(|v| v.split_once(' '))
-            && scheme.eq_ignore_ascii_case("bearer")
-        {
-            return Ok(Credentials::Bearer(token.trim()));
+impl Credentials {
+    fn of(headers: &HeaderMap, query: Option<&str>) -> Result<Credentials, ApiError> {
+        if let Some(Authorization(bearer)) = headers.typed_get::<Authorization<Bearer>>() {
+            return Ok(Credentials::Bearer(bearer.token().to_owned()));
         }
         if let Some(key) = headers.get("key") {
             return Ok(Credentials::Key(
@@ -51,7 +48,7 @@ impl<'a> Credentials<'a> {
                 return Ok(Credentials::Key(key));
             }
         }
-        Ok(if authorization.is_some() {
+        Ok(if headers.contains_key(header::AUTHORIZATION) {
             Credentials::Unsupported
         } else {
             Credentials::None
@@ -74,7 +71,7 @@ pub(crate) fn authenticate(
         Credentials::Bearer(token) => {
             let project = state
                 .signer
-                .check_token(token, now_ms())
+                .check_token(&token, now_ms())
                 .map_err(|err| match err {
                     TokenError::Invalid => ApiError::InvalidCredentials,
                     TokenError::Expired => ApiError::TokenExpired {
@@ -160,7 +157,7 @@ mod tests {
         let all = headers(&[("authorization", "Bearer tok"), ("key", "hk")]);
         assert_eq!(
             Credentials::of(&all, Some("key=qk")).unwrap(),
-            Credentials::Bearer("tok")
+            Credentials::Bearer("tok".into())
         );
         let keys = headers(&[("key", "hk")]);
         assert_eq!(

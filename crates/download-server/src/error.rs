@@ -114,7 +114,7 @@ impl IntoResponse for ApiError {
         if status.is_server_error() {
             tracing::error!("{self}");
         }
-        let body = match &self {
+        let written = match &self {
             ApiError::NotFound(body) => serde_json::to_vec(body),
             ApiError::OAuth {
                 error, description, ..
@@ -123,9 +123,18 @@ impl IntoResponse for ApiError {
                 error_description: Some(description.clone()),
             }),
             other => serde_json::to_vec(&ErrorBody::new(other.to_string())),
-        }
-        .unwrap_or_default();
-        let mut response = Response::new(Body::from(body));
+        };
+        let (status, body) = match written {
+            Ok(body) => (status, Body::from(body)),
+            Err(err) => {
+                tracing::error!("cannot write the JSON body of a {status} answer: {err}");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    Body::from(r#"{"message":"Internal error."}"#),
+                )
+            }
+        };
+        let mut response = Response::new(body);
         *response.status_mut() = status;
         let headers = response.headers_mut();
         headers.insert(

@@ -11,6 +11,7 @@ use include_dir::Dir;
 use md5::{Digest, Md5};
 
 use crate::Error;
+use crate::serve_file::Validators;
 
 /// The name of the catalogue's index file inside its directory.
 pub(crate) const CATALOGUE_FILE: &str = "catalogue.json";
@@ -31,9 +32,7 @@ pub(crate) struct FileContent {
     pub size: u64,
     /// Lower-case hex MD5 of the bytes.
     pub md5: String,
-    /// Strong validator: the quoted MD5.
-    pub etag: HeaderValue,
-    pub last_modified: SystemTime,
+    pub validators: Validators,
 }
 
 /// Where to read a file's bytes when it is served.
@@ -88,14 +87,11 @@ impl Source {
                 (FileData::Disk(full), metadata.len(), md5, modified)
             }
         };
-        let etag = HeaderValue::try_from(format!("\"{md5}\""))
-            .map_err(|_| fail("cannot make an ETag".into()))?;
         Ok(FileContent {
             data,
             size,
+            validators: Validators::new(&md5, last_modified),
             md5,
-            etag,
-            last_modified,
         })
     }
 }
@@ -262,6 +258,7 @@ pub(crate) fn content_type(name: &str) -> HeaderValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::HeaderMap;
 
     #[test]
     fn paths_may_not_leave_the_directory() {
@@ -310,7 +307,9 @@ mod tests {
         let content = measurer.measure("big.bin").unwrap();
         assert_eq!(content.size, bytes.len() as u64);
         assert_eq!(content.md5, format!("{:x}", Md5::digest(&bytes)));
-        assert_eq!(content.etag, format!("\"{}\"", content.md5).as_str());
+        let mut headers = HeaderMap::new();
+        content.validators.insert(&mut headers);
+        assert_eq!(headers["etag"], format!("\"{}\"", content.md5).as_str());
         // Measured once however often it is named.
         assert!(Arc::ptr_eq(&content, &measurer.measure("big.bin").unwrap()));
         std::fs::remove_dir_all(dir).unwrap();

@@ -9,7 +9,8 @@ use axum::routing::get;
 use download_api::{DataPackageVersion, Download, parse_query};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use super::{ApiPath, SharedState, get_only, json, param};
+use super::negotiate::qualities;
+use super::{ApiPath, SharedState, get_only, json, json_of, param};
 use crate::auth::{Caller, authenticate, has_credentials};
 use crate::catalogue::{Package, PackageVersion, ServedFile};
 use crate::error::ApiError;
@@ -101,7 +102,7 @@ async fn version(
         next_version_url: version.next_version_url.clone(),
         previous_version_url: version.previous_version_url.clone(),
     };
-    Ok(json(serde_json::to_vec(&body).unwrap_or_default().into()))
+    json_of(&body)
 }
 
 /// `…/downloads?fileName=…`: a 307 to the file's direct, signed address. Authorised by
@@ -175,8 +176,7 @@ async fn download(
     );
     let vary = (header::VARY, HeaderValue::from_static("accept"));
     if prefers_json(&headers) {
-        let body = serde_json::to_vec(&download_entry(file, direct)).unwrap_or_default();
-        let mut response = json(body.into());
+        let mut response = json_of(&download_entry(file, direct))?;
         response.headers_mut().insert(vary.0, vary.1);
         return Ok(response);
     }
@@ -250,18 +250,11 @@ fn prefers_json(headers: &HeaderMap) -> bool {
     };
     let mut json_q = None;
     let mut wildcard: f32 = 0.0;
-    for item in accept.split(',') {
-        let mut parts = item.split(';');
-        let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-        let q = parts
-            .filter_map(|p| p.split_once('='))
-            .find(|(name, _)| name.trim().eq_ignore_ascii_case("q"))
-            .and_then(|(_, value)| value.trim().parse::<f32>().ok())
-            .unwrap_or(1.0);
-        match media.as_str() {
-            "application/json" => json_q = Some(q),
-            "*/*" | "application/*" => wildcard = wildcard.max(q),
-            _ => {}
+    for (media, q) in qualities(accept) {
+        if media.eq_ignore_ascii_case("application/json") {
+            json_q = Some(q);
+        } else if media == "*/*" || media.eq_ignore_ascii_case("application/*") {
+            wildcard = wildcard.max(q);
         }
     }
     json_q.is_some_and(|q| q > 0.0 && q > wildcard)

@@ -2,6 +2,7 @@
 
 pub(crate) mod data_packages;
 pub(crate) mod files;
+mod negotiate;
 pub(crate) mod products;
 pub(crate) mod token;
 pub(crate) mod web;
@@ -15,6 +16,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use download_api::{parse_flag, parse_query};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -26,6 +28,13 @@ pub(crate) type SharedState = Arc<AppState>;
 /// A 200 answer with a JSON body built earlier.
 pub(crate) fn json(body: Bytes) -> Response {
     json_with_status(StatusCode::OK, body)
+}
+
+/// A 200 answer with `value` as JSON.
+pub(crate) fn json_of(value: &impl Serialize) -> Result<Response, ApiError> {
+    let body = serde_json::to_vec(value)
+        .map_err(|err| ApiError::Internal(format!("cannot write a JSON answer: {err}")))?;
+    Ok(json(body.into()))
 }
 
 pub(crate) fn json_with_status(status: StatusCode, body: Bytes) -> Response {

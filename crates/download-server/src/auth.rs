@@ -1,4 +1,5 @@
-//! Who is calling: an API key (query `key` or header `key`) or a bearer token.
+//! Who is calling: an API key (query `key` or header `key`) or a bearer token; and for
+//! a data package file, alternatively the signature of a link the API listed.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -6,6 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
+use download_api::parse_query;
 use headers::authorization::Bearer;
 use headers::{Authorization, HeaderMapExt};
 use sha2::{Digest, Sha256};
@@ -13,6 +15,8 @@ use subtle::ConstantTimeEq;
 
 use crate::catalogue::Catalogue;
 use crate::error::ApiError;
+use crate::routes::ApiPath;
+use crate::signed_link::{LinkKind, verify_package};
 use crate::signing::TokenError;
 use crate::state::AppState;
 
@@ -41,7 +45,7 @@ impl Credentials {
             ));
         }
         if let Some(query) = query {
-            let key = download_api::parse_query(query)?
+            let key = parse_query(query)?
                 .into_iter()
                 .find(|(name, _)| name == "key");
             if let Some((_, key)) = key {
@@ -57,12 +61,12 @@ impl Credentials {
 }
 
 /// Whether the request carries any credentials at all (a key or an `Authorization`).
-pub(crate) fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
+fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
     !matches!(Credentials::of(headers, query), Ok(Credentials::None))
 }
 
 /// The caller's project, from whichever credentials the request carries.
-pub(crate) fn authenticate(
+fn authenticate(
     state: &AppState,
     headers: &HeaderMap,
     query: Option<&str>,
@@ -124,6 +128,68 @@ impl FromRequestParts<Arc<AppState>> for Caller {
         state: &Arc<AppState>,
     ) -> Result<Self, Self::Rejection> {
         authenticate(state, &parts.headers, parts.uri.query())
+    }
+}
+
+/// How a request to the API's downloads endpoint of a data package file
+/// (`…/versions/{v}/downloads?fileName=…`) is authorised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FileAccess {
+    /// The genuine, unexpired signature of a link a version listed: it acts for the
+    /// project owning the package.
+    SignedLink(Caller),
+    /// The caller's own key or token.
+    Credentials(Caller),
+}
+
+impl FileAccess {
+    /// The project the request acts for.
+    pub(crate) fn caller(self) -> Caller {
+        match self {
+            FileAccess::SignedLink(caller) | FileAccess::Credentials(caller) => caller,
+        }
+    }
+}
+
+impl FromRequestParts<Arc<AppState>> for FileAccess {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AppState>,
+    ) -> Result<Self, Self::Rejection> {
+        let ApiPath((package_id, version_id)) =
+            ApiPath::<(String, String)>::from_request_parts(parts, state).await?;
+        let query = parts.uri.query();
+        let pairs = parse_query(query.unwrap_or_default())?;
+        if !pairs
+            .iter()
+            .any(|(name, _)| name == "signature" || name == "expires")
+        {
+            return authenticate(state, &parts.headers, query).map(FileAccess::Credentials);
+        }
+        let file_name = pairs
+            .iter()
+            .rev()
+            .find(|(name, value)| name == "fileName" && !value.is_empty())
+            .map(|(_, value)| value.as_str())
+            .ok_or_else(ApiError::missing_file_name)?;
+        let link = verify_package(
+            state,
+            LinkKind::Api,
+            &package_id,
+            &version_id,
+            file_name,
+            query,
+        );
+        match link {
+            Ok(package) => Ok(FileAccess::SignedLink(Caller(package.project))),
+            // Someone holding an old link and their own credentials still gets through.
+            Err(_) if has_credentials(&parts.headers, query) => {
+                authenticate(state, &parts.headers, query).map(FileAccess::Credentials)
+            }
+            Err(err) => Err(err),
+        }
     }
 }
 

@@ -92,6 +92,15 @@ impl ApiError {
         }))
     }
 
+    /// The downloads endpoint's 400 without `fileName`.
+    pub(crate) fn missing_file_name() -> ApiError {
+        ApiError::BadRequest(
+            "Query parameter 'fileName' is required: the name of one of the files the version \
+             lists in its downloads."
+                .into(),
+        )
+    }
+
     fn status(&self) -> StatusCode {
         match self {
             ApiError::BadQuery(_) | ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,

@@ -11,10 +11,10 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::negotiate::qualities;
 use super::{ApiPath, SharedState, get_only, json, json_of, param};
-use crate::auth::{Caller, authenticate, has_credentials};
+use crate::auth::{Caller, FileAccess};
 use crate::catalogue::{Package, PackageVersion, ServedFile};
 use crate::error::ApiError;
-use crate::signed_link::{LinkKind, SignedLink, verify_package};
+use crate::signed_link::{LinkKind, SignedLink};
 use crate::state::AppState;
 
 pub(crate) fn router() -> Router<SharedState> {
@@ -114,42 +114,15 @@ async fn version(
 async fn download(
     State(state): State<SharedState>,
     ApiPath((package_id, version_id)): ApiPath<(String, String)>,
+    access: FileAccess,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let query = query.as_deref();
-    let pairs = parse_query(query.unwrap_or_default())?;
-    let file_name = param(&pairs, "fileName").filter(|name| !name.is_empty());
-    let signed = pairs
-        .iter()
-        .any(|(name, _)| name == "signature" || name == "expires");
-
-    let package = if signed {
-        let file_name = file_name.as_deref().ok_or_else(missing_file_name)?;
-        let link = verify_package(
-            &state,
-            LinkKind::Api,
-            &package_id,
-            &version_id,
-            file_name,
-            query,
-        );
-        match link {
-            Ok(package) => package,
-            // Someone holding an old link and their own credentials still gets through.
-            Err(_) if has_credentials(&headers, query) => {
-                let caller = authenticate(&state, &headers, query)?;
-                owned_package(&state, caller, &package_id)?
-            }
-            Err(err) => return Err(err),
-        }
-    } else {
-        let caller = authenticate(&state, &headers, query)?;
-        let package = owned_package(&state, caller, &package_id)?;
-        file_name.as_deref().ok_or_else(missing_file_name)?;
-        package
-    };
-    let file_name = file_name.unwrap_or_default();
+    let pairs = parse_query(query.as_deref().unwrap_or_default())?;
+    let package = owned_package(&state, access.caller(), &package_id)?;
+    let file_name = param(&pairs, "fileName")
+        .filter(|name| !name.is_empty())
+        .ok_or_else(ApiError::missing_file_name)?;
     let version = find_version(&state, package, &version_id)?;
     let file = version.file(&file_name).ok_or_else(|| {
         ApiError::not_found(
@@ -187,13 +160,6 @@ async fn download(
         [(header::LOCATION, location), vary],
     )
         .into_response())
-}
-
-fn missing_file_name() -> ApiError {
-    ApiError::BadRequest(
-        "Query parameter 'fileName' is required: the name of one of the files the version lists in its downloads."
-            .into(),
-    )
 }
 
 /// The caller's package. Another project's package answers exactly as a missing one.

@@ -13,20 +13,20 @@ use headers::{Authorization, HeaderMapExt};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::catalogue::Catalogue;
+use crate::catalogue::{Catalogue, ProjectId};
 use crate::error::ApiError;
 use crate::routes::ApiPath;
 use crate::signed_link::{LinkKind, verify_package};
 use crate::signing::TokenError;
 use crate::state::AppState;
 
-/// The project a data package request acts for (index into the catalogue's projects).
+/// The project a data package request acts for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Caller(pub usize);
+pub(crate) struct Caller(pub ProjectId);
 
-/// The credentials a request carries, in the order they are looked at.
+/// The credentials a request presents, in the order they are looked at.
 #[derive(Debug, PartialEq, Eq)]
-enum Credentials {
+enum Presented {
     Bearer(String),
     Key(String),
     /// An `Authorization` header of another scheme, and no key.
@@ -34,35 +34,33 @@ enum Credentials {
     None,
 }
 
-impl Credentials {
-    fn of(headers: &HeaderMap, query: Option<&str>) -> Result<Credentials, ApiError> {
+impl Presented {
+    fn of(headers: &HeaderMap, query: Option<&str>) -> Result<Presented, ApiError> {
         if let Some(Authorization(bearer)) = headers.typed_get::<Authorization<Bearer>>() {
-            return Ok(Credentials::Bearer(bearer.token().to_owned()));
+            return Ok(Presented::Bearer(bearer.token().to_owned()));
         }
         if let Some(key) = headers.get("key") {
-            return Ok(Credentials::Key(
-                key.to_str().unwrap_or_default().to_owned(),
-            ));
+            return Ok(Presented::Key(key.to_str().unwrap_or_default().to_owned()));
         }
         if let Some(query) = query {
             let key = parse_query(query)?
                 .into_iter()
                 .find(|(name, _)| name == "key");
             if let Some((_, key)) = key {
-                return Ok(Credentials::Key(key));
+                return Ok(Presented::Key(key));
             }
         }
         Ok(if headers.contains_key(header::AUTHORIZATION) {
-            Credentials::Unsupported
+            Presented::Unsupported
         } else {
-            Credentials::None
+            Presented::None
         })
     }
 }
 
 /// Whether the request carries any credentials at all (a key or an `Authorization`).
 fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
-    !matches!(Credentials::of(headers, query), Ok(Credentials::None))
+    !matches!(Presented::of(headers, query), Ok(Presented::None))
 }
 
 /// The caller's project, from whichever credentials the request carries.
@@ -71,8 +69,8 @@ fn authenticate(
     headers: &HeaderMap,
     query: Option<&str>,
 ) -> Result<Caller, ApiError> {
-    match Credentials::of(headers, query)? {
-        Credentials::Bearer(token) => {
+    match Presented::of(headers, query)? {
+        Presented::Bearer(token) => {
             let project = state
                 .signer
                 .check_token(&token, now_ms())
@@ -89,10 +87,10 @@ fn authenticate(
                 .map(Caller)
                 .ok_or(ApiError::InvalidCredentials)
         }
-        Credentials::Key(key) if !key.is_empty() => project_with_key(&state.catalogue, &key)
+        Presented::Key(key) if !key.is_empty() => project_with_key(&state.catalogue, &key)
             .map(Caller)
             .ok_or(ApiError::InvalidCredentials),
-        Credentials::Key(_) | Credentials::Unsupported | Credentials::None => {
+        Presented::Key(_) | Presented::Unsupported | Presented::None => {
             Err(ApiError::MissingCredentials)
         }
     }
@@ -100,24 +98,21 @@ fn authenticate(
 
 /// The project whose API key this is. Every project is compared, in constant time,
 /// so timing says nothing about which keys exist.
-pub(crate) fn project_with_key(catalogue: &Catalogue, key: &str) -> Option<usize> {
+pub(crate) fn project_with_key(catalogue: &Catalogue, key: &str) -> Option<ProjectId> {
     let hash: [u8; 32] = Sha256::digest(key.as_bytes()).into();
     let mut found = None;
-    for (i, project) in catalogue.projects().iter().enumerate() {
+    for (id, project) in catalogue.projects() {
         if bool::from(project.key_sha256.ct_eq(&hash)) {
-            found = Some(i);
+            found = Some(id);
         }
     }
     found
 }
 
-/// Whether `secret` is the API secret of the project at `index`, in constant time.
-pub(crate) fn secret_matches(catalogue: &Catalogue, index: usize, secret: &str) -> bool {
+/// Whether `secret` is the API secret of `project`, in constant time.
+pub(crate) fn secret_matches(catalogue: &Catalogue, project: ProjectId, secret: &str) -> bool {
     let hash: [u8; 32] = Sha256::digest(secret.as_bytes()).into();
-    catalogue
-        .projects()
-        .get(index)
-        .is_some_and(|project| bool::from(project.secret_sha256.ct_eq(&hash)))
+    bool::from(catalogue.project(project).secret_sha256.ct_eq(&hash))
 }
 
 impl FromRequestParts<Arc<AppState>> for Caller {
@@ -222,35 +217,32 @@ mod tests {
     fn bearer_comes_before_header_key_before_query_key() {
         let all = headers(&[("authorization", "Bearer tok"), ("key", "hk")]);
         assert_eq!(
-            Credentials::of(&all, Some("key=qk")).unwrap(),
-            Credentials::Bearer("tok".into())
+            Presented::of(&all, Some("key=qk")).unwrap(),
+            Presented::Bearer("tok".into())
         );
         let keys = headers(&[("key", "hk")]);
         assert_eq!(
-            Credentials::of(&keys, Some("key=qk")).unwrap(),
-            Credentials::Key("hk".into())
+            Presented::of(&keys, Some("key=qk")).unwrap(),
+            Presented::Key("hk".into())
         );
         assert_eq!(
-            Credentials::of(&HeaderMap::new(), Some("a=1&key=q%20k")).unwrap(),
-            Credentials::Key("q k".into())
+            Presented::of(&HeaderMap::new(), Some("a=1&key=q%20k")).unwrap(),
+            Presented::Key("q k".into())
         );
     }
 
     #[test]
     fn other_schemes_are_unsupported_and_nothing_is_missing() {
         let basic = headers(&[("authorization", "Basic YTpi")]);
+        assert_eq!(Presented::of(&basic, None).unwrap(), Presented::Unsupported);
         assert_eq!(
-            Credentials::of(&basic, None).unwrap(),
-            Credentials::Unsupported
-        );
-        assert_eq!(
-            Credentials::of(&HeaderMap::new(), Some("expanded")).unwrap(),
-            Credentials::None
+            Presented::of(&HeaderMap::new(), Some("expanded")).unwrap(),
+            Presented::None
         );
         // A key in the query still counts next to an unsupported header.
         assert_eq!(
-            Credentials::of(&basic, Some("key=k")).unwrap(),
-            Credentials::Key("k".into())
+            Presented::of(&basic, Some("key=k")).unwrap(),
+            Presented::Key("k".into())
         );
     }
 }

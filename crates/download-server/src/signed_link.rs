@@ -125,7 +125,7 @@ pub(crate) fn verify_package<'s>(
         .ok_or(LinkError::Invalid(kind))?;
     let link = SignedLink {
         kind,
-        project: &state.catalogue.projects()[package.project].name,
+        project: &state.catalogue.project(package.project).name,
         package: package_id,
         version: version_id,
         file_name,

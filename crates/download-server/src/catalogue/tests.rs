@@ -165,7 +165,7 @@ fn package_versions_link_to_their_neighbours() {
         &package.versions[0].files[0].content,
         &package.versions[2].files[0].content
     ));
-    let listed = json_of(&loaded.projects()[0].packages_json);
+    let listed = json_of(&loaded.projects().next().unwrap().1.packages_json);
     assert_eq!(listed[0]["versions"].as_array().unwrap().len(), 3);
     assert_eq!(listed[0]["url"], "http://h/downloads/v1/dataPackages/P1");
 }

@@ -39,7 +39,7 @@ pub(crate) fn router() -> Router<SharedState> {
 }
 
 async fn list(State(state): State<SharedState>, caller: Caller) -> Response {
-    json(state.catalogue.projects()[caller.0].packages_json.clone())
+    json(state.catalogue.project(caller.0).packages_json.clone())
 }
 
 async fn show(
@@ -73,7 +73,7 @@ async fn version(
 ) -> Result<Response, ApiError> {
     let package = owned_package(&state, caller, &package_id)?;
     let version = find_version(&state, package, &version_id)?;
-    let project = &state.catalogue.projects()[package.project].name;
+    let project = &state.catalogue.project(package.project).name;
     let downloads = version
         .files
         .iter()
@@ -136,7 +136,7 @@ async fn download(
 
     let link = SignedLink {
         kind: LinkKind::File,
-        project: &state.catalogue.projects()[package.project].name,
+        project: &state.catalogue.project(package.project).name,
         package: &package.id,
         version: &version.summary.id,
         file_name: &file.file_name,

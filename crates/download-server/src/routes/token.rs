@@ -99,7 +99,7 @@ async fn issue(
     let issued_at = now_ms();
     let ttl = state.token_ttl;
     let expires = issued_at.saturating_add(ttl.saturating_mul(1000));
-    let name = &state.catalogue.projects()[project].name;
+    let name = &state.catalogue.project(project).name;
     let token = TokenResponse {
         access_token: state.signer.issue_token(name, expires),
         expires_in: ttl,

@@ -293,7 +293,8 @@ async fn altered_or_expired_download_urls_are_refused() {
         "links last an hour"
     );
 
-    let forged_signature = format!("A{}", &signature[1..]);
+    let first = if signature.starts_with('A') { "B" } else { "A" };
+    let forged_signature = format!("{first}{}", &signature[1..]);
     let forged = [
         altered(&url, "SU_addresses.zip", "SU_streets.zip"),
         altered(

@@ -1,5 +1,5 @@
 //! The server's two error types: [`Error`] stops it from starting, [`ApiError`] answers
-//! one request with the spec's JSON error body.
+//! one request with the JSON error body of the API (`docs/api.md`).
 
 use std::io;
 

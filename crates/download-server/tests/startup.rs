@@ -3,7 +3,7 @@
 mod common;
 
 use clap::Parser;
-use download_server::{Config, Error};
+use download_server::{Config, Error, Server};
 use tempfile::TempDir;
 
 fn config(args: &[&str]) -> Config {
@@ -24,8 +24,14 @@ fn path(dir: &TempDir) -> &str {
     dir.path().to_str().unwrap()
 }
 
-fn start_error(args: &[&str]) -> String {
-    match download_server::router(&config(args)) {
+/// A server with `args`, on a free port.
+async fn start(args: &[&str]) -> Result<Server, Error> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    Server::new(config(args), listener)
+}
+
+async fn start_error(args: &[&str]) -> String {
+    match start(args).await {
         Ok(_) => panic!("{args:?} should not start"),
         Err(err) => err.to_string(),
     }
@@ -33,8 +39,8 @@ fn start_error(args: &[&str]) -> String {
 
 /// Every way a catalogue can be broken is tested where it is loaded
 /// (`src/catalogue/tests.rs`); here, that the server refuses to start with the reason.
-#[test]
-fn broken_catalogues_stop_the_start_naming_the_file_and_the_problem() {
+#[tokio::test]
+async fn broken_catalogues_stop_the_start_naming_the_file_and_the_problem() {
     let product = |path: &str| {
         format!(
             r#"{{"products": [{{"id": "P", "name": "n", "description": "d", "version": "2024-01",
@@ -42,35 +48,35 @@ fn broken_catalogues_stop_the_start_naming_the_file_and_the_problem() {
         )
     };
     let broken = catalogue_with(&product("files/x.zip"));
-    let message = start_error(&["--catalogue", path(&broken)]);
+    let message = start_error(&["--catalogue", path(&broken)]).await;
     assert!(
         message.starts_with("files/x.zip: No such file"),
         "{message}"
     );
     let good = catalogue_with(&product("files/a.zip"));
-    assert!(download_server::router(&config(&["--catalogue", path(&good)])).is_ok());
+    assert!(start(&["--catalogue", path(&good)]).await.is_ok());
 
-    let message = start_error(&["--catalogue", "/no/such/catalogue"]);
+    let message = start_error(&["--catalogue", "/no/such/catalogue"]).await;
     assert!(
         message.starts_with("catalogue.json: No such file"),
         "{message}"
     );
 }
 
-#[test]
-fn bad_options_are_refused_before_serving() {
-    let message = start_error(&["--public-url", "maps.example.org"]);
+#[tokio::test]
+async fn bad_options_are_refused_before_serving() {
+    let message = start_error(&["--public-url", "maps.example.org"]).await;
     assert!(message.contains("http://"), "{message}");
-    let message = start_error(&["--web-root", "/no/such/dir"]);
+    let message = start_error(&["--web-root", "/no/such/dir"]).await;
     assert!(message.contains("index.html"), "{message}");
     assert!(Config::try_parse_from(["download-server", "--listen", "nowhere"]).is_err());
     assert!(Config::try_parse_from(["download-server", "--token-ttl", "-5"]).is_err());
 }
 
-#[test]
-fn errors_are_one_enum_with_matchable_variants() {
+#[tokio::test]
+async fn errors_are_one_enum_with_matchable_variants() {
     let dir = catalogue_with("[]");
-    let err = download_server::router(&config(&["--catalogue", path(&dir)])).unwrap_err();
+    let err = start(&["--catalogue", path(&dir)]).await.unwrap_err();
     assert!(
         matches!(err, Error::CatalogueSyntax { line: 1, .. }),
         "{err:?}"
@@ -82,13 +88,14 @@ async fn serving_stops_gracefully_when_asked() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let origin = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(download_server::serve_with_shutdown(
+    let server = Server::new(
         config(&["--catalogue", common::fixture().to_str().unwrap()]),
         listener,
-        async {
-            let _ = stopped.await;
-        },
-    ));
+    )
+    .unwrap();
+    let server = tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
     let response = common::client()
         .get(format!("{origin}/downloads/v1/products"))
         .send()

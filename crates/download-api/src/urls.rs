@@ -62,11 +62,6 @@ impl ServiceUrls {
         ServiceUrls { base }
     }
 
-    /// The base address, without a trailing slash.
-    pub fn base(&self) -> &str {
-        &self.base
-    }
-
     /// `GET /products`, with `?expanded` for full details.
     pub fn products(&self, expanded: bool) -> String {
         let query = if expanded { "?expanded" } else { "" };

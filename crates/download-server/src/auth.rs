@@ -1,4 +1,5 @@
-//! Who is calling: an API key (query `key` or header `key`) or a bearer token.
+//! Who is calling: an API key (query `key` or header `key`) or a bearer token; and for
+//! a data package file, alternatively the signature of a link the API listed.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -6,75 +7,73 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
+use download_api::parse_query;
+use headers::authorization::Bearer;
+use headers::{Authorization, HeaderMapExt};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::catalogue::Catalogue;
+use crate::catalogue::{Catalogue, ProjectId};
 use crate::error::ApiError;
+use crate::routes::ApiPath;
+use crate::signed_link::{LinkKind, verify_package};
 use crate::signing::TokenError;
 use crate::state::AppState;
 
-/// The project a data package request acts for (index into the catalogue's projects).
+/// The project a data package request acts for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Caller(pub usize);
+pub(crate) struct Caller(pub ProjectId);
 
-/// The credentials a request carries, in the order they are looked at.
+/// The credentials a request presents, in the order they are looked at.
 #[derive(Debug, PartialEq, Eq)]
-enum Credentials<'a> {
-    Bearer(&'a str),
+enum Presented {
+    Bearer(String),
     Key(String),
     /// An `Authorization` header of another scheme, and no key.
     Unsupported,
     None,
 }
 
-impl<'a> Credentials<'a> {
-    fn of(headers: &'a HeaderMap, query: Option<&str>) -> Result<Credentials<'a>, ApiError> {
-        let authorization = headers
-            .get(header::AUTHORIZATION)
-            .map(|v| v.to_str().unwrap_or_default());
-        if let Some((scheme, token)) = authorization.and_then(|v| v.split_once(' '))
-            && scheme.eq_ignore_ascii_case("bearer")
-        {
-            return Ok(Credentials::Bearer(token.trim()));
+impl Presented {
+    fn of(headers: &HeaderMap, query: Option<&str>) -> Result<Presented, ApiError> {
+        if let Some(Authorization(bearer)) = headers.typed_get::<Authorization<Bearer>>() {
+            return Ok(Presented::Bearer(bearer.token().to_owned()));
         }
         if let Some(key) = headers.get("key") {
-            return Ok(Credentials::Key(
-                key.to_str().unwrap_or_default().to_owned(),
-            ));
+            return Ok(Presented::Key(key.to_str().unwrap_or_default().to_owned()));
         }
         if let Some(query) = query {
-            let key = download_api::parse_query(query)?
+            let key = parse_query(query)?
                 .into_iter()
                 .find(|(name, _)| name == "key");
             if let Some((_, key)) = key {
-                return Ok(Credentials::Key(key));
+                return Ok(Presented::Key(key));
             }
         }
-        Ok(if authorization.is_some() {
-            Credentials::Unsupported
+        Ok(if headers.contains_key(header::AUTHORIZATION) {
+            Presented::Unsupported
         } else {
-            Credentials::None
+            Presented::None
         })
     }
 }
 
 /// Whether the request carries any credentials at all (a key or an `Authorization`).
-pub(crate) fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
-    !matches!(Credentials::of(headers, query), Ok(Credentials::None))
+fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
+    !matches!(Presented::of(headers, query), Ok(Presented::None))
 }
 
 /// The caller's project, from whichever credentials the request carries.
-pub(crate) fn authenticate(
+fn authenticate(
     state: &AppState,
     headers: &HeaderMap,
     query: Option<&str>,
 ) -> Result<Caller, ApiError> {
-    match Credentials::of(headers, query)? {
-        Credentials::Bearer(token) => {
+    match Presented::of(headers, query)? {
+        Presented::Bearer(token) => {
             let project = state
                 .signer
-                .check_token(token, now_ms())
+                .check_token(&token, now_ms())
                 .map_err(|err| match err {
                     TokenError::Invalid => ApiError::InvalidCredentials,
                     TokenError::Expired => ApiError::TokenExpired {
@@ -88,10 +87,10 @@ pub(crate) fn authenticate(
                 .map(Caller)
                 .ok_or(ApiError::InvalidCredentials)
         }
-        Credentials::Key(key) if !key.is_empty() => project_with_key(&state.catalogue, &key)
+        Presented::Key(key) if !key.is_empty() => project_with_key(&state.catalogue, &key)
             .map(Caller)
             .ok_or(ApiError::InvalidCredentials),
-        Credentials::Key(_) | Credentials::Unsupported | Credentials::None => {
+        Presented::Key(_) | Presented::Unsupported | Presented::None => {
             Err(ApiError::MissingCredentials)
         }
     }
@@ -99,24 +98,21 @@ pub(crate) fn authenticate(
 
 /// The project whose API key this is. Every project is compared, in constant time,
 /// so timing says nothing about which keys exist.
-pub(crate) fn project_with_key(catalogue: &Catalogue, key: &str) -> Option<usize> {
+pub(crate) fn project_with_key(catalogue: &Catalogue, key: &str) -> Option<ProjectId> {
     let hash: [u8; 32] = Sha256::digest(key.as_bytes()).into();
     let mut found = None;
-    for (i, project) in catalogue.projects().iter().enumerate() {
+    for (id, project) in catalogue.projects() {
         if bool::from(project.key_sha256.ct_eq(&hash)) {
-            found = Some(i);
+            found = Some(id);
         }
     }
     found
 }
 
-/// Whether `secret` is the API secret of the project at `index`, in constant time.
-pub(crate) fn secret_matches(catalogue: &Catalogue, index: usize, secret: &str) -> bool {
+/// Whether `secret` is the API secret of `project`, in constant time.
+pub(crate) fn secret_matches(catalogue: &Catalogue, project: ProjectId, secret: &str) -> bool {
     let hash: [u8; 32] = Sha256::digest(secret.as_bytes()).into();
-    catalogue
-        .projects()
-        .get(index)
-        .is_some_and(|project| bool::from(project.secret_sha256.ct_eq(&hash)))
+    bool::from(catalogue.project(project).secret_sha256.ct_eq(&hash))
 }
 
 impl FromRequestParts<Arc<AppState>> for Caller {
@@ -130,17 +126,74 @@ impl FromRequestParts<Arc<AppState>> for Caller {
     }
 }
 
+/// How a request to the API's downloads endpoint of a data package file
+/// (`…/versions/{v}/downloads?fileName=…`) is authorised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FileAccess {
+    /// The genuine, unexpired signature of a link a version listed: it acts for the
+    /// project owning the package.
+    SignedLink(Caller),
+    /// The caller's own key or token.
+    Credentials(Caller),
+}
+
+impl FileAccess {
+    /// The project the request acts for.
+    pub(crate) fn caller(self) -> Caller {
+        match self {
+            FileAccess::SignedLink(caller) | FileAccess::Credentials(caller) => caller,
+        }
+    }
+}
+
+impl FromRequestParts<Arc<AppState>> for FileAccess {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AppState>,
+    ) -> Result<Self, Self::Rejection> {
+        let ApiPath((package_id, version_id)) =
+            ApiPath::<(String, String)>::from_request_parts(parts, state).await?;
+        let query = parts.uri.query();
+        let pairs = parse_query(query.unwrap_or_default())?;
+        if !pairs
+            .iter()
+            .any(|(name, _)| name == "signature" || name == "expires")
+        {
+            return authenticate(state, &parts.headers, query).map(FileAccess::Credentials);
+        }
+        let file_name = pairs
+            .iter()
+            .rev()
+            .find(|(name, value)| name == "fileName" && !value.is_empty())
+            .map(|(_, value)| value.as_str())
+            .ok_or_else(ApiError::missing_file_name)?;
+        let link = verify_package(
+            state,
+            LinkKind::Api,
+            &package_id,
+            &version_id,
+            file_name,
+            query,
+        );
+        match link {
+            Ok(package) => Ok(FileAccess::SignedLink(Caller(package.project))),
+            // Someone holding an old link and their own credentials still gets through.
+            Err(_) if has_credentials(&parts.headers, query) => {
+                authenticate(state, &parts.headers, query).map(FileAccess::Credentials)
+            }
+            Err(err) => Err(err),
+        }
+    }
+}
+
 /// Milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or_default()
-}
-
-/// Seconds since the Unix epoch.
-pub(crate) fn now_secs() -> u64 {
-    now_ms() / 1000
 }
 
 #[cfg(test)]
@@ -164,35 +217,32 @@ mod tests {
     fn bearer_comes_before_header_key_before_query_key() {
         let all = headers(&[("authorization", "Bearer tok"), ("key", "hk")]);
         assert_eq!(
-            Credentials::of(&all, Some("key=qk")).unwrap(),
-            Credentials::Bearer("tok")
+            Presented::of(&all, Some("key=qk")).unwrap(),
+            Presented::Bearer("tok".into())
         );
         let keys = headers(&[("key", "hk")]);
         assert_eq!(
-            Credentials::of(&keys, Some("key=qk")).unwrap(),
-            Credentials::Key("hk".into())
+            Presented::of(&keys, Some("key=qk")).unwrap(),
+            Presented::Key("hk".into())
         );
         assert_eq!(
-            Credentials::of(&HeaderMap::new(), Some("a=1&key=q%20k")).unwrap(),
-            Credentials::Key("q k".into())
+            Presented::of(&HeaderMap::new(), Some("a=1&key=q%20k")).unwrap(),
+            Presented::Key("q k".into())
         );
     }
 
     #[test]
     fn other_schemes_are_unsupported_and_nothing_is_missing() {
         let basic = headers(&[("authorization", "Basic YTpi")]);
+        assert_eq!(Presented::of(&basic, None).unwrap(), Presented::Unsupported);
         assert_eq!(
-            Credentials::of(&basic, None).unwrap(),
-            Credentials::Unsupported
-        );
-        assert_eq!(
-            Credentials::of(&HeaderMap::new(), Some("expanded")).unwrap(),
-            Credentials::None
+            Presented::of(&HeaderMap::new(), Some("expanded")).unwrap(),
+            Presented::None
         );
         // A key in the query still counts next to an unsupported header.
         assert_eq!(
-            Credentials::of(&basic, Some("key=k")).unwrap(),
-            Credentials::Key("k".into())
+            Presented::of(&basic, Some("key=k")).unwrap(),
+            Presented::Key("k".into())
         );
     }
 }

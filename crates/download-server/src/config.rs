@@ -47,7 +47,7 @@ pub struct Config {
 impl Config {
     /// This configuration with the default public URL taken from the address the server
     /// actually listens on (useful after binding port 0). An explicit public URL is kept.
-    pub fn with_bound_address(mut self, bound: SocketAddr) -> Config {
+    pub(crate) fn with_bound_address(mut self, bound: SocketAddr) -> Config {
         self.listen = bound;
         self
     }

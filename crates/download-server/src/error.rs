@@ -1,5 +1,5 @@
 //! The server's two error types: [`Error`] stops it from starting, [`ApiError`] answers
-//! one request with the spec's JSON error body.
+//! one request with the JSON error body of the API (`docs/api.md`).
 
 use std::io;
 
@@ -8,6 +8,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use download_api::{ErrorBody, OAuthErrorBody, ParseError};
 use thiserror::Error;
+
+use crate::signed_link::LinkError;
 
 /// Why the server could not start.
 #[derive(Debug, Error)]
@@ -53,12 +55,10 @@ pub enum ApiError {
     /// The access token was genuine but has expired.
     #[error("Access token expired: request a new one from {token_url}.")]
     TokenExpired { token_url: String },
-    /// A signed API link is forged, altered or expired.
+    /// A signed link is forged, altered or expired: like a bad key, a 401 (the
+    /// spec's answer for invalid credentials).
     #[error("{0}")]
-    BadLink(String),
-    /// A signed file address is forged, altered or expired.
-    #[error("{0}")]
-    Forbidden(String),
+    BadLink(#[from] LinkError),
     /// Nothing here; the body carries links to places that exist.
     #[error("{}", .0.message)]
     NotFound(Box<ErrorBody>),
@@ -92,6 +92,15 @@ impl ApiError {
         }))
     }
 
+    /// The downloads endpoint's 400 without `fileName`.
+    pub(crate) fn missing_file_name() -> ApiError {
+        ApiError::BadRequest(
+            "Query parameter 'fileName' is required: the name of one of the files the version \
+             lists in its downloads."
+                .into(),
+        )
+    }
+
     fn status(&self) -> StatusCode {
         match self {
             ApiError::BadQuery(_) | ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
@@ -99,7 +108,6 @@ impl ApiError {
             | ApiError::InvalidCredentials
             | ApiError::TokenExpired { .. }
             | ApiError::BadLink(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RangeNotSatisfiable { .. } => StatusCode::RANGE_NOT_SATISFIABLE,
@@ -115,7 +123,7 @@ impl IntoResponse for ApiError {
         if status.is_server_error() {
             tracing::error!("{self}");
         }
-        let body = match &self {
+        let written = match &self {
             ApiError::NotFound(body) => serde_json::to_vec(body),
             ApiError::OAuth {
                 error, description, ..
@@ -124,9 +132,18 @@ impl IntoResponse for ApiError {
                 error_description: Some(description.clone()),
             }),
             other => serde_json::to_vec(&ErrorBody::new(other.to_string())),
-        }
-        .unwrap_or_default();
-        let mut response = Response::new(Body::from(body));
+        };
+        let (status, body) = match written {
+            Ok(body) => (status, Body::from(body)),
+            Err(err) => {
+                tracing::error!("cannot write the JSON body of a {status} answer: {err}");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    Body::from(r#"{"message":"Internal error."}"#),
+                )
+            }
+        };
+        let mut response = Response::new(body);
         *response.status_mut() = status;
         let headers = response.headers_mut();
         headers.insert(
@@ -136,7 +153,9 @@ impl IntoResponse for ApiError {
         match self {
             ApiError::MissingCredentials
             | ApiError::InvalidCredentials
-            | ApiError::TokenExpired { .. } => {
+            | ApiError::TokenExpired { .. }
+            | ApiError::BadLink(_) => {
+                // Every 401 names a scheme (RFC 9110 §11.6.1).
                 headers.insert(
                     header::WWW_AUTHENTICATE,
                     HeaderValue::from_static("Bearer realm=\"Download Service\""),

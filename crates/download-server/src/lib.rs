@@ -1,13 +1,15 @@
 //! Download Explorer's server: a complete implementation of the Download Service
-//! (open products, data packages, the token endpoint, the files they redirect to) over
-//! a catalogue directory or the embedded demo, plus the built web app.
+//! (open products, data packages, the token endpoint, the files they redirect to; the
+//! API is described in `docs/api.md`) over a catalogue directory or the embedded demo,
+//! plus the built web app.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), download_server::Error> {
 //! use clap::Parser;
 //! let config = download_server::Config::parse();
 //! let listener = tokio::net::TcpListener::bind(config.listen).await?;
-//! download_server::serve(config, listener).await
+//! let server = download_server::Server::new(config, listener)?;
+//! server.run(std::future::pending()).await
 //! # }
 //! ```
 
@@ -19,11 +21,13 @@ mod links;
 mod openapi;
 mod routes;
 mod serve_file;
+pub mod signed_link;
 pub mod signing;
 mod state;
 mod trace;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
 use axum::Router;
@@ -47,10 +51,50 @@ use state::AppState;
 /// The demo catalogue, compiled in so the server runs with no setup.
 static DEMO: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/demo");
 
-/// Builds the whole application: loads and checks the catalogue, and routes the API
-/// (`/downloads/v1`), the token endpoint (`/oauth2/token/v1`), files (`/files`) and the
-/// web app. Links use `--public-url`, or `http://<listen address>`.
-pub fn router(config: &Config) -> Result<Router, Error> {
+/// The server, ready to run: its catalogue loaded and checked, its listener bound.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    app: Router,
+}
+
+impl Server {
+    /// Builds the whole application for `listener`: loads and checks the catalogue, and
+    /// routes the API (`/downloads/v1`), the token endpoint (`/oauth2/token/v1`), files
+    /// (`/files`) and the web app. Links use `--public-url`, or the address `listener`
+    /// is bound to.
+    pub fn new(config: Config, listener: TcpListener) -> Result<Server, Error> {
+        let config = config.with_bound_address(listener.local_addr()?);
+        let app = router(&config)?;
+        Ok(Server { listener, app })
+    }
+
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> Result<SocketAddr, Error> {
+        Ok(self.listener.local_addr()?)
+    }
+
+    /// Serves until `shutdown` completes, then finishes the requests in flight.
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), Error> {
+        // Without TCP_NODELAY a streamed body (files, the web app) waits for the client's
+        // delayed ACK of the headers, up to 40 ms a response.
+        let listener = self.listener.tap_io(|stream| {
+            if let Err(err) = stream.set_nodelay(true) {
+                tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
+            }
+        });
+        axum::serve(listener, self.app)
+            .with_graceful_shutdown(shutdown)
+            .await?;
+        Ok(())
+    }
+}
+
+/// The whole application for `config` (see [`Server::new`]).
+fn router(config: &Config) -> Result<Router, Error> {
     let origin = config.public_origin();
     check_public_url(&origin)?;
     let links = Links::new(&origin);
@@ -91,43 +135,6 @@ pub fn router(config: &Config) -> Result<Router, Error> {
         .layer(trace::layer())
         .with_state(state);
     Ok(app)
-}
-
-/// Runs the server on an already bound listener until the process ends.
-pub async fn serve(config: Config, listener: TcpListener) -> Result<(), Error> {
-    serve_with_shutdown(config, listener, std::future::pending()).await
-}
-
-/// Runs the server on an already bound listener until `shutdown` completes, then
-/// finishes the requests in flight.
-pub async fn serve_with_shutdown(
-    config: Config,
-    listener: TcpListener,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), Error> {
-    let config = config.with_bound_address(listener.local_addr()?);
-    let app = router(&config)?;
-    serve_router(listener, app, shutdown).await
-}
-
-/// Serves an application built by [`router`] on an already bound listener until
-/// `shutdown` completes, then finishes the requests in flight.
-pub async fn serve_router(
-    listener: TcpListener,
-    app: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), Error> {
-    // Without TCP_NODELAY a streamed body (files, the web app) waits for the client's
-    // delayed ACK of the headers, up to 40 ms a response.
-    let listener = listener.tap_io(|stream| {
-        if let Err(err) = stream.set_nodelay(true) {
-            tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
-        }
-    });
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await?;
-    Ok(())
 }
 
 /// Without a configured key, one random key serves the whole process, so every router

@@ -59,37 +59,34 @@ impl Links {
         )
     }
 
-    /// Direct, signed address of a data package file.
+    /// Direct address of a data package file, with its signed query.
     pub(crate) fn package_file(
         &self,
         package_id: &str,
         version_id: &str,
         file_name: &str,
-        signed: &SignedQuery,
+        signed_query: &str,
     ) -> String {
         format!(
-            "{}{FILES_PREFIX}/packages/{}/{}/{}?{}",
+            "{}{FILES_PREFIX}/packages/{}/{}/{}?{signed_query}",
             self.origin,
             encode_component(package_id),
             encode_component(version_id),
             encode_component(file_name),
-            signed.to_query_string()
         )
     }
 
-    /// The API's downloads address of a data package file, signed so it works with no
-    /// other credentials until it expires.
+    /// The API's downloads address of a data package file, with its signed query.
     pub(crate) fn signed_version_download(
         &self,
         package_id: &str,
         version_id: &str,
         file_name: &str,
-        signed: &SignedQuery,
+        signed_query: &str,
     ) -> String {
         format!(
-            "{}&{}",
+            "{}&{signed_query}",
             self.api.version_download(package_id, version_id, file_name),
-            signed.to_query_string()
         )
     }
 
@@ -124,22 +121,6 @@ pub(crate) fn image_file_name(index: usize, large: bool, extension: &str) -> Str
     format!("{index}{size}.{extension}")
 }
 
-/// The `expires` and `signature` query parameters of a signed link.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SignedQuery {
-    /// Seconds since the epoch.
-    pub expires: u64,
-    /// Base64url HMAC.
-    pub signature: String,
-}
-
-impl SignedQuery {
-    fn to_query_string(&self) -> String {
-        // Base64url needs no encoding in a query.
-        format!("expires={}&signature={}", self.expires, self.signature)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,16 +136,13 @@ mod tests {
             links.image_file("OpenRoads", 2, true, "jpg"),
             "http://h:1/files/images/OpenRoads/2-large.jpg"
         );
-        let signed = SignedQuery {
-            expires: 10,
-            signature: "abc_-".into(),
-        };
+        let signed = "expires=10&signature=abc_-";
         assert_eq!(
-            links.package_file("p", "v", "a&b.zip", &signed),
+            links.package_file("p", "v", "a&b.zip", signed),
             "http://h:1/files/packages/p/v/a%26b.zip?expires=10&signature=abc_-"
         );
         assert_eq!(
-            links.signed_version_download("p", "v", "a.zip", &signed),
+            links.signed_version_download("p", "v", "a.zip", signed),
             "http://h:1/downloads/v1/dataPackages/p/versions/v/downloads?fileName=a.zip&expires=10&signature=abc_-"
         );
         assert_eq!(links.token(), "http://h:1/oauth2/token/v1");

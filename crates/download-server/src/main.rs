@@ -36,17 +36,19 @@ async fn run(config: Config) -> Result<(), download_server::Error> {
                 format!("cannot listen on {}: {err}", config.listen),
             )
         })?;
-    let address = listener.local_addr()?;
-    let config = config.with_bound_address(address);
     // Build (and check the catalogue) before announcing the address.
-    let app = download_server::router(&config)?;
-    println!("Download Explorer listening on http://{address}");
-    download_server::serve_router(listener, app, async {
-        // If the handler cannot be installed, run until killed instead.
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-        tracing::info!("shutting down: finishing requests in flight");
-    })
-    .await
+    let server = download_server::Server::new(config, listener)?;
+    println!(
+        "Download Explorer listening on http://{}",
+        server.local_addr()?
+    );
+    server
+        .run(async {
+            // If the handler cannot be installed, run until killed instead.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+            tracing::info!("shutting down: finishing requests in flight");
+        })
+        .await
 }

@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum_range::{KnownSize, RangeBody, Ranged};
 use download_api::encode_component;
-use headers::{Header, HeaderMapExt, Range};
+use headers::{ETag, HeaderMapExt, IfModifiedSince, IfNoneMatch, IfRange, LastModified, Range};
 
 use crate::catalogue::{FileData, ServedFile};
 use crate::error::ApiError;
@@ -31,15 +31,15 @@ pub(crate) async fn respond(
     cache_control: &'static str,
 ) -> Result<Response, ApiError> {
     let content = &file.content;
+    let validators = &content.validators;
     let mut headers = HeaderMap::new();
-    headers.insert(header::ETAG, content.etag.clone());
-    headers.insert(header::LAST_MODIFIED, http_date(content.last_modified));
+    validators.insert(&mut headers);
     headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static(cache_control),
     );
     headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
-    if not_modified(request, &content.etag, content.last_modified) {
+    if validators.not_modified(request) {
         return Ok((StatusCode::NOT_MODIFIED, headers).into_response());
     }
     headers.insert(header::CONTENT_TYPE, file.content_type.clone());
@@ -48,7 +48,7 @@ pub(crate) async fn respond(
         content_disposition(disposition, &file.file_name),
     );
 
-    let range = requested_range(request, &content.etag, content.last_modified);
+    let range = validators.range(request);
     if content.size == 0 {
         // Nothing to slice; a range of an empty file is never satisfiable.
         return if range.is_some() {
@@ -110,59 +110,59 @@ fn try_range<B: RangeBody + Send + 'static>(
         .map_err(|_| ApiError::RangeNotSatisfiable { size })
 }
 
-/// `Last-Modified` for `time`.
-pub(crate) fn http_date(time: SystemTime) -> HeaderValue {
-    HeaderValue::try_from(httpdate::fmt_http_date(time))
-        .unwrap_or_else(|_| HeaderValue::from_static("Thu, 01 Jan 1970 00:00:00 GMT"))
+/// A representation's validators (RFC 9110 §8.8): sent with it, and compared with a
+/// request's conditional headers.
+#[derive(Debug, Clone)]
+pub(crate) struct Validators {
+    /// Strong: the quoted MD5 of the bytes.
+    etag: ETag,
+    /// Whole seconds, as on the wire.
+    last_modified: LastModified,
 }
 
-/// Dates on the wire have whole seconds.
-fn whole_seconds(time: SystemTime) -> SystemTime {
-    httpdate::parse_http_date(&httpdate::fmt_http_date(time)).unwrap_or(time)
-}
-
-/// RFC 9110 §13.1.2 and §13.1.3: `If-None-Match` (weak comparison) decides when
-/// present, otherwise `If-Modified-Since`.
-pub(crate) fn not_modified(request: &HeaderMap, etag: &HeaderValue, modified: SystemTime) -> bool {
-    if let Some(value) = request.get(header::IF_NONE_MATCH) {
-        let Ok(value) = value.to_str() else {
-            return false;
-        };
-        let ours = opaque_tag(etag.to_str().unwrap_or_default());
-        return value
-            .split(',')
-            .map(str::trim)
-            .any(|tag| tag == "*" || opaque_tag(tag) == ours);
-    }
-    let since = request
-        .get(header::IF_MODIFIED_SINCE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| httpdate::parse_http_date(v).ok());
-    since.is_some_and(|since| whole_seconds(modified) <= since)
-}
-
-/// The quoted part of an entity tag, without any weak prefix.
-fn opaque_tag(tag: &str) -> &str {
-    tag.strip_prefix("W/").unwrap_or(tag)
-}
-
-/// The `Range` to honour: none when absent or malformed, or when `If-Range` names
-/// another version of the file (then the whole file is sent).
-fn requested_range(request: &HeaderMap, etag: &HeaderValue, modified: SystemTime) -> Option<Range> {
-    let range = Range::decode(&mut request.get_all(header::RANGE).iter()).ok()?;
-    if let Some(if_range) = request.get(header::IF_RANGE) {
-        let if_range = if_range.to_str().ok()?;
-        let current = if if_range.starts_with('"') {
-            // Strong comparison: a weak tag never matches.
-            if_range == etag.to_str().unwrap_or_default()
-        } else {
-            httpdate::parse_http_date(if_range).is_ok_and(|date| date == whole_seconds(modified))
-        };
-        if !current {
-            return None;
+impl Validators {
+    /// The validators of bytes with this MD5 (lower-case hex), written at `modified`.
+    pub(crate) fn new(md5: &str, modified: SystemTime) -> Validators {
+        Validators {
+            etag: format!("\"{md5}\"")
+                .parse()
+                .expect("a quoted hex digest is an entity tag"),
+            last_modified: modified.into(),
         }
     }
-    Some(range)
+
+    /// Adds `ETag` and `Last-Modified` to a response's headers.
+    pub(crate) fn insert(&self, headers: &mut HeaderMap) {
+        headers.typed_insert(self.etag.clone());
+        headers.typed_insert(self.last_modified);
+    }
+
+    /// RFC 9110 §13.1.2 and §13.1.3: `If-None-Match` (weak comparison) decides when
+    /// present, otherwise `If-Modified-Since`.
+    pub(crate) fn not_modified(&self, request: &HeaderMap) -> bool {
+        if request.contains_key(header::IF_NONE_MATCH) {
+            return request
+                .typed_get::<IfNoneMatch>()
+                .is_some_and(|tags| !tags.precondition_passes(&self.etag));
+        }
+        request
+            .typed_get::<IfModifiedSince>()
+            .is_some_and(|since| !since.is_modified(self.last_modified.into()))
+    }
+
+    /// The `Range` to honour: none when absent or malformed, or when `If-Range` names
+    /// another version of the file (then the whole file is sent).
+    fn range(&self, request: &HeaderMap) -> Option<Range> {
+        let range = request.typed_get::<Range>()?;
+        if request.contains_key(header::IF_RANGE) {
+            // Strong comparison: a weak tag never matches.
+            let if_range = request.typed_get::<IfRange>()?;
+            if if_range.is_modified(Some(&self.etag), Some(&self.last_modified)) {
+                return None;
+            }
+        }
+        Some(range)
+    }
 }
 
 /// RFC 6266: the plain name when it is safe ASCII, else an ASCII stand-in plus the
@@ -214,9 +214,12 @@ mod tests {
         UNIX_EPOCH + Duration::from_millis(1_700_000_000_500)
     }
 
+    fn validators() -> Validators {
+        Validators::new("0123abcd", modified())
+    }
+
     #[test]
     fn if_none_match_compares_tags_weakly_and_wins_over_dates() {
-        let etag = HeaderValue::from_static(ETAG);
         let cases = [
             (ETAG, true),
             ("W/\"0123abcd\"", true),
@@ -226,46 +229,40 @@ mod tests {
         ];
         for (value, expected) in cases {
             let headers = request(&[(header::IF_NONE_MATCH, value)]);
-            assert_eq!(
-                not_modified(&headers, &etag, modified()),
-                expected,
-                "{value}"
-            );
+            assert_eq!(validators().not_modified(&headers), expected, "{value}");
         }
         let both = request(&[
             (header::IF_NONE_MATCH, "\"other\""),
             (header::IF_MODIFIED_SINCE, "Wed, 01 Jan 2100 00:00:00 GMT"),
         ]);
-        assert!(!not_modified(&both, &etag, modified()));
+        assert!(!validators().not_modified(&both));
     }
 
     #[test]
     fn if_modified_since_uses_whole_seconds() {
-        let etag = HeaderValue::from_static(ETAG);
         let same_second = httpdate::fmt_http_date(modified());
         let headers = request(&[(header::IF_MODIFIED_SINCE, &same_second)]);
-        assert!(not_modified(&headers, &etag, modified()));
+        assert!(validators().not_modified(&headers));
         let earlier = httpdate::fmt_http_date(modified() - Duration::from_secs(5));
         let headers = request(&[(header::IF_MODIFIED_SINCE, &earlier)]);
-        assert!(!not_modified(&headers, &etag, modified()));
+        assert!(!validators().not_modified(&headers));
     }
 
     #[test]
     fn if_range_with_another_version_drops_the_range() {
-        let etag = HeaderValue::from_static(ETAG);
         let range = request(&[(header::RANGE, "bytes=0-1")]);
-        assert!(requested_range(&range, &etag, modified()).is_some());
+        assert!(validators().range(&range).is_some());
         let current = request(&[(header::RANGE, "bytes=0-1"), (header::IF_RANGE, ETAG)]);
-        assert!(requested_range(&current, &etag, modified()).is_some());
+        assert!(validators().range(&current).is_some());
         let stale = request(&[(header::RANGE, "bytes=0-1"), (header::IF_RANGE, "\"old\"")]);
-        assert!(requested_range(&stale, &etag, modified()).is_none());
+        assert!(validators().range(&stale).is_none());
         let weak = request(&[
             (header::RANGE, "bytes=0-1"),
             (header::IF_RANGE, "W/\"0123abcd\""),
         ]);
-        assert!(requested_range(&weak, &etag, modified()).is_none());
+        assert!(validators().range(&weak).is_none());
         let garbage = request(&[(header::RANGE, "lines=1-2")]);
-        assert!(requested_range(&garbage, &etag, modified()).is_none());
+        assert!(validators().range(&garbage).is_none());
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! Stateless credentials: access tokens and signed download links, both HMAC-SHA256
-//! under the server's signing key, so any server holding the same key accepts them
-//! and nothing needs to be stored.
+//! Stateless credentials: access tokens here and signed links (see
+//! [`crate::signed_link`]), both HMAC-SHA256 under the server's signing key, so any
+//! server holding the same key accepts them and nothing needs to be stored.
 
 use std::fmt;
 use std::sync::Arc;
@@ -25,38 +25,6 @@ pub enum TokenError {
     Invalid,
     /// Genuine, but past its expiry.
     Expired,
-}
-
-/// Why a signed link was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkError {
-    /// The signature does not match the link (altered, or another key).
-    Invalid,
-    /// Genuine, but past its expiry.
-    Expired,
-}
-
-/// What a link signature authorises: one file of one data package version, either
-/// through the API's downloads endpoint or directly at its file address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Link<'a> {
-    /// Whether this signs an API (`downloads?fileName=…`) or a direct file address; a
-    /// signature for one is not accepted for the other.
-    pub kind: LinkKind,
-    /// Name of the project owning the package.
-    pub project: &'a str,
-    pub package: &'a str,
-    pub version: &'a str,
-    pub file_name: &'a str,
-}
-
-/// The two addresses a link signature can be made for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkKind {
-    /// `…/dataPackages/{p}/versions/{v}/downloads?fileName=…`
-    Api,
-    /// `/files/packages/{p}/{v}/{fileName}`
-    File,
 }
 
 impl Signer {
@@ -120,44 +88,16 @@ impl Signer {
         Ok(project.to_owned())
     }
 
-    fn link_mac(&self, link: &Link<'_>, expires: u64) -> HmacSha256 {
-        let kind: &[u8] = match link.kind {
-            LinkKind::Api => b"api-link",
-            LinkKind::File => b"file-link",
-        };
-        self.mac(&[
-            kind,
-            link.project.as_bytes(),
-            link.package.as_bytes(),
-            link.version.as_bytes(),
-            link.file_name.as_bytes(),
-            &expires.to_be_bytes(),
-        ])
+    /// The base64url signature of `parts` (used by signed links).
+    pub(crate) fn sign(&self, parts: &[&[u8]]) -> String {
+        URL_SAFE_NO_PAD.encode(self.mac(parts).finalize().into_bytes())
     }
 
-    /// The signature authorising `link` until `expires` (seconds since the epoch).
-    pub fn sign_link(&self, link: &Link<'_>, expires: u64) -> String {
-        URL_SAFE_NO_PAD.encode(self.link_mac(link, expires).finalize().into_bytes())
-    }
-
-    /// Whether `signature` authorises `link` until `expires`, checked at `now` (seconds).
-    pub fn check_link(
-        &self,
-        link: &Link<'_>,
-        expires: u64,
-        signature: &str,
-        now: u64,
-    ) -> Result<(), LinkError> {
-        let tag = URL_SAFE_NO_PAD
+    /// Whether `signature` is the signature of `parts`, compared in constant time.
+    pub(crate) fn verify(&self, parts: &[&[u8]], signature: &str) -> bool {
+        URL_SAFE_NO_PAD
             .decode(signature)
-            .map_err(|_| LinkError::Invalid)?;
-        self.link_mac(link, expires)
-            .verify_slice(&tag)
-            .map_err(|_| LinkError::Invalid)?;
-        if now >= expires {
-            return Err(LinkError::Expired);
-        }
-        Ok(())
+            .is_ok_and(|tag| self.mac(parts).verify_slice(&tag).is_ok())
     }
 }
 
@@ -170,14 +110,6 @@ impl fmt::Debug for Signer {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const LINK: Link<'static> = Link {
-        kind: LinkKind::Api,
-        project: "Alpha",
-        package: "0040046952",
-        version: "110012",
-        file_name: "SU_addresses.zip",
-    };
 
     #[test]
     fn tokens_name_their_project_until_they_expire() {
@@ -206,54 +138,6 @@ mod tests {
                 Err(TokenError::Invalid)
             );
         }
-    }
-
-    #[test]
-    fn link_signatures_bind_every_part() {
-        let signer = Signer::new(b"key");
-        let signature = signer.sign_link(&LINK, 100);
-        assert_eq!(signer.check_link(&LINK, 100, &signature, 99), Ok(()));
-        assert_eq!(
-            signer.check_link(&LINK, 100, &signature, 100),
-            Err(LinkError::Expired)
-        );
-        assert_eq!(
-            signer.check_link(&LINK, 101, &signature, 0),
-            Err(LinkError::Invalid)
-        );
-        let altered = [
-            Link {
-                kind: LinkKind::File,
-                ..LINK
-            },
-            Link {
-                project: "Beta",
-                ..LINK
-            },
-            Link {
-                package: "0040046953",
-                ..LINK
-            },
-            Link {
-                version: "110013",
-                ..LINK
-            },
-            Link {
-                file_name: "other.zip",
-                ..LINK
-            },
-        ];
-        for link in altered {
-            assert_eq!(
-                signer.check_link(&link, 100, &signature, 0),
-                Err(LinkError::Invalid),
-                "{link:?}"
-            );
-        }
-        assert_eq!(
-            signer.check_link(&LINK, 100, "not base64!", 0),
-            Err(LinkError::Invalid)
-        );
     }
 
     #[test]

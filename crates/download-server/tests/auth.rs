@@ -191,9 +191,18 @@ async fn token_errors_use_the_oauth_form_and_say_what_to_fix() {
             "form",
         ),
         (
+            // Read as forms are (bytes that are not UTF-8 become U+FFFD): not a grant type.
             server
                 .token_request(ALPHA_KEY, ALPHA_SECRET)
                 .body("grant_type=%FF"),
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            "client_credentials",
+        ),
+        (
+            server
+                .token_request(ALPHA_KEY, ALPHA_SECRET)
+                .body("grant_type=client_credentials&grant_type=password"),
             StatusCode::BAD_REQUEST,
             "invalid_request",
             "form",

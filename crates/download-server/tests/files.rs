@@ -8,7 +8,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use common::{
     ALPHA_KEY, SIGNING_KEY, TestServer, check_download, client, follow, header, md5_hex, read_json,
 };
-use download_server::signing::{Link, LinkKind, Signer};
+use download_server::signed_link::{LinkKind, SignedLink};
+use download_server::signing::Signer;
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -270,17 +271,17 @@ async fn package_files_need_a_valid_unexpired_signature() {
     let forged = [
         path.to_owned(),
         location.replace("110013", "110014"),
-        location.replace(
-            signature,
-            &format!("{}A", &signature[..signature.len() - 1]),
-        ),
+        location.replace(signature, &other_signature(signature)),
         location.replace("expires=", "expires=1"),
         // An API link's signature does not open the file address.
         format!("{path}?expires={api_query}"),
     ];
     for url in forged {
-        let (status, body) = read_json(server.get(&url).await).await;
-        assert_eq!(status, StatusCode::FORBIDDEN, "{url}");
+        // The same answer as a bad link to the API, or a bad key.
+        let response = server.get(&url).await;
+        assert!(header(response.headers(), "www-authenticate").starts_with("Bearer"));
+        let (status, body) = read_json(response).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{url}");
         assert!(
             body["message"].as_str().unwrap().contains("not valid"),
             "{body}"
@@ -292,21 +293,28 @@ async fn package_files_need_a_valid_unexpired_signature() {
         .unwrap()
         .as_secs()
         - 1;
-    let link = Link {
+    let link = SignedLink {
         kind: LinkKind::File,
         project: "Alpha",
         package: "0040046952",
         version: "110013",
         file_name: "SU_addresses_cou.zip",
     };
-    let old = Signer::new(SIGNING_KEY.as_bytes()).sign_link(&link, past);
-    let expired = format!("{path}?expires={past}&signature={old}");
+    let old = link.sign_until(&Signer::new(SIGNING_KEY.as_bytes()), past);
+    let expired = format!("{path}?{old}");
     let (status, body) = read_json(server.get(&expired).await).await;
-    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert!(
         body["message"].as_str().unwrap().contains("expired"),
         "{body}"
     );
+}
+
+/// The signature with its last character changed (to another canonical last
+/// character of a 32-byte base64url tag).
+fn other_signature(signature: &str) -> String {
+    let (rest, last) = signature.split_at(signature.len() - 1);
+    format!("{rest}{}", if last == "A" { "E" } else { "A" })
 }
 
 /// Every product download and image, and every data package file of each project,

@@ -2,10 +2,9 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::{TestServer, header, read_json};
 use reqwest::{Method, StatusCode};
+use tempfile::TempDir;
 
 const INDEX: &str = "<!doctype html><title>Download Explorer</title>";
 const SCRIPT_BR: &[u8] = b"the script, brotli";
@@ -19,11 +18,9 @@ fn script() -> String {
 /// A built-app directory: index.html, a script with its brotli and gzip copies (their
 /// bytes only need to differ: the server sends them as they are), a hashed wasm file,
 /// config.json, a name with a space and a hidden file.
-fn web_root(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("download-server-web-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("assets")).unwrap();
+fn web_root() -> TempDir {
+    let dir = TempDir::new().unwrap();
+    std::fs::create_dir_all(dir.path().join("assets")).unwrap();
     let script = script();
     let files: [(&str, &[u8]); 9] = [
         ("index.html", INDEX.as_bytes()),
@@ -40,7 +37,7 @@ fn web_root(name: &str) -> PathBuf {
         (".env", b"SECRET=1"),
     ];
     for (path, bytes) in files {
-        std::fs::write(dir.join(path), bytes).unwrap();
+        std::fs::write(dir.path().join(path), bytes).unwrap();
     }
     dir
 }
@@ -49,14 +46,17 @@ fn web_root(name: &str) -> PathBuf {
 /// test fails.
 struct WebApp {
     server: TestServer,
-    root: PathBuf,
+    _root: TempDir,
 }
 
 impl WebApp {
-    async fn start(name: &str) -> WebApp {
-        let root = web_root(name);
-        let server = TestServer::start(&["--web-root", root.to_str().unwrap()]).await;
-        WebApp { server, root }
+    async fn start() -> WebApp {
+        let root = web_root();
+        let server = TestServer::start(&["--web-root", root.path().to_str().unwrap()]).await;
+        WebApp {
+            server,
+            _root: root,
+        }
     }
 
     /// GET `path` with extra request `headers`.
@@ -70,12 +70,6 @@ impl WebApp {
 
     fn url(&self, path: &str) -> String {
         format!("{}{path}", self.server.origin)
-    }
-}
-
-impl Drop for WebApp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -103,7 +97,7 @@ async fn without_a_web_root_the_root_points_at_the_api() {
 
 #[tokio::test]
 async fn the_web_app_is_served_with_index_html_for_its_routes() {
-    let app = WebApp::start("app").await;
+    let app = WebApp::start().await;
     for path in [
         "/",
         "/products/OpenRoads",
@@ -153,7 +147,7 @@ fn varies_by_encoding(headers: &reqwest::header::HeaderMap) -> bool {
 /// GET `path` with these request headers.
 #[tokio::test]
 async fn the_precompressed_copy_the_client_accepts_is_sent() {
-    let app = WebApp::start("encodings").await;
+    let app = WebApp::start().await;
     let script = script();
     let cases: [(Option<&str>, Option<&str>, &[u8]); 6] = [
         (Some("gzip, deflate, br, zstd"), Some("br"), SCRIPT_BR),
@@ -205,7 +199,7 @@ async fn the_precompressed_copy_the_client_accepts_is_sent() {
 
 #[tokio::test]
 async fn conditional_requests_get_304_and_head_gets_the_length_only() {
-    let app = WebApp::start("conditional").await;
+    let app = WebApp::start().await;
     let first = app.get("/assets/app-1234.js", &[]).await;
     let etag = header(first.headers(), "etag");
     let last_modified = header(first.headers(), "last-modified");
@@ -272,7 +266,7 @@ async fn conditional_requests_get_304_and_head_gets_the_length_only() {
 
 #[tokio::test]
 async fn hashed_assets_are_cached_for_good_and_the_rest_revalidated() {
-    let app = WebApp::start("caching").await;
+    let app = WebApp::start().await;
     let wasm = app.get(&format!("/{WASM}"), &[]).await;
     assert_eq!(wasm.status(), StatusCode::OK);
     assert_eq!(header(wasm.headers(), "content-type"), "application/wasm");
@@ -299,7 +293,7 @@ async fn hashed_assets_are_cached_for_good_and_the_rest_revalidated() {
 
 #[tokio::test]
 async fn only_the_web_roots_own_files_are_served() {
-    let app = WebApp::start("paths").await;
+    let app = WebApp::start().await;
     let spaced = app.get("/notes%20and%20more.txt", &[]).await;
     assert_eq!(spaced.status(), StatusCode::OK);
     assert_eq!(spaced.text().await.unwrap(), "a name with spaces");

@@ -73,8 +73,9 @@ impl Harness {
         ];
         args.extend(server_args.iter().map(|a| a.to_string()));
         let config = Config::parse_from(args);
+        let server = download_server::Server::new(config, listener).expect("the server starts");
         let server = tokio::spawn(async move {
-            if let Err(error) = download_server::serve(config, listener).await {
+            if let Err(error) = server.run(std::future::pending()).await {
                 panic!("the server stopped: {error}");
             }
         });

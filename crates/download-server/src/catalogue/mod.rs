@@ -70,6 +70,10 @@ pub(crate) struct LoadedImage {
     pub large_location: HeaderValue,
 }
 
+/// Names one project of the catalogue that made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ProjectId(usize);
+
 /// A project: who may see which data packages.
 #[derive(Debug)]
 pub(crate) struct Project {
@@ -82,8 +86,8 @@ pub(crate) struct Project {
 
 #[derive(Debug)]
 pub(crate) struct Package {
-    /// Index of the owning project in [`Catalogue::projects`].
-    pub project: usize,
+    /// The owning project.
+    pub project: ProjectId,
     pub id: String,
     /// `GET /dataPackages/{id}`.
     pub json: Bytes,
@@ -123,12 +127,23 @@ impl Catalogue {
         self.product_index.get(id).map(|&i| &self.products[i])
     }
 
-    pub(crate) fn projects(&self) -> &[Project] {
-        &self.projects
+    /// A project of this catalogue.
+    pub(crate) fn project(&self, id: ProjectId) -> &Project {
+        &self.projects[id.0]
     }
 
-    pub(crate) fn project_named(&self, name: &str) -> Option<usize> {
-        self.projects.iter().position(|p| p.name == name)
+    /// Every project, with its id.
+    pub(crate) fn projects(&self) -> impl Iterator<Item = (ProjectId, &Project)> {
+        self.projects
+            .iter()
+            .enumerate()
+            .map(|(i, project)| (ProjectId(i), project))
+    }
+
+    pub(crate) fn project_named(&self, name: &str) -> Option<ProjectId> {
+        self.projects()
+            .find(|(_, p)| p.name == name)
+            .map(|(id, _)| id)
     }
 
     /// Any project's package (for checking signed links, which name their project).
@@ -230,7 +245,8 @@ impl Catalogue {
                         package.id
                     )));
                 }
-                let (json, loaded) = load_package(package, project_index, links, &mut measurer)?;
+                let (json, loaded) =
+                    load_package(package, ProjectId(project_index), links, &mut measurer)?;
                 listed.push(json);
                 packages.push(loaded);
             }
@@ -430,7 +446,7 @@ fn load_product(
 
 fn load_package(
     entry: PackageEntry,
-    project: usize,
+    project: ProjectId,
     links: &Links,
     measurer: &mut Measurer<'_>,
 ) -> Result<(DataPackage, Package), Error> {

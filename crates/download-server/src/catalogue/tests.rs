@@ -1,39 +1,29 @@
-use std::path::PathBuf;
-
 use md5::Digest;
 use serde_json::{Value, json};
+use tempfile::TempDir;
 
 use super::*;
 
-/// A throwaway catalogue directory with these files and this `catalogue.json`.
-struct TempCatalogue(PathBuf);
+/// A throwaway catalogue directory with these files and this `catalogue.json`; it is
+/// removed when dropped, even when a test fails.
+struct TempCatalogue(TempDir);
 
 impl TempCatalogue {
-    fn new(name: &str, catalogue: &Value, files: &[(&str, &[u8])]) -> TempCatalogue {
-        let dir = std::env::temp_dir().join(format!(
-            "download-server-catalogue-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
+    fn new(catalogue: &Value, files: &[(&str, &[u8])]) -> TempCatalogue {
+        let dir = TempDir::new().unwrap();
         for (path, bytes) in files {
-            let full = dir.join(path);
+            let full = dir.path().join(path);
             std::fs::create_dir_all(full.parent().unwrap()).unwrap();
             std::fs::write(full, bytes).unwrap();
         }
-        std::fs::create_dir_all(&dir).unwrap();
         let text = serde_json::to_string_pretty(catalogue).unwrap();
-        std::fs::write(dir.join(CATALOGUE_FILE), text).unwrap();
+        std::fs::write(dir.path().join(CATALOGUE_FILE), text).unwrap();
         TempCatalogue(dir)
     }
 
     fn load(&self) -> Result<Catalogue, Error> {
-        Catalogue::load(&Source::Directory(self.0.clone()), &Links::new("http://h"))
-    }
-}
-
-impl Drop for TempCatalogue {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        let source = Source::Directory(self.0.path().to_owned());
+        Catalogue::load(&source, &Links::new("http://h"))
     }
 }
 
@@ -66,7 +56,6 @@ fn json_of(bytes: &Bytes) -> Value {
 #[test]
 fn products_get_derived_fields_and_urls_that_select_one_file() {
     let catalogue = TempCatalogue::new(
-        "derived",
         &json!({"products": [product(json!([
             {"area": "SU", "format": "GML", "subformat": "3", "path": "f/thing_gml3_su.zip"},
             {"area": "SU", "format": "GML", "path": "f/thing_gml_su.zip"},
@@ -137,7 +126,6 @@ fn package_versions_link_to_their_neighbours() {
                "productVersion": "v", "productFormat": "CSV", "files": [file]})
     };
     let catalogue = TempCatalogue::new(
-        "versions",
         &json!({"projects": [{
             "name": "Alpha", "keySha256": SHA_A, "secretSha256": SHA_B,
             "dataPackages": [{
@@ -165,24 +153,29 @@ fn package_versions_link_to_their_neighbours() {
         &package.versions[0].files[0].content,
         &package.versions[2].files[0].content
     ));
-    let listed = json_of(&loaded.projects()[0].packages_json);
+    let listed = json_of(&loaded.projects().next().unwrap().1.packages_json);
     assert_eq!(listed[0]["versions"].as_array().unwrap().len(), 3);
     assert_eq!(listed[0]["url"], "http://h/downloads/v1/dataPackages/P1");
 }
 
 #[test]
 fn syntax_errors_name_the_file_line_and_problem() {
-    let dir = TempCatalogue::new("syntax", &json!({}), &[]);
-    std::fs::write(
-        dir.0.join(CATALOGUE_FILE),
-        "{\n  \"products\": [],\n  \"prodcts\": []\n}\n",
-    )
-    .unwrap();
-    let err = dir.load().unwrap_err().to_string();
-    assert!(
-        err.starts_with("catalogue.json line 3 column 11: unknown field `prodcts`"),
-        "{err}"
-    );
+    let dir = TempCatalogue::new(&json!({}), &[]);
+    let cases = [
+        (
+            "{\n  \"products\": [],\n  \"prodcts\": []\n}\n",
+            "catalogue.json line 3 column 11: unknown field `prodcts`",
+        ),
+        (
+            "{\"products\": [",
+            "catalogue.json line 1 column 14: EOF while parsing",
+        ),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(dir.0.path().join(CATALOGUE_FILE), text).unwrap();
+        let err = dir.load().unwrap_err().to_string();
+        assert!(err.starts_with(expected), "{err}");
+    }
 }
 
 #[test]
@@ -241,7 +234,7 @@ fn broken_catalogues_are_refused_with_the_reason() {
         ),
     ];
     for (name, catalogue, expected) in cases {
-        let dir = TempCatalogue::new(&name.replace(' ', "-"), &catalogue, &files());
+        let dir = TempCatalogue::new(&catalogue, &files());
         let err = dir.load().expect_err(name).to_string();
         assert!(err.contains(expected), "{name}: {err}");
     }

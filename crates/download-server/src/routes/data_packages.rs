@@ -9,16 +9,13 @@ use axum::routing::get;
 use download_api::{DataPackageVersion, Download, parse_query};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use super::{ApiPath, SharedState, get_only, json, param};
-use crate::auth::{Caller, authenticate, has_credentials, now_secs};
+use super::negotiate::qualities;
+use super::{ApiPath, SharedState, get_only, json, json_of, param};
+use crate::auth::{Caller, FileAccess};
 use crate::catalogue::{Package, PackageVersion, ServedFile};
 use crate::error::ApiError;
-use crate::links::SignedQuery;
-use crate::signing::{Link, LinkError, LinkKind};
+use crate::signed_link::{LinkKind, SignedLink};
 use crate::state::AppState;
-
-/// How long a signed link (listed download url, or direct file address) works.
-pub(crate) const LINK_TTL_SECS: u64 = 3600;
 
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()
@@ -42,7 +39,7 @@ pub(crate) fn router() -> Router<SharedState> {
 }
 
 async fn list(State(state): State<SharedState>, caller: Caller) -> Response {
-    json(state.catalogue.projects()[caller.0].packages_json.clone())
+    json(state.catalogue.project(caller.0).packages_json.clone())
 }
 
 async fn show(
@@ -76,22 +73,17 @@ async fn version(
 ) -> Result<Response, ApiError> {
     let package = owned_package(&state, caller, &package_id)?;
     let version = find_version(&state, package, &version_id)?;
-    let project = &state.catalogue.projects()[package.project].name;
-    let expires = now_secs() + LINK_TTL_SECS;
+    let project = &state.catalogue.project(package.project).name;
     let downloads = version
         .files
         .iter()
         .map(|file| {
-            let link = Link {
+            let link = SignedLink {
                 kind: LinkKind::Api,
                 project,
                 package: &package.id,
                 version: &version.summary.id,
                 file_name: &file.file_name,
-            };
-            let signed = SignedQuery {
-                expires,
-                signature: state.signer.sign_link(&link, expires),
             };
             download_entry(
                 file,
@@ -99,7 +91,7 @@ async fn version(
                     &package.id,
                     &version.summary.id,
                     &file.file_name,
-                    &signed,
+                    &link.sign(&state.signer),
                 ),
             )
         })
@@ -110,7 +102,7 @@ async fn version(
         next_version_url: version.next_version_url.clone(),
         previous_version_url: version.previous_version_url.clone(),
     };
-    Ok(json(serde_json::to_vec(&body).unwrap_or_default().into()))
+    json_of(&body)
 }
 
 /// `…/downloads?fileName=…`: a 307 to the file's direct, signed address. Authorised by
@@ -122,41 +114,15 @@ async fn version(
 async fn download(
     State(state): State<SharedState>,
     ApiPath((package_id, version_id)): ApiPath<(String, String)>,
+    access: FileAccess,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let query = query.as_deref();
-    let pairs = parse_query(query.unwrap_or_default())?;
-    let file_name = param(&pairs, "fileName").filter(|name| !name.is_empty());
-    let signature = param(&pairs, "signature");
-    let expires = param(&pairs, "expires");
-
-    let package = if signature.is_some() || expires.is_some() {
-        let file_name = file_name.as_deref().ok_or_else(missing_file_name)?;
-        let link = check_listed_link(
-            &state,
-            &package_id,
-            &version_id,
-            file_name,
-            expires.as_deref(),
-            signature.as_deref(),
-        );
-        match link {
-            Ok(package) => package,
-            // Someone holding an old link and their own credentials still gets through.
-            Err(_) if has_credentials(&headers, query) => {
-                let caller = authenticate(&state, &headers, query)?;
-                owned_package(&state, caller, &package_id)?
-            }
-            Err(err) => return Err(err),
-        }
-    } else {
-        let caller = authenticate(&state, &headers, query)?;
-        let package = owned_package(&state, caller, &package_id)?;
-        file_name.as_deref().ok_or_else(missing_file_name)?;
-        package
-    };
-    let file_name = file_name.unwrap_or_default();
+    let pairs = parse_query(query.as_deref().unwrap_or_default())?;
+    let package = owned_package(&state, access.caller(), &package_id)?;
+    let file_name = param(&pairs, "fileName")
+        .filter(|name| !name.is_empty())
+        .ok_or_else(ApiError::missing_file_name)?;
     let version = find_version(&state, package, &version_id)?;
     let file = version.file(&file_name).ok_or_else(|| {
         ApiError::not_found(
@@ -168,27 +134,22 @@ async fn download(
         )
     })?;
 
-    let project = &state.catalogue.projects()[package.project].name;
-    let expires = now_secs() + LINK_TTL_SECS;
-    let link = Link {
+    let link = SignedLink {
         kind: LinkKind::File,
-        project,
+        project: &state.catalogue.project(package.project).name,
         package: &package.id,
         version: &version.summary.id,
         file_name: &file.file_name,
     };
-    let signed = SignedQuery {
-        expires,
-        signature: state.signer.sign_link(&link, expires),
-    };
-    let direct =
-        state
-            .links
-            .package_file(&package.id, &version.summary.id, &file.file_name, &signed);
+    let direct = state.links.package_file(
+        &package.id,
+        &version.summary.id,
+        &file.file_name,
+        &link.sign(&state.signer),
+    );
     let vary = (header::VARY, HeaderValue::from_static("accept"));
     if prefers_json(&headers) {
-        let body = serde_json::to_vec(&download_entry(file, direct)).unwrap_or_default();
-        let mut response = json(body.into());
+        let mut response = json_of(&download_entry(file, direct))?;
         response.headers_mut().insert(vary.0, vary.1);
         return Ok(response);
     }
@@ -199,53 +160,6 @@ async fn download(
         [(header::LOCATION, location), vary],
     )
         .into_response())
-}
-
-/// The package a listed (signed) download url authorises. A link to a package that
-/// does not exist fails the same way as a forged one, so links reveal nothing.
-fn check_listed_link<'a>(
-    state: &'a AppState,
-    package_id: &str,
-    version_id: &str,
-    file_name: &str,
-    expires: Option<&str>,
-    signature: Option<&str>,
-) -> Result<&'a Package, ApiError> {
-    let invalid = || {
-        ApiError::BadLink(
-            "This download link is not valid (altered, incomplete or from another server): \
-             list the data package version again for fresh links."
-                .into(),
-        )
-    };
-    let package = state.catalogue.package(package_id).ok_or_else(invalid)?;
-    let expires: u64 = expires.and_then(|e| e.parse().ok()).ok_or_else(invalid)?;
-    let link = Link {
-        kind: LinkKind::Api,
-        project: &state.catalogue.projects()[package.project].name,
-        package: package_id,
-        version: version_id,
-        file_name,
-    };
-    match state
-        .signer
-        .check_link(&link, expires, signature.unwrap_or_default(), now_secs())
-    {
-        Ok(()) => Ok(package),
-        Err(LinkError::Invalid) => Err(invalid()),
-        Err(LinkError::Expired) => Err(ApiError::BadLink(
-            "This download link has expired (links last an hour): list the data package \
-             version again for fresh links."
-                .into(),
-        )),
-    }
-}
-
-fn missing_file_name() -> ApiError {
-    ApiError::BadRequest(
-        "Query parameter 'fileName' is required: the name of one of the files the version lists in its downloads."
-            .into(),
-    )
 }
 
 /// The caller's package. Another project's package answers exactly as a missing one.
@@ -302,18 +216,11 @@ fn prefers_json(headers: &HeaderMap) -> bool {
     };
     let mut json_q = None;
     let mut wildcard: f32 = 0.0;
-    for item in accept.split(',') {
-        let mut parts = item.split(';');
-        let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-        let q = parts
-            .filter_map(|p| p.split_once('='))
-            .find(|(name, _)| name.trim().eq_ignore_ascii_case("q"))
-            .and_then(|(_, value)| value.trim().parse::<f32>().ok())
-            .unwrap_or(1.0);
-        match media.as_str() {
-            "application/json" => json_q = Some(q),
-            "*/*" | "application/*" => wildcard = wildcard.max(q),
-            _ => {}
+    for (media, q) in qualities(accept) {
+        if media.eq_ignore_ascii_case("application/json") {
+            json_q = Some(q);
+        } else if media == "*/*" || media.eq_ignore_ascii_case("application/*") {
+            wildcard = wildcard.max(q);
         }
     }
     json_q.is_some_and(|q| q > 0.0 && q > wildcard)

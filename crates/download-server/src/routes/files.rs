@@ -7,15 +7,13 @@ use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
-use download_api::parse_query;
 
-use super::{ApiPath, SharedState, get_only, param};
-use crate::auth::now_secs;
+use super::{ApiPath, SharedState, get_only};
 use crate::catalogue::ServedFile;
 use crate::error::ApiError;
 use crate::links::{FILES_PREFIX, image_file_name};
 use crate::serve_file::{Disposition, respond};
-use crate::signing::{Link, LinkError, LinkKind};
+use crate::signed_link::{LinkKind, verify_package};
 use crate::state::AppState;
 
 pub(crate) fn router() -> Router<SharedState> {
@@ -88,40 +86,14 @@ async fn package_file(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let pairs = parse_query(query.as_deref().unwrap_or_default())?;
-    let forbidden = || {
-        ApiError::Forbidden(
-            "This file address is not valid (altered, incomplete or from another server): \
-             ask the data package downloads endpoint for a fresh one."
-                .into(),
-        )
-    };
-    let package = state.catalogue.package(&package_id).ok_or_else(forbidden)?;
-    let expires: u64 = param(&pairs, "expires")
-        .and_then(|e| e.parse().ok())
-        .ok_or_else(forbidden)?;
-    let signature = param(&pairs, "signature").ok_or_else(forbidden)?;
-    let link = Link {
-        kind: LinkKind::File,
-        project: &state.catalogue.projects()[package.project].name,
-        package: &package_id,
-        version: &version_id,
-        file_name: &file_name,
-    };
-    match state
-        .signer
-        .check_link(&link, expires, &signature, now_secs())
-    {
-        Ok(()) => {}
-        Err(LinkError::Invalid) => return Err(forbidden()),
-        Err(LinkError::Expired) => {
-            return Err(ApiError::Forbidden(
-                "This file address has expired (they last an hour): ask the data package \
-                 downloads endpoint for a fresh one."
-                    .into(),
-            ));
-        }
-    }
+    let package = verify_package(
+        &state,
+        LinkKind::File,
+        &package_id,
+        &version_id,
+        &file_name,
+        query.as_deref(),
+    )?;
     // Genuine: only a catalogue changed since signing can make these lookups fail.
     let file = package
         .version(&version_id)

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::Parser;
-use download_server::Config;
+use download_server::{Config, Server};
 use md5::{Digest, Md5};
 use reqwest::header::HeaderMap;
 use reqwest::{Client, RequestBuilder, Response, StatusCode, redirect};
@@ -55,9 +55,10 @@ impl TestServer {
         argv.extend_from_slice(args);
         let config = Config::try_parse_from(argv).expect("valid test arguments");
         // Built here so a broken catalogue fails the test at once.
-        let app = download_server::router(&config).expect("the server starts");
+        let server = Server::new(config, listener).expect("the server starts");
         let task = tokio::spawn(async move {
-            download_server::serve_router(listener, app, std::future::pending())
+            server
+                .run(std::future::pending())
                 .await
                 .expect("the server runs");
         });

@@ -41,15 +41,35 @@ const consoleError = console.error.bind(console);
 console.error = (...args) => { window.__errors.push('console: ' + args.join(' ')); consoleError(...args); };
 "#;
 
-/// One running server and one browser session on it.
+/// One running server and one browser session on it. Dropping it (a failing test
+/// included) ends the browser session, chromedriver and the server.
 #[derive(Debug)]
 pub struct Harness {
     /// The server's origin, e.g. `http://127.0.0.1:41234`.
     pub base: String,
-    /// The browser.
+    /// The browser. Declared before chromedriver, so it is dropped first: thirtyfour
+    /// ends a session it drops, which needs chromedriver still running.
     pub driver: WebDriver,
-    chromedriver: Child,
+    /// Only held, to be killed on drop.
+    _chromedriver: Chromedriver,
     server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+/// The chromedriver process, killed when dropped.
+#[derive(Debug)]
+struct Chromedriver(Child);
+
+impl Drop for Chromedriver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 impl Harness {
@@ -98,7 +118,7 @@ impl Harness {
         Harness {
             base,
             driver,
-            chromedriver,
+            _chromedriver: chromedriver,
             server,
         }
     }
@@ -213,12 +233,10 @@ impl Harness {
             .expect("screenshot");
     }
 
-    /// Closes the browser and stops the server.
-    pub async fn stop(mut self) {
+    /// Closes the browser without blocking the test's runtime, then stops
+    /// chromedriver and the server (as dropping does).
+    pub async fn stop(self) {
         let _ = self.driver.clone().quit().await;
-        let _ = self.chromedriver.kill();
-        let _ = self.chromedriver.wait();
-        self.server.abort();
     }
 }
 
@@ -240,7 +258,7 @@ fn web_root() -> PathBuf {
     root
 }
 
-async fn start_chromedriver() -> (Child, SocketAddr) {
+async fn start_chromedriver() -> (Chromedriver, SocketAddr) {
     let addr = StdListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("find a free port");
@@ -250,6 +268,7 @@ async fn start_chromedriver() -> (Child, SocketAddr) {
         .stderr(Stdio::null())
         .spawn()
         .expect("start /usr/bin/chromedriver (apt-get install chromium-driver)");
+    let child = Chromedriver(child);
     let deadline = Instant::now() + Duration::from_secs(10);
     while tokio::net::TcpStream::connect(addr).await.is_err() {
         assert!(Instant::now() < deadline, "chromedriver did not start");

@@ -4,6 +4,7 @@
 //!   serve it, with the demo catalogue, from one server process.
 //! - `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
 //! - `cargo xtask size`: build the web app and print each file's size.
+//! - `cargo xtask screenshots`: build the web app and take the README's screenshots.
 //! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
 
 mod bench;
@@ -25,6 +26,8 @@ commands:
   test                  what CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget,
                         browser tests
   size                  build the web app and print each file's raw/gzip/brotli size
+  screenshots           build the web app and save the README's screenshots (docs/screenshots/)
+                        from headless Chromium
   bench                 requests/s and latency of the release server next to nginx serving
                         the same bytes (installs nginx-light and wrk when missing)
 ";
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Some("run") => run_product(server_args(&args[1..])),
         Some("test") => test(),
         Some("size") => size(),
+        Some("screenshots") => screenshots(),
         Some("bench") => bench::bench(),
         Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
@@ -83,6 +87,18 @@ fn size() -> Result {
     let files = bundle::build()?;
     bundle::print_table(&files);
     Ok(())
+}
+
+/// Drives the app the way the browser tests do (crates/e2e's harness: the real server,
+/// the demo catalogue, headless Chromium) and saves the pictures the README shows.
+fn screenshots() -> Result {
+    tools::ensure_build_tools()?;
+    tools::ensure_browser()?;
+    bundle::build()?;
+    run(cargo()
+        .args(["run", "-p", "e2e", "--bin", "screenshots", "--"])
+        .arg(root().join("docs/screenshots"))
+        .env("E2E_WEB_ROOT", bundle::dist()))
 }
 
 fn test() -> Result {

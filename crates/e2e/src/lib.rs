@@ -223,16 +223,6 @@ impl Harness {
         urls
     }
 
-    /// Saves a PNG of the page to `docs/screenshots/<name>.png`.
-    pub async fn screenshot(&self, name: &str) {
-        let dir = workspace_root().join("docs/screenshots");
-        std::fs::create_dir_all(&dir).expect("create docs/screenshots");
-        self.driver
-            .screenshot(&dir.join(format!("{name}.png")))
-            .await
-            .expect("screenshot");
-    }
-
     /// Closes the browser without blocking the test's runtime, then stops
     /// chromedriver and the server (as dropping does).
     pub async fn stop(self) {

@@ -150,7 +150,6 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
     h.find("#login-key").await;
     type_into(&h, "#login-key", KEY).await;
     type_into(&h, "#login-secret", SECRET).await;
-    screenshot(&h, "login", None).await;
     submit(&h).await;
     wait_for_path(&h, |p| p == "/packages", "the package list").await;
 
@@ -444,7 +443,6 @@ async fn latest_resolves_versions_link_up_and_compare() {
             .await
             .contains("SU51_addresses.zip")
     );
-    screenshot(&h, "version", Some(".compare-result")).await;
     assert_no_secrets(&h, &[SECRET, &token]).await;
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
@@ -547,25 +545,6 @@ async fn api_version(h: &Harness, token: &str, id: &str) -> DataPackageVersion {
         .json()
         .await
         .expect("version json")
-}
-
-/// A 1280×900 screenshot, scrolled so that `show` (if any) is in view.
-async fn screenshot(h: &Harness, name: &str, show: Option<&str>) {
-    h.driver
-        .cdp()
-        .send_raw(
-            "Emulation.setDeviceMetricsOverride",
-            serde_json::json!({ "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
-        )
-        .await
-        .expect("set the viewport");
-    if let Some(css) = show {
-        h.js(&format!(
-            "document.querySelector({css:?}).scrollIntoView({{block: 'end'}}); return 0;"
-        ))
-        .await;
-    }
-    h.screenshot(name).await;
 }
 
 fn hex_md5(bytes: &[u8]) -> String {

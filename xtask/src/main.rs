@@ -2,6 +2,8 @@
 //!
 //! - `cargo xtask run [-- SERVER ARGS]`: install what is missing, build the web app and
 //!   serve it, with the demo catalogue, from one server process.
+//! - `cargo xtask build [--public-url PATH] [--dist DIR]`: the deployable web app.
+//! - `cargo xtask dev [-- SERVER ARGS]`: the server and `trunk serve`, for app work.
 //! - `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
 //! - `cargo xtask size`: build the web app and print each file's size.
 //! - `cargo xtask screenshots`: build the web app and take the README's screenshots.
@@ -9,6 +11,7 @@
 
 mod bench;
 mod bundle;
+mod dev;
 mod exec;
 mod tools;
 
@@ -23,6 +26,12 @@ usage: cargo xtask <command>
 commands:
   run [-- SERVER ARGS]  install missing tools, build the web app and run the server
                         (SERVER ARGS go to download-server, e.g. -- --listen 0.0.0.0:8080)
+  dev [-- SERVER ARGS]  the server on 127.0.0.1:8080 and `trunk serve` (rebuilding on every
+                        change) on http://127.0.0.1:8081/; Ctrl-C stops both
+  build [--public-url PATH] [--dist DIR]
+                        the deployable web app (release, precompressed, with 404.html) for
+                        the site root or a sub-path such as /explorer/, into DIR (relative
+                        to the checkout; dist/ by default)
   test                  what CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget,
                         browser tests
   size                  build the web app and print each file's raw/gzip/brotli size
@@ -36,6 +45,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("run") => run_product(server_args(&args[1..])),
+        Some("dev") => dev::dev(server_args(&args[1..])),
+        Some("build") => build_options(&args[1..]).and_then(|target| build(&target)),
         Some("test") => test(),
         Some("size") => size(),
         Some("screenshots") => screenshots(),
@@ -65,9 +76,40 @@ fn server_args(args: &[String]) -> &[String] {
     }
 }
 
+/// `--public-url PATH` and `--dist DIR`, each optional.
+fn build_options(args: &[String]) -> Result<bundle::Target> {
+    let mut public_url = "/".to_string();
+    let mut dist = bundle::dist();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || {
+            args.next()
+                .ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"))
+        };
+        match arg.as_str() {
+            "--public-url" => public_url = value()?.clone(),
+            "--dist" => dist = root().join(value()?),
+            other => return Err(format!("unknown option `{other}`\n\n{USAGE}").into()),
+        }
+    }
+    bundle::Target::new(&public_url, dist)
+}
+
+fn build(target: &bundle::Target) -> Result {
+    tools::ensure_build_tools()?;
+    let files = bundle::build(target)?;
+    bundle::print_table(&files);
+    println!(
+        "built {} for {}: deploy its files as they are (docs/deploy.md)",
+        target.dist.display(),
+        target.public_url
+    );
+    Ok(())
+}
+
 fn run_product(server_args: &[String]) -> Result {
     tools::ensure_build_tools()?;
-    let files = bundle::build()?;
+    let files = bundle::build(&bundle::Target::site_root())?;
     bundle::print_table(&files);
     run(cargo()
         .args([
@@ -84,7 +126,7 @@ fn run_product(server_args: &[String]) -> Result {
 
 fn size() -> Result {
     tools::ensure_build_tools()?;
-    let files = bundle::build()?;
+    let files = bundle::build(&bundle::Target::site_root())?;
     bundle::print_table(&files);
     Ok(())
 }
@@ -94,7 +136,7 @@ fn size() -> Result {
 fn screenshots() -> Result {
     tools::ensure_build_tools()?;
     tools::ensure_browser()?;
-    bundle::build()?;
+    bundle::build(&bundle::Target::site_root())?;
     run(cargo()
         .args(["run", "-p", "e2e", "--bin", "screenshots", "--"])
         .arg(root().join("docs/screenshots"))
@@ -150,7 +192,7 @@ fn test() -> Result {
     })?;
     let mut files = Vec::new();
     steps.run("build web app", || {
-        files = bundle::build()?;
+        files = bundle::build(&bundle::Target::site_root())?;
         Ok(())
     })?;
     steps.run("size budget", || {

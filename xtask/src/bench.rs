@@ -12,6 +12,7 @@ use std::env;
 use std::fmt::Write as _;
 use std::fs;
 use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread;
@@ -38,16 +39,21 @@ pub fn bench() -> Result {
     let tools = Tools::ensure()?;
     run(cargo().args(["build", "--release", "-p", "download-server"]))?;
 
-    // Dropped last, after both servers (locals drop in reverse order).
-    let work = TempDir::create()?;
+    // Removed when dropped, last, after both servers (locals drop in reverse order).
+    // Readable by all: nginx started as root serves files as `nobody`.
+    let work = tempfile::Builder::new()
+        .prefix("xtask-bench-")
+        .permissions(fs::Permissions::from_mode(0o755))
+        .tempdir()
+        .map_err(|error| format!("cannot create a temporary directory: {error}"))?;
     let dist = bundle::dist();
     let web_root = dist.join("index.html").is_file().then_some(dist);
     if web_root.is_none() {
         println!("no dist/index.html: the web app page is left out (`cargo xtask size` builds it)");
     }
     let ours = start_ours(web_root.as_deref())?;
-    let targets = save_responses(&ours.base, web_root.is_some(), &work.path.join("www"))?;
-    let nginx = start_nginx(&tools.nginx, &work.path, &targets)?;
+    let targets = save_responses(&ours.base, web_root.is_some(), &work.path().join("www"))?;
+    let nginx = start_nginx(&tools.nginx, work.path(), &targets)?;
 
     for target in &targets {
         let ours_body = get_body(&ours.base, &target.path)?;
@@ -140,29 +146,6 @@ fn find_program(name: &str) -> Option<PathBuf> {
         .chain(["/usr/sbin", "/usr/local/sbin", "/sbin"].map(PathBuf::from))
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
-}
-
-/// A temporary directory, removed with everything in it when dropped.
-#[derive(Debug)]
-struct TempDir {
-    path: PathBuf,
-}
-
-impl TempDir {
-    fn create() -> Result<Self> {
-        let path = env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
-        // A leftover from an earlier run with the same process id is ours to replace.
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path)
-            .map_err(|error| format!("cannot create {}: {error}", path.display()))?;
-        Ok(Self { path })
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.path);
-    }
 }
 
 /// A server process, stopped when dropped: asked politely (SIGTERM, so nginx's master

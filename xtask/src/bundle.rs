@@ -23,9 +23,46 @@ pub const LIMIT_BYTES: u64 = 305_000;
 /// The files a browser fetches to start the app; the server sends them precompressed.
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 
-/// The built web app, which the server serves.
+/// The built web app, which `cargo xtask run` serves.
 pub fn dist() -> PathBuf {
     root().join("dist")
+}
+
+/// Where a build goes and the address path it is served under.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Where the app is served: `/` (a site root) or a sub-path such as `/explorer/`.
+    pub public_url: String,
+    /// The output directory.
+    pub dist: PathBuf,
+}
+
+impl Target {
+    /// The site root, into `dist/`: what `cargo xtask run` serves.
+    pub fn site_root() -> Self {
+        Target {
+            public_url: "/".to_string(),
+            dist: dist(),
+        }
+    }
+
+    /// A build served under `public_url`, which must be an absolute path (`/explorer`
+    /// and `/explorer/` are the same).
+    pub fn new(public_url: &str, dist: PathBuf) -> Result<Self> {
+        if !public_url.starts_with('/') || public_url.contains(['?', '#', ' ']) {
+            return Err(format!(
+                "--public-url {public_url:?}: give the path the app is served under, such as / \
+                 or /explorer/"
+            )
+            .into());
+        }
+        let public_url = if public_url.ends_with('/') {
+            public_url.to_string()
+        } else {
+            format!("{public_url}/")
+        };
+        Ok(Target { public_url, dist })
+    }
 }
 
 /// One file of the built app and its size raw, gzip'd and brotli'd.
@@ -38,9 +75,10 @@ pub struct FileSize {
     pub brotli: u64,
 }
 
-/// `trunk build --release` into `dist/`, then writes a `.br` and a `.gz` next to every
-/// html, js, wasm and css file. Returns their sizes.
-pub fn build() -> Result<Vec<FileSize>> {
+/// The deployable app: `trunk build --release` for `target.public_url` into
+/// `target.dist`, a `.br` and a `.gz` next to every html, js, wasm and css file, and
+/// `404.html`. Returns the first-load files' sizes.
+pub fn build(target: &Target) -> Result<Vec<FileSize>> {
     check_cargo_profile()?;
     // trunk runs cargo offline (Trunk.toml), so fetch the crates first, the standard
     // library's own ones included.
@@ -48,9 +86,28 @@ pub fn build() -> Result<Vec<FileSize>> {
     run(size_toolchain(&mut cargo()).args(["fetch", "--target", "wasm32-unknown-unknown"]))?;
     // Trunk's errors already say what failed; a backtrace of trunk itself only hides that.
     run(size_toolchain(&mut command("trunk"))
-        .args(["build", "--release"])
+        .args([
+            "build",
+            "--release",
+            "--public-url",
+            &target.public_url,
+            "--dist",
+        ])
+        .arg(&target.dist)
         .env("RUST_LIB_BACKTRACE", "0"))?;
-    precompress(&dist())
+    let sizes = precompress(&target.dist)?;
+    write_not_found_page(&target.dist)?;
+    Ok(sizes)
+}
+
+/// Static hosts (GitHub Pages, Netlify, most buckets behind a CDN) answer an unknown
+/// path with the site's `404.html`: as a copy of `index.html` it boots the app, which
+/// then shows the route in the address. Written after precompressing, so it is not
+/// counted twice in the first load.
+fn write_not_found_page(dist: &Path) -> Result {
+    fs::copy(dist.join("index.html"), dist.join("404.html"))
+        .map_err(|error| format!("cannot write {}/404.html: {error}", dist.display()))?;
+    Ok(())
 }
 
 /// Builds with the pinned nightly and a standard library rebuilt for size: panics
@@ -244,6 +301,18 @@ mod tests {
             raw: brotli * 3,
             gzip: brotli + 10,
             brotli,
+        }
+    }
+
+    #[test]
+    fn public_urls_are_absolute_paths_ending_in_a_slash() {
+        let url = |path: &str| Target::new(path, dist()).map(|target| target.public_url);
+        assert_eq!(url("/").unwrap(), "/");
+        assert_eq!(url("/explorer").unwrap(), "/explorer/");
+        assert_eq!(url("/maps/explorer/").unwrap(), "/maps/explorer/");
+        for bad in ["explorer/", "", "/a b/", "/x?y"] {
+            let error = url(bad).unwrap_err().to_string();
+            assert!(error.contains("/explorer/"), "{bad}: {error}");
         }
     }
 

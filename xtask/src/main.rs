@@ -2,12 +2,17 @@
 //!
 //! - `cargo xtask run [-- SERVER ARGS]`: install what is missing, build the web app and
 //!   serve it, with the demo catalogue, from one server process.
+//! - `cargo xtask build [--public-url PATH] [--dist DIR]`: the deployable web app.
+//! - `cargo xtask dev [-- SERVER ARGS]`: the server and `trunk serve`, for app work.
 //! - `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
 //! - `cargo xtask size`: build the web app and print each file's size.
+//! - `cargo xtask screenshots`: build the web app and take the README's screenshots.
+//! - `cargo xtask schemathesis`: the OpenAPI document tested against the live server.
 //! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
 
 mod bench;
 mod bundle;
+mod dev;
 mod exec;
 mod schemathesis;
 mod tools;
@@ -23,9 +28,17 @@ usage: cargo xtask <command>
 commands:
   run [-- SERVER ARGS]  install missing tools, build the web app and run the server
                         (SERVER ARGS go to download-server, e.g. -- --listen 0.0.0.0:8080)
+  dev [-- SERVER ARGS]  the server on 127.0.0.1:8080 and `trunk serve` (rebuilding on every
+                        change) on http://127.0.0.1:8081/; Ctrl-C stops both
+  build [--public-url PATH] [--dist DIR]
+                        the deployable web app (release, precompressed, with 404.html) for
+                        the site root or a sub-path such as /explorer/, into DIR (relative
+                        to the checkout; dist/ by default)
   test                  what CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget,
                         browser tests
   size                  build the web app and print each file's raw/gzip/brotli size
+  screenshots           build the web app and save the README's screenshots (docs/screenshots/)
+                        from headless Chromium
   schemathesis          the server's OpenAPI document tested against the live server
                         (schemathesis from PyPI, pinned, into .tools/)
   bench                 requests/s and latency of the release server next to nginx serving
@@ -36,8 +49,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("run") => run_product(server_args(&args[1..])),
+        Some("dev") => dev::dev(server_args(&args[1..])),
+        Some("build") => build_options(&args[1..]).and_then(|target| build(&target)),
         Some("test") => test(),
         Some("size") => size(),
+        Some("screenshots") => screenshots(),
         Some("bench") => bench::bench(),
         Some("schemathesis") => schemathesis::run_against_server(),
         Some("help" | "-h" | "--help") => {
@@ -65,9 +81,40 @@ fn server_args(args: &[String]) -> &[String] {
     }
 }
 
+/// `--public-url PATH` and `--dist DIR`, each optional.
+fn build_options(args: &[String]) -> Result<bundle::Target> {
+    let mut public_url = "/".to_string();
+    let mut dist = bundle::dist();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || {
+            args.next()
+                .ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"))
+        };
+        match arg.as_str() {
+            "--public-url" => public_url = value()?.clone(),
+            "--dist" => dist = root().join(value()?),
+            other => return Err(format!("unknown option `{other}`\n\n{USAGE}").into()),
+        }
+    }
+    bundle::Target::new(&public_url, dist)
+}
+
+fn build(target: &bundle::Target) -> Result {
+    tools::ensure_build_tools()?;
+    let files = bundle::build(target)?;
+    bundle::print_table(&files);
+    println!(
+        "built {} for {}: deploy its files as they are (docs/deploy.md)",
+        target.dist.display(),
+        target.public_url
+    );
+    Ok(())
+}
+
 fn run_product(server_args: &[String]) -> Result {
     tools::ensure_build_tools()?;
-    let files = bundle::build()?;
+    let files = bundle::build(&bundle::Target::site_root())?;
     bundle::print_table(&files);
     run(cargo()
         .args([
@@ -84,9 +131,21 @@ fn run_product(server_args: &[String]) -> Result {
 
 fn size() -> Result {
     tools::ensure_build_tools()?;
-    let files = bundle::build()?;
+    let files = bundle::build(&bundle::Target::site_root())?;
     bundle::print_table(&files);
     Ok(())
+}
+
+/// Drives the app the way the browser tests do (crates/e2e's harness: the real server,
+/// the demo catalogue, headless Chromium) and saves the pictures the README shows.
+fn screenshots() -> Result {
+    tools::ensure_build_tools()?;
+    tools::ensure_browser()?;
+    bundle::build(&bundle::Target::site_root())?;
+    run(cargo()
+        .args(["run", "-p", "e2e", "--bin", "screenshots", "--"])
+        .arg(root().join("docs/screenshots"))
+        .env("E2E_WEB_ROOT", bundle::dist()))
 }
 
 fn test() -> Result {
@@ -139,7 +198,7 @@ fn test() -> Result {
     steps.run("schemathesis", schemathesis::run_against_server)?;
     let mut files = Vec::new();
     steps.run("build web app", || {
-        files = bundle::build()?;
+        files = bundle::build(&bundle::Target::site_root())?;
         Ok(())
     })?;
     steps.run("size budget", || {

@@ -41,15 +41,35 @@ const consoleError = console.error.bind(console);
 console.error = (...args) => { window.__errors.push('console: ' + args.join(' ')); consoleError(...args); };
 "#;
 
-/// One running server and one browser session on it.
+/// One running server and one browser session on it. Dropping it (a failing test
+/// included) ends the browser session, chromedriver and the server.
 #[derive(Debug)]
 pub struct Harness {
     /// The server's origin, e.g. `http://127.0.0.1:41234`.
     pub base: String,
-    /// The browser.
+    /// The browser. Declared before chromedriver, so it is dropped first: thirtyfour
+    /// ends a session it drops, which needs chromedriver still running.
     pub driver: WebDriver,
-    chromedriver: Child,
+    /// Only held, to be killed on drop.
+    _chromedriver: Chromedriver,
     server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+/// The chromedriver process, killed when dropped.
+#[derive(Debug)]
+struct Chromedriver(Child);
+
+impl Drop for Chromedriver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 impl Harness {
@@ -99,7 +119,7 @@ impl Harness {
         Harness {
             base,
             driver,
-            chromedriver,
+            _chromedriver: chromedriver,
             server,
         }
     }
@@ -204,22 +224,10 @@ impl Harness {
         urls
     }
 
-    /// Saves a PNG of the page to `docs/screenshots/<name>.png`.
-    pub async fn screenshot(&self, name: &str) {
-        let dir = workspace_root().join("docs/screenshots");
-        std::fs::create_dir_all(&dir).expect("create docs/screenshots");
-        self.driver
-            .screenshot(&dir.join(format!("{name}.png")))
-            .await
-            .expect("screenshot");
-    }
-
-    /// Closes the browser and stops the server.
-    pub async fn stop(mut self) {
+    /// Closes the browser without blocking the test's runtime, then stops
+    /// chromedriver and the server (as dropping does).
+    pub async fn stop(self) {
         let _ = self.driver.clone().quit().await;
-        let _ = self.chromedriver.kill();
-        let _ = self.chromedriver.wait();
-        self.server.abort();
     }
 }
 
@@ -241,7 +249,7 @@ fn web_root() -> PathBuf {
     root
 }
 
-async fn start_chromedriver() -> (Child, SocketAddr) {
+async fn start_chromedriver() -> (Chromedriver, SocketAddr) {
     let addr = StdListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("find a free port");
@@ -251,6 +259,7 @@ async fn start_chromedriver() -> (Child, SocketAddr) {
         .stderr(Stdio::null())
         .spawn()
         .expect("start /usr/bin/chromedriver (apt-get install chromium-driver)");
+    let child = Chromedriver(child);
     let deadline = Instant::now() + Duration::from_secs(10);
     while tokio::net::TcpStream::connect(addr).await.is_err() {
         assert!(Instant::now() < deadline, "chromedriver did not start");

@@ -135,7 +135,6 @@ async fn gallery_shows_every_product_with_its_thumbnail_decoded() {
 
     // A card leads to its product page.
     h.js("window.scrollTo(0, 0);").await;
-    h.screenshot("gallery").await;
     h.find(".product-grid .card-title a")
         .await
         .click()

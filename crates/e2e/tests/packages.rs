@@ -3,7 +3,7 @@
 //! Demo credentials: project Alpha (`alpha-demo-key` / `alpha-demo-secret`) owns
 //! packages 0040046952 and 0040047411; project Beta owns 0040062213 and 0040071890.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use download_api::DataPackageVersion;
@@ -150,7 +150,6 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
     h.find("#login-key").await;
     type_into(&h, "#login-key", KEY).await;
     type_into(&h, "#login-secret", SECRET).await;
-    screenshot(&h, "login", None).await;
     submit(&h).await;
     wait_for_path(&h, |p| p == "/packages", "the package list").await;
 
@@ -444,7 +443,6 @@ async fn latest_resolves_versions_link_up_and_compare() {
             .await
             .contains("SU51_addresses.zip")
     );
-    screenshot(&h, "version", Some(".compare-result")).await;
     assert_no_secrets(&h, &[SECRET, &token]).await;
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
@@ -453,12 +451,12 @@ async fn latest_resolves_versions_link_up_and_compare() {
 #[tokio::test]
 async fn the_browser_downloads_a_file_whose_md5_matches() {
     let h = Harness::start(&[]).await;
-    let dir = download_dir("browser");
+    let dir = tempfile::tempdir().expect("a download directory");
     h.driver
         .cdp()
         .send_raw(
             "Browser.setDownloadBehavior",
-            serde_json::json!({ "behavior": "allow", "downloadPath": dir.display().to_string() }),
+            serde_json::json!({ "behavior": "allow", "downloadPath": dir.path() }),
         )
         .await
         .expect("allow downloads");
@@ -476,7 +474,7 @@ async fn the_browser_downloads_a_file_whose_md5_matches() {
         .await
         .unwrap();
     link.click().await.unwrap();
-    let file = dir.join(&name);
+    let file = dir.path().join(&name);
     let bytes = wait_for_file(&file).await;
     assert_eq!(hex_md5(&bytes), md5, "{name} differs from its md5");
     // The page stayed where it was: the download is the browser's, not a navigation.
@@ -498,7 +496,7 @@ async fn the_browser_downloads_a_file_whose_md5_matches() {
         .await
         .unwrap();
     link.click().await.unwrap();
-    let bytes = wait_for_file(&dir.join(&name)).await;
+    let bytes = wait_for_file(&dir.path().join(&name)).await;
     assert_eq!(hex_md5(&bytes), md5, "{name} differs from its md5");
     let fetched = h.visited_urls().await;
     assert!(
@@ -549,41 +547,11 @@ async fn api_version(h: &Harness, token: &str, id: &str) -> DataPackageVersion {
         .expect("version json")
 }
 
-/// A 1280×900 screenshot, scrolled so that `show` (if any) is in view.
-async fn screenshot(h: &Harness, name: &str, show: Option<&str>) {
-    h.driver
-        .cdp()
-        .send_raw(
-            "Emulation.setDeviceMetricsOverride",
-            serde_json::json!({ "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
-        )
-        .await
-        .expect("set the viewport");
-    if let Some(css) = show {
-        h.js(&format!(
-            "document.querySelector({css:?}).scrollIntoView({{block: 'end'}}); return 0;"
-        ))
-        .await;
-    }
-    h.screenshot(name).await;
-}
-
 fn hex_md5(bytes: &[u8]) -> String {
     Md5::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-fn download_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "e2e-packages-{name}-{}-{}",
-        std::process::id(),
-        Instant::now().elapsed().as_nanos()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("download dir");
-    dir
 }
 
 async fn wait_for_file(path: &Path) -> Vec<u8> {

@@ -256,37 +256,6 @@ async fn an_unknown_product_shows_the_services_message_and_links() {
     h.stop().await;
 }
 
-#[tokio::test]
-async fn screenshot_of_a_filled_picker() {
-    let h = Harness::start(&[]).await;
-    // Exactly 1280×900 of page, whatever the browser's own frame takes.
-    h.driver
-        .cdp()
-        .send_raw(
-            "Emulation.setDeviceMetricsOverride",
-            serde_json::json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
-        )
-        .await
-        .unwrap();
-    h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
-    let expected = files_of(&[
-        server_files(&h, "area=SU").await,
-        server_files(&h, "area=SZ").await,
-    ]);
-    table_rows(&h, expected.len()).await;
-    // The picker right under the (sticky) site header.
-    h.js("const header = document.querySelector('.site-header'); \
-          const picker = document.querySelector('#picker-heading'); \
-          window.scrollTo(0, picker.getBoundingClientRect().top + scrollY - header.offsetHeight - 16); \
-          return null;")
-        .await;
-    // Let the thumbnails and the scroll settle before the picture.
-    h.wait_for_js("[...document.images].every(i => i.complete)")
-        .await;
-    h.screenshot("product").await;
-    h.stop().await;
-}
-
 /// Blocks (or, with no patterns, unblocks) the browser's requests to matching URLs, as
 /// if the service were out of reach for them.
 async fn block_urls(h: &Harness, patterns: &[&str]) {

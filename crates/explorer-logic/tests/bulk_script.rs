@@ -15,16 +15,18 @@ fn run_script(dir: &Path, script: &str) -> std::process::Output {
         .expect("sh runs")
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bulk-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("out")).unwrap();
+/// A fresh directory with an empty `out/` for the script to download into; removed
+/// when dropped, a failing test included.
+fn temp_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
     dir
 }
 
 #[test]
 fn downloads_checks_and_resumes() {
-    let dir = temp_dir("ok");
+    let temp = temp_dir();
+    let dir = temp.path();
     let source = dir.join("source.bin");
     std::fs::write(&source, b"hello world, this is a zip file").unwrap();
     let url = format!("file://{}", source.display());
@@ -67,7 +69,8 @@ fn downloads_checks_and_resumes() {
 
 #[test]
 fn a_wrong_checksum_or_missing_file_fails_the_run() {
-    let dir = temp_dir("bad");
+    let temp = temp_dir();
+    let dir = temp.path();
     let source = dir.join("source.bin");
     std::fs::write(&source, b"some bytes").unwrap();
     let url = format!("file://{}", source.display());

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Generate the embedded demo catalogue of the Download Service.
 
-Writes `catalogue.json`, `files/`, `packages/` and `images/` next to this script,
-following `brief/catalogue-format.md`. Everything is derived from fixed seeds and
-fixed zip timestamps, so running it again on the same toolchain (Python 3.11,
-Pillow, zlib, SQLite) gives byte-identical output.
+Writes `catalogue.json`, `files/`, `packages/` and `images/` into
+`crates/download-server/demo/`, in the catalogue format that `docs/catalogue.md`
+describes. Everything is derived from fixed seeds and fixed zip timestamps, so running
+it again on the same toolchain (Python 3.11, Pillow, zlib, SQLite) gives byte-identical
+output.
 
     python3 -m pip install Pillow
-    python3 crates/download-server/demo/generate.py
+    python3 tools/demo/generate.py
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageOps, TiffImagePlugin
 
-HERE = Path(__file__).resolve().parent
+#: The demo catalogue's directory in the server crate, which embeds it.
+OUT = Path(__file__).resolve().parents[2] / "crates" / "download-server" / "demo"
 
 # --------------------------------------------------------------------------------------
 # The National Grid
@@ -2310,10 +2312,10 @@ def check(out: Path, catalogue: dict) -> None:
 
 
 def main() -> None:
-    print(f"Writing the demo catalogue to {HERE}")
-    catalogue = build(HERE)
-    check(HERE, catalogue)
-    files = [p for p in HERE.rglob("*") if p.is_file() and p.parent != HERE]
+    print(f"Writing the demo catalogue to {OUT}")
+    catalogue = build(OUT)
+    check(OUT, catalogue)
+    files = [p for p in OUT.rglob("*") if p.is_file() and p.parent != OUT]
     total = sum(p.stat().st_size for p in files)
     print(f"{len(catalogue['products'])} products, {len(files)} files, {total / 1e6:.2f} MB")
 

@@ -16,6 +16,7 @@
 mod auth;
 mod catalogue;
 mod config;
+mod connections;
 mod error;
 mod links;
 mod routes;
@@ -28,10 +29,10 @@ mod trace;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use axum::Router;
 use axum::http::{HeaderName, Method, header};
-use axum::serve::ListenerExt;
 use include_dir::{Dir, include_dir};
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
@@ -41,6 +42,7 @@ pub use config::Config;
 pub use error::{ApiError, Error};
 
 use catalogue::{Catalogue, Source};
+use connections::Limits;
 use links::{API_PREFIX, Links};
 use routes::{data_packages, files, products, token, web};
 use signing::Signer;
@@ -54,6 +56,7 @@ static DEMO: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/demo");
 pub struct Server {
     listener: TcpListener,
     app: Router,
+    limits: Limits,
 }
 
 impl Server {
@@ -64,7 +67,16 @@ impl Server {
     pub fn new(config: Config, listener: TcpListener) -> Result<Server, Error> {
         let config = config.with_bound_address(listener.local_addr()?);
         let app = router(&config)?;
-        Ok(Server { listener, app })
+        let limits = Limits {
+            header_timeout: Duration::from_secs(config.header_timeout),
+            idle_timeout: Duration::from_secs(config.idle_timeout),
+            max_connections: usize::try_from(config.max_connections).unwrap_or(usize::MAX),
+        };
+        Ok(Server {
+            listener,
+            app,
+            limits,
+        })
     }
 
     /// The address the server listens on.
@@ -72,21 +84,9 @@ impl Server {
         Ok(self.listener.local_addr()?)
     }
 
-    /// Serves until `shutdown` completes, then finishes the requests in flight.
-    pub async fn run(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> Result<(), Error> {
-        // Without TCP_NODELAY a streamed body (files, the web app) waits for the client's
-        // delayed ACK of the headers, up to 40 ms a response.
-        let listener = self.listener.tap_io(|stream| {
-            if let Err(err) = stream.set_nodelay(true) {
-                tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
-            }
-        });
-        axum::serve(listener, self.app)
-            .with_graceful_shutdown(shutdown)
-            .await?;
+    /// Serves until `shutdown` completes, then finishes the answers in progress.
+    pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
+        connections::serve(self.listener, self.app, self.limits, shutdown).await;
         Ok(())
     }
 }
@@ -110,6 +110,7 @@ fn router(config: &Config) -> Result<Router, Error> {
         links,
         signer,
         token_ttl: config.token_ttl,
+        body_timeout: Duration::from_secs(config.body_timeout),
     });
 
     // JSON is compressed as it goes out; the web app brings its own `.br` and `.gz`

@@ -84,6 +84,11 @@ pub struct Config {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub max_connections: u64,
+
+    /// Log every request (method, path, query without credentials, status, time);
+    /// errors and start-up are logged either way.
+    #[arg(long, env = "DOWNLOAD_LOG_REQUESTS")]
+    pub log_requests: bool,
 }
 
 impl Config {
@@ -131,6 +136,7 @@ impl fmt::Debug for Config {
             .field("body_timeout", &self.body_timeout)
             .field("idle_timeout", &self.idle_timeout)
             .field("max_connections", &self.max_connections)
+            .field("log_requests", &self.log_requests)
             .finish()
     }
 }

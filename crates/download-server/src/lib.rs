@@ -127,10 +127,14 @@ fn router(config: &Config) -> Result<Router, Error> {
         .merge(token::router().layer(compression.clone()))
         .merge(files::router())
         .merge(web::router(config.web_root.as_deref(), compression)?)
-        .layer(cors())
-        .layer(trace::layer())
-        .with_state(state);
-    Ok(app)
+        .layer(cors());
+    // A line per request grows without bound: only when asked for.
+    let app = if config.log_requests {
+        app.layer(trace::layer())
+    } else {
+        app
+    };
+    Ok(app.with_state(state))
 }
 
 /// Without a configured key, one random key serves the whole process, so every router

@@ -166,9 +166,17 @@ impl IntoResponse for ApiError {
                     headers.insert(header::CONTENT_RANGE, value);
                 }
             }
-            ApiError::OAuth { .. } => {
+            ApiError::OAuth { status, .. } => {
                 headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                 headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
+                // RFC 6749 §5.2: an invalid_client 401 names the scheme the client
+                // authenticates with.
+                if status == StatusCode::UNAUTHORIZED {
+                    headers.insert(
+                        header::WWW_AUTHENTICATE,
+                        HeaderValue::from_static("Basic realm=\"Download Service\""),
+                    );
+                }
             }
             _ => {}
         }

@@ -2,7 +2,7 @@
 //! secret come in HTTP Basic authentication; the token is stateless and signed.
 
 use axum::Router;
-use axum::extract::{Form, FromRequest, Request, State};
+use axum::extract::{DefaultBodyLimit, Form, FromRequest, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use axum::routing::post;
@@ -17,10 +17,15 @@ use crate::auth::{now_ms, project_with_key, secret_matches};
 use crate::error::ApiError;
 use crate::links::TOKEN_PATH;
 
+/// The largest token request body: its form holds a grant type, and at most a key and
+/// a secret.
+const MAX_BODY: usize = 8 * 1024;
+
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()
         .route(TOKEN_PATH, post(issue))
         .method_not_allowed_fallback(post_only)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         // Tokens and their errors must never be cached (RFC 6749 §5.1).
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
@@ -60,6 +65,13 @@ impl FromRequest<SharedState> for TokenForm {
                    with grant_type=client_credentials";
         match tokio::time::timeout(state.body_timeout, read).await {
             Ok(Ok(Form(form))) => Ok(form),
+            Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(oauth(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "invalid_request",
+                    format!("The body is larger than {MAX_BODY} bytes: {fix}."),
+                ))
+            }
             Ok(Err(rejection)) => Err(oauth(
                 StatusCode::BAD_REQUEST,
                 "invalid_request",

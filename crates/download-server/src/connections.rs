@@ -31,6 +31,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower::ServiceExt;
 
+use crate::protocol::HYPER_MAX_HEADER_FIELDS;
+
 /// How long clients may take, and how many connections may be open.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {
@@ -54,7 +56,8 @@ pub(crate) async fn serve(
     let stop = CancellationToken::new();
     let tasks = TaskTracker::new();
     let sweeper = tokio::spawn(sweep(Arc::clone(&open)));
-    let http = http1::Builder::new();
+    let mut http = http1::Builder::new();
+    http.max_headers(HYPER_MAX_HEADER_FIELDS);
 
     let mut shutdown = pin!(shutdown);
     loop {

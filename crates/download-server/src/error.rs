@@ -68,6 +68,12 @@ pub enum ApiError {
         method: String,
         allowed: &'static str,
     },
+    /// The request target is longer than the server reads.
+    #[error("The request target is {length} bytes long; at most {limit} are read.")]
+    UriTooLong { length: usize, limit: usize },
+    /// The request has more header fields than the server reads.
+    #[error("The request has {count} header fields; at most {limit} are read.")]
+    TooManyHeaderFields { count: usize, limit: usize },
     /// The requested byte range lies outside the file.
     #[error("Range not satisfiable: the file has {size} bytes.")]
     RangeNotSatisfiable { size: u64 },
@@ -110,6 +116,8 @@ impl ApiError {
             | ApiError::BadLink(_) => StatusCode::UNAUTHORIZED,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::UriTooLong { .. } => StatusCode::URI_TOO_LONG,
+            ApiError::TooManyHeaderFields { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::RangeNotSatisfiable { .. } => StatusCode::RANGE_NOT_SATISFIABLE,
             ApiError::OAuth { status, .. } => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -19,6 +19,7 @@ mod config;
 mod connections;
 mod error;
 mod links;
+mod protocol;
 mod routes;
 mod serve_file;
 pub mod signed_link;
@@ -127,7 +128,8 @@ fn router(config: &Config) -> Result<Router, Error> {
         .merge(token::router().layer(compression.clone()))
         .merge(files::router())
         .merge(web::router(config.web_root.as_deref(), compression)?)
-        .layer(cors());
+        .layer(cors())
+        .layer(axum::middleware::from_fn(protocol::check));
     // A line per request grows without bound: only when asked for.
     let app = if config.log_requests {
         app.layer(trace::layer())

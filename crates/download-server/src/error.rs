@@ -74,6 +74,12 @@ pub enum ApiError {
     /// The request has more header fields than the server reads.
     #[error("The request has {count} header fields; at most {limit} are read.")]
     TooManyHeaderFields { count: usize, limit: usize },
+    /// `If-Match` or `If-Unmodified-Since` names another version of the file.
+    #[error(
+        "Precondition failed: the file is not the version If-Match or If-Unmodified-Since \
+         names; fetch it again without them."
+    )]
+    PreconditionFailed,
     /// The requested byte range lies outside the file.
     #[error("Range not satisfiable: the file has {size} bytes.")]
     RangeNotSatisfiable { size: u64 },
@@ -118,6 +124,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::UriTooLong { .. } => StatusCode::URI_TOO_LONG,
             ApiError::TooManyHeaderFields { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
             ApiError::RangeNotSatisfiable { .. } => StatusCode::RANGE_NOT_SATISFIABLE,
             ApiError::OAuth { status, .. } => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -42,6 +42,53 @@ pub struct Config {
     /// Directory of the built web app, served at `/` (index.html answers app routes).
     #[arg(long, env = "DOWNLOAD_WEB_ROOT", value_name = "DIR")]
     pub web_root: Option<PathBuf>,
+
+    /// Seconds a client has to send a request's headers, from their first byte.
+    #[arg(
+        long,
+        env = "DOWNLOAD_HEADER_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub header_timeout: u64,
+
+    /// Seconds a client has to send a request's body (the token request's form).
+    #[arg(
+        long,
+        env = "DOWNLOAD_BODY_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub body_timeout: u64,
+
+    /// Seconds a kept-alive connection may wait for its next request.
+    #[arg(
+        long,
+        env = "DOWNLOAD_IDLE_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 60,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub idle_timeout: u64,
+
+    /// Most connections open at once: when full, the connection idle the longest is
+    /// closed for a new one. Each may hold a socket and an open file, so the default
+    /// stays well under the usual limit of 1,024 open files.
+    #[arg(
+        long,
+        env = "DOWNLOAD_MAX_CONNECTIONS",
+        value_name = "COUNT",
+        default_value_t = 400,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub max_connections: u64,
+
+    /// Log every request (method, path, query without credentials, status, time);
+    /// errors and start-up are logged either way.
+    #[arg(long, env = "DOWNLOAD_LOG_REQUESTS")]
+    pub log_requests: bool,
 }
 
 impl Config {
@@ -85,6 +132,11 @@ impl fmt::Debug for Config {
                 &self.signing_key.as_ref().map(|_| "<redacted>"),
             )
             .field("web_root", &self.web_root)
+            .field("header_timeout", &self.header_timeout)
+            .field("body_timeout", &self.body_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("log_requests", &self.log_requests)
             .finish()
     }
 }
@@ -99,6 +151,16 @@ mod tests {
         assert_eq!(config.listen, "127.0.0.1:8080".parse().unwrap());
         assert_eq!(config.token_ttl, 300);
         assert_eq!(config.public_origin(), "http://127.0.0.1:8080");
+        assert_eq!(
+            (
+                config.header_timeout,
+                config.body_timeout,
+                config.idle_timeout,
+                config.max_connections
+            ),
+            (10, 30, 60, 400)
+        );
+        assert!(Config::try_parse_from(["download-server", "--max-connections", "0"]).is_err());
     }
 
     #[test]

@@ -68,6 +68,18 @@ pub enum ApiError {
         method: String,
         allowed: &'static str,
     },
+    /// The request target is longer than the server reads.
+    #[error("The request target is {length} bytes long; at most {limit} are read.")]
+    UriTooLong { length: usize, limit: usize },
+    /// The request has more header fields than the server reads.
+    #[error("The request has {count} header fields; at most {limit} are read.")]
+    TooManyHeaderFields { count: usize, limit: usize },
+    /// `If-Match` or `If-Unmodified-Since` names another version of the file.
+    #[error(
+        "Precondition failed: the file is not the version If-Match or If-Unmodified-Since \
+         names; fetch it again without them."
+    )]
+    PreconditionFailed,
     /// The requested byte range lies outside the file.
     #[error("Range not satisfiable: the file has {size} bytes.")]
     RangeNotSatisfiable { size: u64 },
@@ -110,6 +122,9 @@ impl ApiError {
             | ApiError::BadLink(_) => StatusCode::UNAUTHORIZED,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::UriTooLong { .. } => StatusCode::URI_TOO_LONG,
+            ApiError::TooManyHeaderFields { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
             ApiError::RangeNotSatisfiable { .. } => StatusCode::RANGE_NOT_SATISFIABLE,
             ApiError::OAuth { status, .. } => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -166,9 +181,17 @@ impl IntoResponse for ApiError {
                     headers.insert(header::CONTENT_RANGE, value);
                 }
             }
-            ApiError::OAuth { .. } => {
+            ApiError::OAuth { status, .. } => {
                 headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                 headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
+                // RFC 6749 §5.2: an invalid_client 401 names the scheme the client
+                // authenticates with.
+                if status == StatusCode::UNAUTHORIZED {
+                    headers.insert(
+                        header::WWW_AUTHENTICATE,
+                        HeaderValue::from_static("Basic realm=\"Download Service\""),
+                    );
+                }
             }
             _ => {}
         }

@@ -16,9 +16,11 @@
 mod auth;
 mod catalogue;
 mod config;
+mod connections;
 mod error;
 mod links;
 mod openapi;
+mod protocol;
 mod routes;
 mod serve_file;
 pub mod signed_link;
@@ -29,10 +31,10 @@ mod trace;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use axum::Router;
 use axum::http::{HeaderName, Method, header};
-use axum::serve::ListenerExt;
 use include_dir::{Dir, include_dir};
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
@@ -43,6 +45,7 @@ pub use error::{ApiError, Error};
 
 use axum::body::Bytes;
 use catalogue::{Catalogue, Source};
+use connections::Limits;
 use links::{API_PREFIX, Links};
 use routes::{data_packages, files, products, token, web};
 use signing::Signer;
@@ -56,6 +59,7 @@ static DEMO: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/demo");
 pub struct Server {
     listener: TcpListener,
     app: Router,
+    limits: Limits,
 }
 
 impl Server {
@@ -66,7 +70,16 @@ impl Server {
     pub fn new(config: Config, listener: TcpListener) -> Result<Server, Error> {
         let config = config.with_bound_address(listener.local_addr()?);
         let app = router(&config)?;
-        Ok(Server { listener, app })
+        let limits = Limits {
+            header_timeout: Duration::from_secs(config.header_timeout),
+            idle_timeout: Duration::from_secs(config.idle_timeout),
+            max_connections: usize::try_from(config.max_connections).unwrap_or(usize::MAX),
+        };
+        Ok(Server {
+            listener,
+            app,
+            limits,
+        })
     }
 
     /// The address the server listens on.
@@ -74,21 +87,9 @@ impl Server {
         Ok(self.listener.local_addr()?)
     }
 
-    /// Serves until `shutdown` completes, then finishes the requests in flight.
-    pub async fn run(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> Result<(), Error> {
-        // Without TCP_NODELAY a streamed body (files, the web app) waits for the client's
-        // delayed ACK of the headers, up to 40 ms a response.
-        let listener = self.listener.tap_io(|stream| {
-            if let Err(err) = stream.set_nodelay(true) {
-                tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
-            }
-        });
-        axum::serve(listener, self.app)
-            .with_graceful_shutdown(shutdown)
-            .await?;
+    /// Serves until `shutdown` completes, then finishes the answers in progress.
+    pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
+        connections::serve(self.listener, self.app, self.limits, shutdown).await;
         Ok(())
     }
 }
@@ -112,13 +113,14 @@ fn router(config: &Config) -> Result<Router, Error> {
         links,
         signer,
         token_ttl: config.token_ttl,
+        body_timeout: Duration::from_secs(config.body_timeout),
     });
 
     // JSON is compressed as it goes out; the web app brings its own `.br` and `.gz`
     // copies; files are not (zips are compressed already, and byte ranges must count
     // the file's own bytes).
     let compression = CompressionLayer::new().gzip(true).br(true);
-    let openapi = serde_json::to_vec(&openapi::document(&origin))
+    let openapi = serde_json::to_vec(&openapi::document(&origin, &state.catalogue.area_codes()))
         .map_err(|err| Error::Io(std::io::Error::other(err)))?;
     let api = Router::new()
         .merge(products::router())
@@ -132,9 +134,14 @@ fn router(config: &Config) -> Result<Router, Error> {
         .merge(files::router())
         .merge(web::router(config.web_root.as_deref(), compression)?)
         .layer(cors())
-        .layer(trace::layer())
-        .with_state(state);
-    Ok(app)
+        .layer(axum::middleware::from_fn(protocol::check));
+    // A line per request grows without bound: only when asked for.
+    let app = if config.log_requests {
+        app.layer(trace::layer())
+    } else {
+        app
+    };
+    Ok(app.with_state(state))
 }
 
 /// Without a configured key, one random key serves the whole process, so every router

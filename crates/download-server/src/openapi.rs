@@ -9,6 +9,7 @@ use download_api::{
     DataPackage, DataPackageVersion, DataPackageVersionSummary, Download, ErrorBody, Format,
     OAuthErrorBody, Product, ProductDownload, TokenResponse,
 };
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::security::{
     ApiKey, ApiKeyValue, ClientCredentials, Flow, Http, HttpAuthScheme, OAuth2, Scopes,
     SecurityScheme,
@@ -19,9 +20,26 @@ use utoipa::{Modify, OpenApi};
 use crate::links::TOKEN_PATH;
 
 /// The document for a server whose public origin is `origin` (e.g. `http://127.0.0.1:8080`):
-/// the server address and the token address are absolute, as clients need them.
-pub(crate) fn document(origin: &str) -> Document {
+/// the server address and the token address are absolute, as clients need them, and the
+/// `area` filter lists `area_codes`, the codes the server accepts (the spec's and the
+/// catalogue's own).
+pub(crate) fn document(origin: &str, area_codes: &[String]) -> Document {
     let mut doc = ApiDoc::openapi();
+    let area_filter = doc
+        .paths
+        .paths
+        .get_mut(DOWNLOADS_PATH)
+        .and_then(|item| item.get.as_mut())
+        .and_then(|operation| operation.parameters.as_mut())
+        .and_then(|parameters| parameters.iter_mut().find(|p| p.name == "area"));
+    if let Some(parameter) = area_filter {
+        parameter.schema = Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(area_codes.iter().cloned()))
+                .into(),
+        );
+    }
     let origin = origin.trim_end_matches('/');
     doc.servers = Some(vec![Server::new(origin)]);
     let components = doc.components.get_or_insert_with(Default::default);
@@ -37,6 +55,9 @@ pub(crate) fn document(origin: &str) -> Document {
     );
     doc
 }
+
+/// The product downloads endpoint, whose `area` values depend on the catalogue.
+const DOWNLOADS_PATH: &str = "/downloads/v1/products/{productId}/downloads";
 
 #[derive(OpenApi)]
 #[openapi(
@@ -306,7 +327,7 @@ mod tests {
 
     #[test]
     fn paths_are_where_the_server_routes_them() {
-        let doc = document("http://example.org/");
+        let doc = document("http://example.org/", &[]);
         for path in doc.paths.paths.keys() {
             assert!(
                 path.starts_with(API_PREFIX) || path == TOKEN_PATH,
@@ -317,8 +338,22 @@ mod tests {
     }
 
     #[test]
+    fn the_area_filter_lists_the_codes_the_server_accepts() {
+        let codes = vec!["GB".to_owned(), "SU".to_owned(), "UK".to_owned()];
+        let json = serde_json::to_value(document("http://example.org", &codes)).unwrap();
+        let parameters = json["paths"][DOWNLOADS_PATH]["get"]["parameters"]
+            .as_array()
+            .unwrap();
+        let area = parameters.iter().find(|p| p["name"] == "area").unwrap();
+        assert_eq!(
+            area["schema"]["enum"],
+            serde_json::json!(["GB", "SU", "UK"])
+        );
+    }
+
+    #[test]
     fn declares_the_three_schemes_with_an_absolute_token_url() {
-        let json = serde_json::to_value(document("http://example.org")).unwrap();
+        let json = serde_json::to_value(document("http://example.org", &[])).unwrap();
         let schemes = &json["components"]["securitySchemes"];
         assert_eq!(
             schemes["OAuth2"]["flows"]["clientCredentials"]["tokenUrl"],

@@ -1,5 +1,5 @@
-//! Answers a request for one file: conditional requests (304), one byte range (206,
-//! 416), and a streamed body that never holds a disk file in memory.
+//! Answers a request for one file: conditional requests (304, 412), one byte range
+//! (206, 416), and a streamed body that never holds a disk file in memory.
 
 use std::io::Cursor;
 use std::time::SystemTime;
@@ -9,7 +9,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum_range::{KnownSize, RangeBody, Ranged};
 use download_api::encode_component;
-use headers::{ETag, HeaderMapExt, IfModifiedSince, IfNoneMatch, IfRange, LastModified, Range};
+use headers::{
+    ETag, HeaderMapExt, IfMatch, IfModifiedSince, IfNoneMatch, IfRange, IfUnmodifiedSince,
+    LastModified, Range,
+};
 
 use crate::catalogue::{FileData, ServedFile};
 use crate::error::ApiError;
@@ -39,8 +42,12 @@ pub(crate) async fn respond(
         HeaderValue::from_static(cache_control),
     );
     headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
-    if validators.not_modified(request) {
-        return Ok((StatusCode::NOT_MODIFIED, headers).into_response());
+    match validators.precondition(request) {
+        Precondition::Passed => {}
+        Precondition::NotModified => {
+            return Ok((StatusCode::NOT_MODIFIED, headers).into_response());
+        }
+        Precondition::Failed => return Err(ApiError::PreconditionFailed),
     }
     headers.insert(header::CONTENT_TYPE, file.content_type.clone());
     headers.insert(
@@ -48,6 +55,9 @@ pub(crate) async fn respond(
         content_disposition(disposition, &file.file_name),
     );
 
+    if range_beyond_any_file(request) {
+        return Err(ApiError::RangeNotSatisfiable { size: content.size });
+    }
     let range = validators.range(request);
     if content.size == 0 {
         // Nothing to slice; a range of an empty file is never satisfiable.
@@ -110,6 +120,38 @@ fn try_range<B: RangeBody + Send + 'static>(
         .map_err(|_| ApiError::RangeNotSatisfiable { size })
 }
 
+/// What a request's preconditions decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Precondition {
+    /// Answer as usual.
+    Passed,
+    /// 304: the client's copy is current.
+    NotModified,
+    /// 412: the file is not the one the client expects.
+    Failed,
+}
+
+/// Whether `Range` asks only for bytes from positions past what any file can hold
+/// (`bytes=18446744073709551616-`, beyond 64 bits): unsatisfiable, not malformed
+/// (which would be ignored).
+fn range_beyond_any_file(request: &HeaderMap) -> bool {
+    let Some(specs) = request
+        .get(header::RANGE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().strip_prefix("bytes="))
+    else {
+        return false;
+    };
+    specs.split(',').all(|spec| {
+        spec.split_once('-').is_some_and(|(first, _)| {
+            let first = first.trim();
+            !first.is_empty()
+                && first.bytes().all(|b| b.is_ascii_digit())
+                && first.parse::<u64>().is_err()
+        })
+    })
+}
+
 /// A representation's validators (RFC 9110 §8.8): sent with it, and compared with a
 /// request's conditional headers.
 #[derive(Debug, Clone)]
@@ -137,17 +179,39 @@ impl Validators {
         headers.typed_insert(self.last_modified);
     }
 
-    /// RFC 9110 §13.1.2 and §13.1.3: `If-None-Match` (weak comparison) decides when
-    /// present, otherwise `If-Modified-Since`.
-    pub(crate) fn not_modified(&self, request: &HeaderMap) -> bool {
-        if request.contains_key(header::IF_NONE_MATCH) {
-            return request
-                .typed_get::<IfNoneMatch>()
-                .is_some_and(|tags| !tags.precondition_passes(&self.etag));
+    /// What the request's preconditions decide, in the order of RFC 9110 §13.2.2:
+    /// `If-Match` (strong comparison), else `If-Unmodified-Since`, may fail the request;
+    /// then `If-None-Match` (weak comparison), else `If-Modified-Since`, may find the
+    /// client's copy current. A header that is present decides even when it cannot be
+    /// read (then it never matches).
+    pub(crate) fn precondition(&self, request: &HeaderMap) -> Precondition {
+        let failed = if request.contains_key(header::IF_MATCH) {
+            !request
+                .typed_get::<IfMatch>()
+                .is_some_and(|tags| tags.precondition_passes(&self.etag))
+        } else {
+            // A date that cannot be read is ignored (§13.1.4).
+            request
+                .typed_get::<IfUnmodifiedSince>()
+                .is_some_and(|since| !since.precondition_passes(self.last_modified.into()))
+        };
+        if failed {
+            return Precondition::Failed;
         }
-        request
-            .typed_get::<IfModifiedSince>()
-            .is_some_and(|since| !since.is_modified(self.last_modified.into()))
+        let current = if request.contains_key(header::IF_NONE_MATCH) {
+            request
+                .typed_get::<IfNoneMatch>()
+                .is_some_and(|tags| !tags.precondition_passes(&self.etag))
+        } else {
+            request
+                .typed_get::<IfModifiedSince>()
+                .is_some_and(|since| !since.is_modified(self.last_modified.into()))
+        };
+        if current {
+            Precondition::NotModified
+        } else {
+            Precondition::Passed
+        }
     }
 
     /// The `Range` to honour: none when absent or malformed, or when `If-Range` names
@@ -229,23 +293,89 @@ mod tests {
         ];
         for (value, expected) in cases {
             let headers = request(&[(header::IF_NONE_MATCH, value)]);
-            assert_eq!(validators().not_modified(&headers), expected, "{value}");
+            let decided = validators().precondition(&headers);
+            assert_eq!(decided == Precondition::NotModified, expected, "{value}");
         }
         let both = request(&[
             (header::IF_NONE_MATCH, "\"other\""),
             (header::IF_MODIFIED_SINCE, "Wed, 01 Jan 2100 00:00:00 GMT"),
         ]);
-        assert!(!validators().not_modified(&both));
+        assert_eq!(validators().precondition(&both), Precondition::Passed);
     }
 
     #[test]
     fn if_modified_since_uses_whole_seconds() {
         let same_second = httpdate::fmt_http_date(modified());
         let headers = request(&[(header::IF_MODIFIED_SINCE, &same_second)]);
-        assert!(validators().not_modified(&headers));
+        assert_eq!(
+            validators().precondition(&headers),
+            Precondition::NotModified
+        );
         let earlier = httpdate::fmt_http_date(modified() - Duration::from_secs(5));
         let headers = request(&[(header::IF_MODIFIED_SINCE, &earlier)]);
-        assert!(!validators().not_modified(&headers));
+        assert_eq!(validators().precondition(&headers), Precondition::Passed);
+    }
+
+    #[test]
+    fn if_match_and_if_unmodified_since_fail_for_another_version() {
+        let cases = [
+            (header::IF_MATCH, ETAG, Precondition::Passed),
+            (
+                header::IF_MATCH,
+                "\"other\", \"0123abcd\"",
+                Precondition::Passed,
+            ),
+            (header::IF_MATCH, "*", Precondition::Passed),
+            (header::IF_MATCH, "\"other\"", Precondition::Failed),
+            // Strong comparison: a weak tag never matches.
+            (header::IF_MATCH, "W/\"0123abcd\"", Precondition::Failed),
+            (header::IF_MATCH, "garbage", Precondition::Failed),
+            (
+                header::IF_UNMODIFIED_SINCE,
+                "Wed, 01 Jan 2100 00:00:00 GMT",
+                Precondition::Passed,
+            ),
+            (
+                header::IF_UNMODIFIED_SINCE,
+                "Thu, 01 Jan 2015 00:00:00 GMT",
+                Precondition::Failed,
+            ),
+            (
+                header::IF_UNMODIFIED_SINCE,
+                "yesterday",
+                Precondition::Passed,
+            ),
+        ];
+        for (name, value, expected) in cases {
+            let headers = request(&[(name.clone(), value)]);
+            assert_eq!(
+                validators().precondition(&headers),
+                expected,
+                "{name}: {value}"
+            );
+        }
+        // If-Match decides before If-None-Match could find the copy current.
+        let both = request(&[
+            (header::IF_MATCH, "\"other\""),
+            (header::IF_NONE_MATCH, ETAG),
+        ]);
+        assert_eq!(validators().precondition(&both), Precondition::Failed);
+    }
+
+    #[test]
+    fn ranges_past_64_bits_are_unsatisfiable_and_others_ignored() {
+        for (value, beyond) in [
+            ("bytes=18446744073709551616-", true),
+            ("bytes=99999999999999999999-, 18446744073709551616-5", true),
+            ("bytes=0-1, 99999999999999999999-", false),
+            ("bytes=18446744073709551615-", false),
+            ("bytes=-99999999999999999999", false),
+            ("lines=99999999999999999999-", false),
+            ("bytes=abc-", false),
+        ] {
+            let headers = request(&[(header::RANGE, value)]);
+            assert_eq!(range_beyond_any_file(&headers), beyond, "{value}");
+        }
     }
 
     #[test]

@@ -12,4 +12,6 @@ pub(crate) struct AppState {
     pub signer: Signer,
     /// Lifetime of access tokens, in seconds.
     pub token_ttl: u64,
+    /// How long a client may take to send a request body.
+    pub body_timeout: std::time::Duration,
 }

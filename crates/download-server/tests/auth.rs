@@ -176,6 +176,15 @@ async fn token_errors_use_the_oauth_form_and_say_what_to_fix() {
             "client_credentials",
         ),
         (
+            server.token_request(ALPHA_KEY, ALPHA_SECRET).body(format!(
+                "grant_type=client_credentials&padding={}",
+                "x".repeat(100_000)
+            )),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "invalid_request",
+            "larger than",
+        ),
+        (
             server.token_request(ALPHA_KEY, ALPHA_SECRET).body(""),
             StatusCode::BAD_REQUEST,
             "invalid_request",
@@ -211,6 +220,11 @@ async fn token_errors_use_the_oauth_form_and_say_what_to_fix() {
     for (request, status, error, hint) in cases {
         let response = request.send().await.unwrap();
         assert_eq!(header(response.headers(), "cache-control"), "no-store");
+        if status == StatusCode::UNAUTHORIZED {
+            // RFC 6749 §5.2: the scheme the client should authenticate with.
+            let challenge = header(response.headers(), "www-authenticate");
+            assert!(challenge.starts_with("Basic realm="), "{challenge}");
+        }
         let (got, body) = read_json(response).await;
         assert_eq!(got, status, "{body}");
         assert_eq!(body["error"], error, "{body}");

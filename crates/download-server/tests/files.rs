@@ -135,25 +135,35 @@ async fn ranges_give_206_with_the_right_bytes_or_416() {
         assert_eq!(&bytes[..], &whole[start..=end], "{range}");
     }
 
-    let response = server
-        .client
-        .get(&url)
-        .header("range", format!("bytes={size}-"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::RANGE_NOT_SATISFIABLE);
-    assert_eq!(
-        header(response.headers(), "content-range"),
-        format!("bytes */{size}")
-    );
-    let (_, body) = read_json(response).await;
-    assert!(
-        body["message"]
-            .as_str()
-            .unwrap()
-            .contains(&size.to_string())
-    );
+    // Past the end, even past what 64 bits can count.
+    for range in [
+        format!("bytes={size}-"),
+        "bytes=18446744073709551616-".to_owned(),
+    ] {
+        let response = server
+            .client
+            .get(&url)
+            .header("range", &range)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.status(),
+            StatusCode::RANGE_NOT_SATISFIABLE,
+            "{range}"
+        );
+        assert_eq!(
+            header(response.headers(), "content-range"),
+            format!("bytes */{size}")
+        );
+        let (_, body) = read_json(response).await;
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains(&size.to_string())
+        );
+    }
 
     // A range for another version of the file (If-Range) gets the whole current file.
     let response = server
@@ -213,6 +223,48 @@ async fn revalidation_answers_304() {
             .await
             .unwrap();
         assert_eq!(response.status(), StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn preconditions_for_another_version_fail_with_412() {
+    let server = TestServer::start(&[]).await;
+    let url = format!("{}{BIG}", server.origin);
+    let first = server.get(&url).await;
+    let etag = header(first.headers(), "etag");
+    let modified = header(first.headers(), "last-modified");
+    for (name, value, status) in [
+        ("if-match", etag.as_str(), StatusCode::PARTIAL_CONTENT),
+        ("if-match", "*", StatusCode::PARTIAL_CONTENT),
+        (
+            "if-match",
+            "\"something-else\"",
+            StatusCode::PRECONDITION_FAILED,
+        ),
+        (
+            "if-unmodified-since",
+            modified.as_str(),
+            StatusCode::PARTIAL_CONTENT,
+        ),
+        (
+            "if-unmodified-since",
+            "Thu, 01 Jan 2015 00:00:00 GMT",
+            StatusCode::PRECONDITION_FAILED,
+        ),
+    ] {
+        let response = server
+            .client
+            .get(&url)
+            .header("range", "bytes=0-9")
+            .header(name, value)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status, "{name}: {value}");
+        if status == StatusCode::PRECONDITION_FAILED {
+            let (_, body) = read_json(response).await;
+            assert!(body["message"].as_str().unwrap().contains("If-Match"));
+        }
     }
 }
 

@@ -78,6 +78,22 @@ async fn bad_boolean_parameters_are_a_400_naming_the_parameter() {
 }
 
 #[tokio::test]
+async fn an_unknown_area_is_a_400_naming_the_allowed_ones() {
+    let server = TestServer::start(&[]).await;
+    for query in ["area=ZZ", "area=", "area=gb"] {
+        let (status, body) = server
+            .json(&format!("/products/OpenGreenspace/downloads?{query}"))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
+        let message = body["message"].as_str().unwrap();
+        assert!(message.contains("'area'"), "{message}");
+        // The spec's areas, then those the catalogue adds.
+        assert!(message.contains("GB, HP, HT"), "{message}");
+        assert!(message.contains("TV, UK,"), "{message}");
+    }
+}
+
+#[tokio::test]
 async fn one_product_in_full_or_a_404_with_the_catalogue_link() {
     let server = TestServer::start(&[]).await;
     let (status, product) = server.json("/products/CodePointOpen").await;
@@ -172,7 +188,8 @@ async fn filters_combine_and_format_names_arrive_encoded_either_way() {
         ("subformat=%28MBTiles%29", vec!["opgrsp_mbtiles_gb.zip"]),
         ("fileName=opgrsp_gpkg_gb.zip", vec!["opgrsp_gpkg_gb.zip"]),
         ("area=SU&format=GeoPackage", vec![]),
-        ("area=ZZ", vec![]),
+        // An area the catalogue uses, though the spec does not list it.
+        ("area=UK", vec![]),
         (
             "redirect=false&area=GB",
             vec!["opgrsp_gpkg_gb.zip", "opgrsp_mbtiles_gb.zip"],

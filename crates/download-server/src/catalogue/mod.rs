@@ -32,6 +32,8 @@ pub(crate) struct Catalogue {
     projects: Vec<Project>,
     packages: Vec<Package>,
     package_index: HashMap<String, usize>,
+    /// Area codes outside the spec's list that some download covers (`UK`, `NI`).
+    other_areas: BTreeSet<String>,
 }
 
 /// A file as served: its bytes and how to label them.
@@ -146,6 +148,23 @@ impl Catalogue {
             .map(|(id, _)| id)
     }
 
+    /// Whether `area` is one of the spec's areas or one a download of this catalogue
+    /// covers: the areas a downloads filter may name.
+    pub(crate) fn knows_area(&self, area: &Area) -> bool {
+        match area {
+            Area::Other(code) => self.other_areas.contains(code),
+            _ => true,
+        }
+    }
+
+    /// The codes [`Catalogue::knows_area`] accepts, the spec's first.
+    pub(crate) fn area_codes(&self) -> Vec<String> {
+        Area::all()
+            .map(|area| area.code().to_owned())
+            .chain(self.other_areas.iter().cloned())
+            .collect()
+    }
+
     /// Any project's package (for checking signed links, which name their project).
     pub(crate) fn package(&self, id: &str) -> Option<&Package> {
         self.package_index.get(id).map(|&i| &self.packages[i])
@@ -189,6 +208,7 @@ impl Catalogue {
         let mut product_index = HashMap::new();
         let mut summaries = Vec::new();
         let mut expanded = Vec::new();
+        let mut other_areas = BTreeSet::new();
         for entry in file.products {
             if product_index
                 .insert(entry.id.clone(), products.len())
@@ -205,6 +225,10 @@ impl Catalogue {
                 url: product.url.clone(),
             });
             expanded.push(product);
+            other_areas.extend(loaded.downloads.iter().filter_map(|d| match &d.info.area {
+                Area::Other(code) => Some(code.clone()),
+                _ => None,
+            }));
             products.push(loaded);
         }
 
@@ -275,6 +299,7 @@ impl Catalogue {
             projects,
             packages,
             package_index,
+            other_areas,
         })
     }
 }

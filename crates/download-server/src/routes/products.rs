@@ -52,6 +52,15 @@ async fn downloads(
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let query = DownloadsQuery::parse(query.as_deref().unwrap_or_default())?;
+    if let Some(area) = &query.area
+        && !state.catalogue.knows_area(area)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "Query parameter 'area' must be one of {}, not '{}'.",
+            state.catalogue.area_codes().join(", "),
+            area.code()
+        )));
+    }
     let product = find(&state, &product_id)?;
     if query == DownloadsQuery::default() {
         return Ok(json(product.downloads_json.clone()));

@@ -2,8 +2,7 @@
 //! secret come in HTTP Basic authentication; the token is stateless and signed.
 
 use axum::Router;
-use axum::extract::rejection::FormRejection;
-use axum::extract::{Form, State};
+use axum::extract::{DefaultBodyLimit, Form, FromRequest, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use axum::routing::post;
@@ -18,10 +17,15 @@ use crate::auth::{now_ms, project_with_key, secret_matches};
 use crate::error::ApiError;
 use crate::links::TOKEN_PATH;
 
+/// The largest token request body: its form holds a grant type, and at most a key and
+/// a secret.
+const MAX_BODY: usize = 8 * 1024;
+
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()
         .route(TOKEN_PATH, post(issue))
         .method_not_allowed_fallback(post_only)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         // Tokens and their errors must never be cached (RFC 6749 §5.1).
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
@@ -43,7 +47,8 @@ async fn post_only(method: Method) -> ApiError {
 const CREDENTIALS_TIP: &str = "check that the key and secret are correct and separated by a colon \
      in the Basic authentication (base64 of key:secret)";
 
-/// The token request's form body; other fields are ignored.
+/// The token request's form body (other fields are ignored), read within the body
+/// timeout; what goes wrong is answered in the OAuth2 form.
 #[derive(Debug, Deserialize)]
 struct TokenForm {
     grant_type: Option<String>,
@@ -51,22 +56,44 @@ struct TokenForm {
     client_secret: Option<String>,
 }
 
+impl FromRequest<SharedState> for TokenForm {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &SharedState) -> Result<Self, ApiError> {
+        let read = Form::<TokenForm>::from_request(request, state);
+        let fix = "send a form-encoded body (Content-Type: application/x-www-form-urlencoded) \
+                   with grant_type=client_credentials";
+        match tokio::time::timeout(state.body_timeout, read).await {
+            Ok(Ok(Form(form))) => Ok(form),
+            Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(oauth(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "invalid_request",
+                    format!("The body is larger than {MAX_BODY} bytes: {fix}."),
+                ))
+            }
+            Ok(Err(rejection)) => Err(oauth(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                format!("{}: {fix}.", rejection.body_text()),
+            )),
+            Err(_) => Err(oauth(
+                StatusCode::REQUEST_TIMEOUT,
+                "invalid_request",
+                format!(
+                    "The body did not arrive within {} seconds: {fix}.",
+                    state.body_timeout.as_secs()
+                ),
+            )),
+        }
+    }
+}
+
 async fn issue(
     State(state): State<SharedState>,
     headers: HeaderMap,
-    form: Result<Form<TokenForm>, FormRejection>,
+    form: TokenForm,
 ) -> Result<Response, ApiError> {
-    let Form(form) = form.map_err(|rejection| {
-        oauth(
-            StatusCode::BAD_REQUEST,
-            "invalid_request",
-            format!(
-                "{}: send a form-encoded body (Content-Type: application/x-www-form-urlencoded) \
-                 with grant_type=client_credentials.",
-                rejection.body_text()
-            ),
-        )
-    })?;
     match form.grant_type.as_deref() {
         Some("client_credentials") => {}
         None | Some("") => {

@@ -25,7 +25,8 @@ use percent_encoding::percent_decode_str;
 
 use super::negotiate::qualities;
 use crate::Error;
-use crate::serve_file::Validators;
+use crate::error::ApiError;
+use crate::serve_file::{Precondition, Validators};
 
 /// Trunk's hashed assets never change under the same name.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -159,8 +160,12 @@ impl Asset {
         if self.brotli.is_some() || self.gzip.is_some() {
             headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
         }
-        if representation.validators.not_modified(request) {
-            return (StatusCode::NOT_MODIFIED, headers).into_response();
+        match representation.validators.precondition(request) {
+            Precondition::Passed => {}
+            Precondition::NotModified => {
+                return (StatusCode::NOT_MODIFIED, headers).into_response();
+            }
+            Precondition::Failed => return ApiError::PreconditionFailed.into_response(),
         }
 
         headers.insert(header::CONTENT_TYPE, self.content_type.clone());

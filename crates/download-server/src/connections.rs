@@ -1,0 +1,397 @@
+//! Accepting and serving connections (HTTP/1.1) with limits, so that slow or idle
+//! clients cannot hold the server: a deadline for a request's headers, one for a
+//! kept-alive connection waiting for its next request, and a cap on open connections
+//! that closes the connection idle the longest to make room for a new one.
+//!
+//! A connection is *idle* while no request on it is being answered: waiting for a
+//! request, or receiving its headers. Closing an idle connection loses nothing, so it
+//! is dropped at once; a busy one finishes its answer first.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::pin::{Pin, pin};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::Request;
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tower::ServiceExt;
+
+use crate::protocol::HYPER_MAX_HEADER_FIELDS;
+
+/// How long clients may take, and how many connections may be open.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// From a request's first byte to the end of its headers.
+    pub header_timeout: Duration,
+    /// From the end of an answer (or the connection's start) to the next request's
+    /// first byte.
+    pub idle_timeout: Duration,
+    pub max_connections: usize,
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then lets each answer in
+/// progress finish.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: Limits,
+    shutdown: impl Future<Output = ()>,
+) {
+    let open = Arc::new(Open::new(limits));
+    let stop = CancellationToken::new();
+    let tasks = TaskTracker::new();
+    let sweeper = tokio::spawn(sweep(Arc::clone(&open)));
+    let mut http = http1::Builder::new();
+    http.max_headers(HYPER_MAX_HEADER_FIELDS);
+
+    let mut shutdown = pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            stream = accept(&listener) => stream,
+            () = &mut shutdown => break,
+        };
+        let slot = tokio::select! {
+            slot = open.slot() => slot,
+            () = &mut shutdown => break,
+        };
+        // Without TCP_NODELAY a streamed body (files, the web app) waits for the
+        // client's delayed ACK of the headers, up to 40 ms a response.
+        if let Err(err) = stream.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
+        }
+        let (id, activity) = open.register();
+        let connection =
+            serve_connection(stream, app.clone(), http.clone(), activity, stop.clone());
+        let open = Arc::clone(&open);
+        tasks.spawn(async move {
+            connection.await;
+            open.unregister(id);
+            drop(slot);
+        });
+    }
+    stop.cancel();
+    tasks.close();
+    tasks.wait().await;
+    sweeper.abort();
+}
+
+/// The next connection. Errors that concern one connection are skipped; others (out
+/// of file descriptors) are logged and retried after a pause, as axum's `serve` does.
+async fn accept(listener: &TcpListener) -> TcpStream {
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => return stream,
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    io::ErrorKind::ConnectionAborted
+                        | io::ErrorKind::ConnectionReset
+                        | io::ErrorKind::ConnectionRefused
+                ) => {}
+            Err(err) => {
+                tracing::error!("cannot accept a connection: {err}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+}
+
+async fn serve_connection(
+    stream: TcpStream,
+    app: Router,
+    http: http1::Builder,
+    activity: Arc<Activity>,
+    stop: CancellationToken,
+) {
+    let io = TokioIo::new(Watched {
+        stream,
+        activity: Arc::clone(&activity),
+    });
+    let service = {
+        let activity = Arc::clone(&activity);
+        hyper::service::service_fn(move |request: Request<Incoming>| {
+            let busy = activity.begin();
+            let answer = app.clone().oneshot(request.map(Body::new));
+            async move {
+                let response = answer.await?;
+                // Busy until the body's end is handed to the connection.
+                Ok::<_, Infallible>(response.map(|body| {
+                    Body::new(body.map_frame(move |frame| {
+                        let _busy = &busy;
+                        frame
+                    }))
+                }))
+            }
+        })
+    };
+    let mut connection = pin!(http.serve_connection(io, service));
+    tokio::select! {
+        result = connection.as_mut() => {
+            if let Err(err) = result {
+                tracing::debug!("connection ended: {err}");
+            }
+            return;
+        }
+        () = activity.close.notified() => {}
+        () = stop.cancelled() => {}
+    }
+    if activity.is_idle() {
+        return;
+    }
+    connection.as_mut().graceful_shutdown();
+    if let Err(err) = connection.await {
+        tracing::debug!("connection ended: {err}");
+    }
+}
+
+/// Closes the connections past their deadline, a few times per shortest timeout.
+async fn sweep(open: Arc<Open>) {
+    let limits = open.limits;
+    let period = (limits.header_timeout.min(limits.idle_timeout) / 4)
+        .clamp(Duration::from_millis(50), Duration::from_secs(1));
+    let mut ticks = tokio::time::interval(period);
+    loop {
+        ticks.tick().await;
+        let now = open.now();
+        for activity in open.connections().values() {
+            if activity.expired(now, &limits) {
+                activity.close.notify_one();
+            }
+        }
+    }
+}
+
+/// The open connections, and room for more.
+#[derive(Debug)]
+struct Open {
+    limits: Limits,
+    /// Times are kept as milliseconds since this instant.
+    epoch: Instant,
+    slots: Arc<Semaphore>,
+    /// Told whenever a connection becomes idle (it may now be closed for a new one).
+    became_idle: Arc<Notify>,
+    connections: Mutex<HashMap<u64, Arc<Activity>>>,
+    next_id: AtomicU64,
+}
+
+impl Open {
+    fn new(limits: Limits) -> Open {
+        Open {
+            limits,
+            epoch: Instant::now(),
+            slots: Arc::new(Semaphore::new(limits.max_connections)),
+            became_idle: Arc::new(Notify::new()),
+            connections: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(0),
+        }
+    }
+
+    fn now(&self) -> u64 {
+        millis(self.epoch.elapsed())
+    }
+
+    fn connections(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Activity>>> {
+        // The map stays consistent whatever panicked while holding it.
+        self.connections
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A slot for a new connection: a free one, or the one of the connection idle the
+    /// longest, closed for it. When every connection is busy, waits for one to end or
+    /// become idle.
+    async fn slot(&self) -> OwnedSemaphorePermit {
+        loop {
+            if let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() {
+                return slot;
+            }
+            if self.close_longest_idle() {
+                // Its task gives the slot back as it ends.
+                return self.acquire().await;
+            }
+            tokio::select! {
+                slot = self.acquire() => return slot,
+                () = self.became_idle.notified() => {}
+            }
+        }
+    }
+
+    async fn acquire(&self) -> OwnedSemaphorePermit {
+        Arc::clone(&self.slots)
+            .acquire_owned()
+            .await
+            .expect("the connection slots are never closed")
+    }
+
+    /// Closes the connection idle the longest, if any is idle.
+    fn close_longest_idle(&self) -> bool {
+        let connections = self.connections();
+        let longest = connections
+            .values()
+            .filter(|activity| activity.is_idle())
+            .min_by_key(|activity| activity.idle_since.load(Ordering::Relaxed));
+        if let Some(activity) = longest {
+            activity.close.notify_one();
+        }
+        longest.is_some()
+    }
+
+    fn register(&self) -> (u64, Arc<Activity>) {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let activity = Arc::new(Activity {
+            epoch: self.epoch,
+            in_flight: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(self.now()),
+            request_started: AtomicU64::new(NOT_STARTED),
+            close: Notify::new(),
+            became_idle: Arc::clone(&self.became_idle),
+        });
+        self.connections().insert(id, Arc::clone(&activity));
+        (id, activity)
+    }
+
+    fn unregister(&self, id: u64) {
+        self.connections().remove(&id);
+    }
+}
+
+const NOT_STARTED: u64 = u64::MAX;
+
+/// What one connection is doing, as its deadlines need it.
+#[derive(Debug)]
+struct Activity {
+    epoch: Instant,
+    /// Requests being answered.
+    in_flight: AtomicUsize,
+    /// When the connection last became idle (ms since the epoch).
+    idle_since: AtomicU64,
+    /// When the first byte of the next request arrived while idle, or [`NOT_STARTED`].
+    request_started: AtomicU64,
+    /// Asks the connection's task to close it.
+    close: Notify,
+    became_idle: Arc<Notify>,
+}
+
+impl Activity {
+    fn is_idle(&self) -> bool {
+        self.in_flight.load(Ordering::Acquire) == 0
+    }
+
+    /// A request's headers are in: the connection is busy until the guard drops.
+    fn begin(self: &Arc<Self>) -> Busy {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+        self.request_started.store(NOT_STARTED, Ordering::Relaxed);
+        Busy(Arc::clone(self))
+    }
+
+    fn bytes_arrived(&self) {
+        if self.is_idle() && self.request_started.load(Ordering::Relaxed) == NOT_STARTED {
+            let now = millis(self.epoch.elapsed());
+            // Only the first byte counts; a request that began meanwhile reset it.
+            let _ = self.request_started.compare_exchange(
+                NOT_STARTED,
+                now,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        }
+    }
+
+    fn expired(&self, now: u64, limits: &Limits) -> bool {
+        if !self.is_idle() {
+            return false;
+        }
+        let (since, timeout) = match self.request_started.load(Ordering::Relaxed) {
+            NOT_STARTED => (self.idle_since.load(Ordering::Relaxed), limits.idle_timeout),
+            started => (started, limits.header_timeout),
+        };
+        now.saturating_sub(since) >= millis(timeout)
+    }
+}
+
+/// A request being answered on a connection.
+#[derive(Debug)]
+struct Busy(Arc<Activity>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let activity = &self.0;
+        activity
+            .idle_since
+            .store(millis(activity.epoch.elapsed()), Ordering::Relaxed);
+        if activity.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
+            activity.became_idle.notify_one();
+        }
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A connection's socket, noting when the bytes of a request start to arrive.
+#[derive(Debug)]
+struct Watched {
+    stream: TcpStream,
+    activity: Arc<Activity>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let read = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.activity.bytes_arrived();
+        }
+        read
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}

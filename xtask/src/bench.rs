@@ -8,18 +8,17 @@
 //! this machine. Every process started here is stopped and the directory removed on
 //! every way out, errors included.
 
-use std::env;
 use std::fmt::Write as _;
 use std::fs;
-use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::bundle;
-use crate::exec::{Result, cargo, command, run, target_dir};
+use crate::exec::{Result, capture, cargo, run};
+use crate::server::{Server, find_program, free_port, redirect_path, start_ours};
 use crate::tools::apt_install;
 
 /// wrk's load: one client thread (the machine is small) keeping 32 connections busy.
@@ -51,7 +50,7 @@ pub fn bench() -> Result {
     if web_root.is_none() {
         println!("no dist/index.html: the web app page is left out (`cargo xtask size` builds it)");
     }
-    let ours = start_ours(web_root.as_deref())?;
+    let ours = start_ours("release", web_root.as_deref())?;
     let targets = save_responses(&ours.base, web_root.is_some(), &work.path().join("www"))?;
     let nginx = start_nginx(&tools.nginx, work.path(), &targets)?;
 
@@ -138,119 +137,6 @@ impl Tools {
     }
 }
 
-/// A program on PATH, or in the sbin directories (where Debian puts nginx) that a
-/// non-root PATH often lacks.
-fn find_program(name: &str) -> Option<PathBuf> {
-    let path = env::var_os("PATH").unwrap_or_default();
-    env::split_paths(&path)
-        .chain(["/usr/sbin", "/usr/local/sbin", "/sbin"].map(PathBuf::from))
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
-}
-
-/// A server process, stopped when dropped: asked politely (SIGTERM, so nginx's master
-/// takes its workers down), then killed if it lingers.
-#[derive(Debug)]
-struct Server {
-    name: &'static str,
-    child: Child,
-    /// `http://127.0.0.1:PORT`, without a trailing slash.
-    base: String,
-}
-
-impl Server {
-    /// Starts `command` listening on `port` and waits until `probe` answers 200; a
-    /// server that exits or stays silent for 20 s is an error that `log` may explain.
-    fn start(
-        name: &'static str,
-        command: &mut Command,
-        port: u16,
-        probe: &str,
-        log: Option<&Path>,
-    ) -> Result<Self> {
-        let child = command
-            .spawn()
-            .map_err(|error| format!("cannot start {name}: {error}"))?;
-        let mut server = Self {
-            name,
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-        };
-        let explain = || {
-            log.and_then(|log| fs::read_to_string(log).ok())
-                .map(|text| format!("\n{text}"))
-                .unwrap_or_default()
-        };
-        let started = Instant::now();
-        loop {
-            if let Some(status) = server.child.try_wait()? {
-                return Err(format!("{name} exited at start ({status}){}", explain()).into());
-            }
-            if status_of(&format!("{}{probe}", server.base)).as_deref() == Some("200") {
-                println!("ok: {name} answers at {}", server.base);
-                return Ok(server);
-            }
-            if started.elapsed() > Duration::from_secs(20) {
-                return Err(
-                    format!("{name} did not answer {probe} within 20 s{}", explain()).into(),
-                );
-            }
-            thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill")
-            .args(["-TERM", &pid])
-            .stderr(Stdio::null())
-            .status();
-        let asked = Instant::now();
-        while asked.elapsed() < Duration::from_secs(5) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-        eprintln!("{} ignored SIGTERM for 5 s: killing it", self.name);
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A port nobody listens on right now (the OS picks it).
-fn free_port() -> Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
-
-fn start_ours(web_root: Option<&Path>) -> Result<Server> {
-    let target_dir = target_dir();
-    let port = free_port()?;
-    let mut server = command(target_dir.join("release").join("download-server"));
-    server
-        .args(["--listen", &format!("127.0.0.1:{port}")])
-        // Warnings only: a log line per request would time the logger, not the server.
-        .env("RUST_LOG", "warn")
-        // A fixed key only keeps the "random signing key" warning out of the output.
-        .env("DOWNLOAD_SIGNING_KEY", "xtask-bench")
-        .env_remove("DOWNLOAD_CATALOGUE")
-        .env_remove("DOWNLOAD_PUBLIC_URL")
-        .env_remove("DOWNLOAD_WEB_ROOT")
-        .stdout(Stdio::null());
-    if let Some(web_root) = web_root {
-        server.arg("--web-root").arg(web_root);
-    }
-    Server::start(
-        "download-server",
-        &mut server,
-        port,
-        "/downloads/v1/products",
-        None,
-    )
-}
-
 /// One response saved from our server: its path, body size and content type.
 #[derive(Debug)]
 struct Target {
@@ -267,8 +153,9 @@ fn save_responses(base: &str, with_web_app: bool, www: &Path) -> Result<Vec<Targ
     let zip = redirect_path(
         base,
         &format!("{api}/downloads?area=SU&format=GeoPackage&redirect"),
+        &[],
     )?;
-    let thumbnail = redirect_path(base, &format!("{api}/images/0"))?;
+    let thumbnail = redirect_path(base, &format!("{api}/images/0"), &[])?;
     let mut paths = vec![
         "/downloads/v1/products".to_string(),
         api.clone(),
@@ -309,28 +196,6 @@ fn save_responses(base: &str, with_web_app: bool, www: &Path) -> Result<Vec<Targ
         });
     }
     Ok(targets)
-}
-
-/// The path of the 307 that `path` answers with.
-fn redirect_path(base: &str, path: &str) -> Result<String> {
-    let out = capture(
-        Command::new("curl")
-            .args([
-                "-sS",
-                "-o",
-                "/dev/null",
-                "-w",
-                "%{http_code} %{redirect_url}",
-            ])
-            .arg(format!("{base}{path}")),
-    )?;
-    match out.split_once(' ') {
-        Some(("307", location)) => location
-            .strip_prefix(base)
-            .map(str::to_string)
-            .ok_or_else(|| format!("{path} redirects off this server: {location}").into()),
-        _ => Err(format!("{path}: expected a 307, got `{out}`").into()),
-    }
 }
 
 fn start_nginx(nginx: &Path, work: &Path, targets: &[Target]) -> Result<Server> {
@@ -415,40 +280,6 @@ fn get_body(base: &str, path: &str) -> Result<Vec<u8>> {
     Ok(output.stdout)
 }
 
-/// The HTTP status `url` answers with, or `None` when nothing answers.
-fn status_of(url: &str) -> Option<String> {
-    let output = Command::new("curl")
-        .args([
-            "-s",
-            "-o",
-            "/dev/null",
-            "--max-time",
-            "2",
-            "-w",
-            "%{http_code}",
-            url,
-        ])
-        .output()
-        .ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
-/// The standard output of a command that must succeed.
-fn capture(command: &mut Command) -> Result<String> {
-    let output = command.output()?;
-    if !output.status.success() {
-        return Err(format!(
-            "`{}` failed: {}",
-            command.get_program().to_string_lossy(),
-            String::from_utf8_lossy(&output.stderr).trim()
-        )
-        .into());
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
-}
 
 /// Warms the server up on `path`, then times it.
 fn measure(wrk: &Path, base: &str, path: &str) -> Result<WrkResult> {

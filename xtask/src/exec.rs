@@ -73,6 +73,20 @@ pub fn output(command: &mut Command) -> Option<String> {
         .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
 
+/// The standard output of a command that must succeed.
+pub fn capture(command: &mut Command) -> Result<String> {
+    let output = command.output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "`{}` failed: {}",
+            command.get_program().to_string_lossy(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        )
+        .into());
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
 fn command_line(command: &Command) -> String {
     let mut words = vec![command.get_program().to_string_lossy().into_owned()];
     words.extend(

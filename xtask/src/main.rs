@@ -8,6 +8,7 @@
 //! - `cargo xtask size`: build the web app and print each file's size.
 //! - `cargo xtask screenshots`: build the web app and take the README's screenshots.
 //! - `cargo xtask schemathesis`: the OpenAPI document tested against the live server.
+//! - `cargo xtask soak [MINUTES]`: the release server under a long mixed load.
 //! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
 
 mod bench;
@@ -15,6 +16,8 @@ mod bundle;
 mod dev;
 mod exec;
 mod schemathesis;
+mod server;
+mod soak;
 mod tools;
 
 use std::env;
@@ -41,6 +44,8 @@ commands:
                         from headless Chromium
   schemathesis          the server's OpenAPI document tested against the live server
                         (schemathesis from PyPI, pinned, into .tools/)
+  soak [MINUTES]        the release server under 256 connections mixing every endpoint for
+                        MINUTES (10 by default); fails on any error or growing memory
   bench                 requests/s and latency of the release server next to nginx serving
                         the same bytes (installs nginx-light and wrk when missing)
 ";
@@ -56,6 +61,7 @@ fn main() -> ExitCode {
         Some("screenshots") => screenshots(),
         Some("bench") => bench::bench(),
         Some("schemathesis") => schemathesis::run_against_server(),
+        Some("soak") => minutes(&args[1..]).and_then(soak::soak),
         Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
             Ok(())
@@ -217,4 +223,16 @@ fn test() -> Result {
 
     println!("\nxtask test: {}", steps.summary());
     Ok(())
+}
+
+/// `soak [MINUTES]`: how long the soak runs, 10 minutes unless given.
+fn minutes(args: &[String]) -> Result<u64> {
+    match args.first() {
+        None => Ok(10),
+        Some(value) => value
+            .parse()
+            .ok()
+            .filter(|&minutes| minutes > 0)
+            .ok_or_else(|| format!("soak takes a whole number of minutes, not `{value}`").into()),
+    }
 }

@@ -280,7 +280,6 @@ fn get_body(base: &str, path: &str) -> Result<Vec<u8>> {
     Ok(output.stdout)
 }
 
-
 /// Warms the server up on `path`, then times it.
 fn measure(wrk: &Path, base: &str, path: &str) -> Result<WrkResult> {
     let url = format!("{base}{path}");

@@ -69,8 +69,8 @@ pub fn soak(minutes: u64) -> Result {
     let started = Instant::now();
     let mut samples = Vec::new();
     while wrk.try_wait()?.is_none() {
-        let rss = resident_kb(server.pid())
-            .ok_or("the server is gone: it stopped during the soak")?;
+        let rss =
+            resident_kb(server.pid()).ok_or("the server is gone: it stopped during the soak")?;
         samples.push((started.elapsed().as_secs(), rss));
         thread::sleep(SAMPLE_EVERY);
     }

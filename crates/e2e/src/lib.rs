@@ -12,6 +12,7 @@ pub mod static_host;
 
 use std::future::pending;
 use std::net::{SocketAddr, TcpListener as StdListener};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -50,14 +51,14 @@ console.error = (...args) => { window.__errors.push('console: ' + args.join(' ')
 "#;
 
 /// The browser on an app and the servers behind it. Dropping it (a failing test
-/// included) ends the browser session, chromedriver and the servers.
+/// included) ends the browser, chromedriver and the servers; [`Harness::stop`] first
+/// ends the WebDriver session properly.
 #[derive(Debug)]
 pub struct Harness {
     /// Where the app is: the server's origin, e.g. `http://127.0.0.1:41234`, followed
     /// by the sub-path of an app built for one (`…/explorer`).
     pub base: String,
-    /// The browser. Declared before chromedriver, so it is dropped first: thirtyfour
-    /// ends a session it drops, which needs chromedriver still running.
+    /// The browser.
     pub driver: WebDriver,
     /// Only held, to be killed on drop.
     _chromedriver: Chromedriver,
@@ -65,13 +66,26 @@ pub struct Harness {
     _servers: Vec<Served>,
 }
 
-/// The chromedriver process, killed when dropped.
+impl Drop for Harness {
+    fn drop(&mut self) {
+        // A session still open here belongs to a test that failed before `stop`.
+        // thirtyfour would end it in its own drop with a blocking request, which hung
+        // for two minutes and then left the browser running (the test's runtime, and
+        // with it the app's server, is blocked meanwhile); the browser is killed with
+        // chromedriver instead.
+        let _ = self.driver.clone().leak();
+    }
+}
+
+/// chromedriver and the browser it started, in a process group of their own: all
+/// killed when dropped.
 #[derive(Debug)]
 struct Chromedriver(Child);
 
 impl Drop for Chromedriver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.0.wait();
     }
 }
@@ -320,6 +334,7 @@ async fn start_chromedriver() -> (Chromedriver, SocketAddr) {
         .expect("find a free port");
     let child = Command::new("/usr/bin/chromedriver")
         .arg(format!("--port={}", addr.port()))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -212,10 +212,17 @@ fn test() -> Result {
         bundle::check_budget(&files)
     })?;
     if has_e2e {
+        // The same app for a sub-path, as on a static host's project site: only the
+        // html changes, so cargo's build is reused.
+        let explorer = bundle::Target::new("/explorer/", root().join("target/e2e-explorer"))?;
+        steps.run("build web app for /explorer/", || {
+            bundle::build(&explorer).map(drop)
+        })?;
         steps.run("browser tests", || {
             run(cargo()
                 .args(["test", "-p", "e2e"])
-                .env("E2E_WEB_ROOT", bundle::dist()))
+                .env("E2E_WEB_ROOT", bundle::dist())
+                .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))
         })?;
     } else {
         println!("\nno crates/e2e yet: no browser tests to run");

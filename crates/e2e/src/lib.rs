@@ -1,14 +1,23 @@
-//! Harness of the browser tests: the real server, started in-process on a free
-//! loopback port and serving the built web app, driven through headless Chromium.
+//! Harness of the browser tests: the built web app in headless Chromium, served by
+//! servers started in-process on free loopback ports: the real server, a static host
+//! ([`static_host`]) or a second implementation of the service with the real one's
+//! quirks ([`quirky_service`]).
 //!
-//! Needs the built app (`E2E_WEB_ROOT`, default `<workspace>/dist`, made by
-//! `cargo xtask test`) and Debian's `chromium` and `chromedriver`.
+//! Needs the built app (`E2E_WEB_ROOT`, default `<workspace>/dist`, and for a sub-path
+//! `E2E_EXPLORER_WEB_ROOT`; `cargo xtask test` builds both) and Debian's `chromium` and
+//! `chromedriver`.
 
+pub mod quirky_service;
+pub mod static_host;
+
+use std::future::pending;
 use std::net::{SocketAddr, TcpListener as StdListener};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use axum::Router;
 use clap::Parser;
 use download_server::Config;
 use thirtyfour::prelude::*;
@@ -41,65 +50,121 @@ const consoleError = console.error.bind(console);
 console.error = (...args) => { window.__errors.push('console: ' + args.join(' ')); consoleError(...args); };
 "#;
 
-/// One running server and one browser session on it. Dropping it (a failing test
-/// included) ends the browser session, chromedriver and the server.
+/// The browser on an app and the servers behind it. Dropping it (a failing test
+/// included) ends the browser, chromedriver and the servers; [`Harness::stop`] first
+/// ends the WebDriver session properly.
 #[derive(Debug)]
 pub struct Harness {
-    /// The server's origin, e.g. `http://127.0.0.1:41234`.
+    /// Where the app is: the server's origin, e.g. `http://127.0.0.1:41234`, followed
+    /// by the sub-path of an app built for one (`…/explorer`).
     pub base: String,
-    /// The browser. Declared before chromedriver, so it is dropped first: thirtyfour
-    /// ends a session it drops, which needs chromedriver still running.
+    /// The browser.
     pub driver: WebDriver,
     /// Only held, to be killed on drop.
     _chromedriver: Chromedriver,
-    server: tokio::task::JoinHandle<()>,
+    /// Only held, to be stopped on drop.
+    _servers: Vec<Served>,
 }
 
 impl Drop for Harness {
     fn drop(&mut self) {
-        self.server.abort();
+        // A session still open here belongs to a test that failed before `stop`.
+        // thirtyfour would end it in its own drop with a blocking request, which hung
+        // for two minutes and then left the browser running (the test's runtime, and
+        // with it the app's server, is blocked meanwhile); the browser is killed with
+        // chromedriver instead.
+        let _ = self.driver.clone().leak();
     }
 }
 
-/// The chromedriver process, killed when dropped.
+/// chromedriver and the browser it started, in a process group of their own: all
+/// killed when dropped.
 #[derive(Debug)]
 struct Chromedriver(Child);
 
 impl Drop for Chromedriver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.0.wait();
     }
 }
 
-impl Harness {
-    /// Starts the server (with `server_args` added to its command line, e.g.
-    /// `["--token-ttl", "3"]`) and a fresh browser.
-    pub async fn start(server_args: &[&str]) -> Harness {
-        let web_root = web_root();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind a loopback port");
-        let addr = listener.local_addr().expect("bound address");
-        let base = format!("http://{addr}");
-        let mut args = vec![
-            "download-server".to_owned(),
-            "--listen".to_owned(),
-            addr.to_string(),
-            "--public-url".to_owned(),
-            base.clone(),
-            "--web-root".to_owned(),
-            web_root.display().to_string(),
-        ];
-        args.extend(server_args.iter().map(|a| a.to_string()));
-        let config = Config::parse_from(args);
-        let server = download_server::Server::new(config, listener).expect("the server starts");
-        let server = tokio::spawn(async move {
-            if let Err(error) = server.run(std::future::pending()).await {
-                panic!("the server stopped: {error}");
-            }
-        });
+/// A server running in this process on a free loopback port; stopped when dropped.
+#[derive(Debug)]
+pub struct Served {
+    /// Its origin, e.g. `http://127.0.0.1:41234`.
+    pub origin: String,
+    task: tokio::task::JoinHandle<()>,
+}
 
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Serves `app` on a free loopback port.
+pub async fn serve(app: Router) -> Served {
+    let listener = bind().await;
+    let origin = format!("http://{}", listener.local_addr().expect("bound address"));
+    serve_on(listener, origin, app)
+}
+
+/// Serves `app` on `listener`, bound at `origin` (for an app that must know its own
+/// origin before it is built).
+fn serve_on(listener: tokio::net::TcpListener, origin: String, app: Router) -> Served {
+    let task = tokio::spawn(async move {
+        if let Err(error) = axum::serve(listener, app).await {
+            panic!("a test server stopped: {error}");
+        }
+    });
+    Served { origin, task }
+}
+
+/// Our server with the demo catalogue, writing links for its own origin, with
+/// `server_args` added to its command line (e.g. `["--token-ttl", "3"]`).
+pub async fn our_server(server_args: &[&str]) -> Served {
+    let listener = bind().await;
+    let addr = listener.local_addr().expect("bound address");
+    let origin = format!("http://{addr}");
+    let mut args = vec![
+        "download-server".to_owned(),
+        "--listen".to_owned(),
+        addr.to_string(),
+        "--public-url".to_owned(),
+        origin.clone(),
+    ];
+    args.extend(server_args.iter().map(|a| a.to_string()));
+    let config = Config::parse_from(args);
+    let server = download_server::Server::new(config, listener).expect("the server starts");
+    let task = tokio::spawn(async move {
+        if let Err(error) = server.run(pending()).await {
+            panic!("the server stopped: {error}");
+        }
+    });
+    Served { origin, task }
+}
+
+async fn bind() -> tokio::net::TcpListener {
+    tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a loopback port")
+}
+
+impl Harness {
+    /// Our server serving the built app (see [`web_root`]) with the demo catalogue,
+    /// `server_args` added to its command line, and a fresh browser.
+    pub async fn start(server_args: &[&str]) -> Harness {
+        let web_root = web_root().display().to_string();
+        let mut args = vec!["--web-root", &web_root];
+        args.extend(server_args);
+        let server = our_server(&args).await;
+        Harness::open(server.origin.clone(), vec![server]).await
+    }
+
+    /// A fresh browser on the app at `base`, served by `servers`.
+    pub async fn open(base: String, servers: Vec<Served>) -> Harness {
         let (chromedriver, driver_addr) = start_chromedriver().await;
         let mut caps = DesiredCapabilities::chrome();
         caps.set_binary("/usr/bin/chromium")
@@ -117,10 +182,10 @@ impl Harness {
             .await
             .expect("install the console error recorder");
         Harness {
-            base,
+            base: base.trim_end_matches('/').to_owned(),
             driver,
             _chromedriver: chromedriver,
-            server,
+            _servers: servers,
         }
     }
 
@@ -225,7 +290,7 @@ impl Harness {
     }
 
     /// Closes the browser without blocking the test's runtime, then stops
-    /// chromedriver and the server (as dropping does).
+    /// chromedriver and the servers (as dropping does).
     pub async fn stop(self) {
         let _ = self.driver.clone().quit().await;
     }
@@ -236,14 +301,29 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn web_root() -> PathBuf {
-    let root = std::env::var_os("E2E_WEB_ROOT")
+/// The app built for a site root: `E2E_WEB_ROOT`, by default `<workspace>/dist`.
+pub fn web_root() -> PathBuf {
+    built_app("E2E_WEB_ROOT", "dist", "cargo xtask build")
+}
+
+/// The app built for the sub-path `/explorer/`: `E2E_EXPLORER_WEB_ROOT`, by default
+/// `<workspace>/target/e2e-explorer`.
+pub fn explorer_web_root() -> PathBuf {
+    built_app(
+        "E2E_EXPLORER_WEB_ROOT",
+        "target/e2e-explorer",
+        "cargo xtask build --public-url /explorer/ --dist target/e2e-explorer",
+    )
+}
+
+fn built_app(variable: &str, default: &str, build: &str) -> PathBuf {
+    let root = std::env::var_os(variable)
         .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("dist"));
+        .unwrap_or_else(|| workspace_root().join(default));
     assert!(
         root.join("index.html").is_file(),
-        "the built app is missing at {}: run `cargo xtask test` (or `trunk build --release`) first, \
-         or point E2E_WEB_ROOT at a built app",
+        "the built app is missing at {}: run `cargo xtask test` (or `{build}`) first, or point \
+         {variable} at a built app",
         root.display()
     );
     root
@@ -255,6 +335,7 @@ async fn start_chromedriver() -> (Chromedriver, SocketAddr) {
         .expect("find a free port");
     let child = Command::new("/usr/bin/chromedriver")
         .arg(format!("--port={}", addr.port()))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

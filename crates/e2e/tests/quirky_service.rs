@@ -1,0 +1,188 @@
+//! The app against a second implementation of the service with the real one's quirks
+//! (see `e2e::quirky_service`), the app on a static host at another origin.
+
+use e2e::quirky_service::{self, COAST, ISLANDS, KEY, PACKAGE, QuirkyService, SECRET, VERSION};
+use e2e::{Harness, serve, static_host, web_root};
+use md5::{Digest, Md5};
+
+/// The quirky service, the app (built for the site root) on a static host whose
+/// `config.json` names the service, and the browser on it.
+async fn start(token_cors: bool) -> (Harness, QuirkyService) {
+    let service = QuirkyService::start(token_cors).await;
+    let host = serve(static_host::router(&web_root(), "", service.config())).await;
+    let h = Harness::open(host.origin.clone(), vec![host]).await;
+    (h, service)
+}
+
+async fn sign_in_with_secret(h: &Harness) {
+    h.find(".login-form").await;
+    for option in h.find_all(".method-option").await {
+        if option
+            .text()
+            .await
+            .unwrap_or_default()
+            .contains("API key and secret")
+        {
+            option.click().await.expect("choose key and secret");
+        }
+    }
+    for (field, text) in [("#login-key", KEY), ("#login-secret", SECRET)] {
+        let input = h.find(field).await;
+        input.clear().await.unwrap();
+        input.send_keys(text).await.unwrap();
+    }
+    h.find(".login-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+}
+
+async fn text_of(h: &Harness, css: &str) -> String {
+    h.find(css).await.text().await.unwrap_or_default()
+}
+
+#[tokio::test]
+async fn partner_products_show_with_their_odd_areas_versions_and_redirected_pictures() {
+    let (h, _service) = start(true).await;
+    h.goto("/").await;
+    h.wait_for_js(
+        "document.querySelectorAll('.product-grid .product-card:not(.skeleton-card)').length === 2",
+    )
+    .await;
+    let grid = text_of(&h, ".product-grid").await;
+    assert!(grid.contains("Island Paths (partner data)"), "{grid}");
+    assert!(grid.contains("UK Coastal Cells (partner data)"), "{grid}");
+    // The thumbnail is a 307 to another origin, and decodes.
+    h.wait_for_js(
+        "[...document.querySelectorAll('.product-grid .card-thumb img')] \
+           .some(i => i.complete && i.naturalWidth > 0)",
+    )
+    .await;
+    // No imageCount: a placeholder, not a broken picture.
+    assert_eq!(h.find_all(".product-grid .card-thumb img").await.len(), 1);
+    h.find(".product-grid .thumb-placeholder").await;
+
+    // A free-form version and an area off the grid are shown as they are.
+    h.goto(&format!("/products/{COAST}")).await;
+    h.wait_for_js("document.body.textContent.includes('Version 5')")
+        .await;
+    h.wait_for_js("document.body.textContent.includes('UK')")
+        .await;
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_download_behind_a_redirect_to_storage_yields_the_listed_file() {
+    let (h, _service) = start(true).await;
+    h.goto(&format!("/products/{ISLANDS}?areas=GB")).await;
+    h.wait_for_js("document.querySelectorAll('.downloads-table tbody tr').length === 1")
+        .await;
+    let row = h.find(".downloads-table tbody tr").await;
+    let href = row
+        .find(e2e::thirtyfour::By::Css("a[download]"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .expect("a link");
+    // reqwest follows the 307 to the storage origin, as the browser does.
+    let response = reqwest::get(&href).await.expect("download");
+    assert!(
+        response.status().is_success(),
+        "{href}: {}",
+        response.status()
+    );
+    let body = response.bytes().await.unwrap();
+    assert_eq!(&body[..], quirky_service::file_bytes("islpth_gpkg_gb.zip"));
+    let md5 = row
+        .find(e2e::thirtyfour::By::Css("code.md5"))
+        .await
+        .unwrap()
+        .attr("title")
+        .await
+        .unwrap()
+        .expect("the full md5");
+    assert_eq!(format!("{:x}", Md5::digest(&body)), md5);
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_bearertoken_with_a_numeric_lifetime_signs_in_and_lists_packages() {
+    let (h, _service) = start(true).await;
+    h.goto("/login?next=/packages").await;
+    sign_in_with_secret(&h).await;
+    // The service answers data packages only to `Authorization: Bearer <token>`.
+    h.wait_for_js(
+        "(document.querySelector('.packages-table') || {}).textContent?.includes('Partner Paths Package')",
+    )
+    .await;
+    h.find(&format!("a[href='/packages/{PACKAGE}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(&format!("a[href='/packages/{PACKAGE}/versions/{VERSION}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.wait_for_js(
+        "(document.querySelector('.files-table') || {}).textContent?.includes('partner_paths_v7.zip')",
+    )
+    .await;
+    let badge = text_of(&h, ".session-badge").await;
+    assert!(badge.contains("partner-"), "{badge}");
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_endpoint_without_cors_is_explained_and_the_api_key_still_works() {
+    let (h, service) = start(false).await;
+    h.goto("/login?next=/packages").await;
+    sign_in_with_secret(&h).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let message = loop {
+        let text = match h.find_all(".form-error").await.first() {
+            Some(error) => error.text().await.unwrap_or_default(),
+            None => String::new(),
+        };
+        if !text.is_empty() {
+            break text;
+        }
+        assert!(std::time::Instant::now() < deadline, "no message");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert!(message.contains(&service.token_url()), "{message}");
+    assert_eq!(h.js("return location.pathname;").await, "/login");
+
+    // What needs no token endpoint still works: the API key alone.
+    for option in h.find_all(".method-option").await {
+        if option
+            .text()
+            .await
+            .unwrap_or_default()
+            .contains("API key only")
+        {
+            option.click().await.expect("choose the API key alone");
+        }
+    }
+    let key = h.find("#login-key").await;
+    key.clear().await.unwrap();
+    key.send_keys(KEY).await.unwrap();
+    h.find(".login-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.wait_for_js(
+        "(document.querySelector('.packages-table') || {}).textContent?.includes('Partner Paths Package')",
+    )
+    .await;
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+    h.stop().await;
+}

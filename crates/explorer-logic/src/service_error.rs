@@ -5,9 +5,10 @@ use download_api::{ErrorBody, OAuthErrorBody};
 /// What went wrong talking to the service, with the service's own words when it sent any.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ServiceError {
-    /// The service answered with an error body (`message` and links).
+    /// The service answered with an error body (`message` and links). Boxed: the body
+    /// is large and errors travel through every `Result` of the app.
     #[error("{}", .body.message)]
-    Answered { status: u16, body: ErrorBody },
+    Answered { status: u16, body: Box<ErrorBody> },
     /// The service answered with an error status and nothing readable.
     #[error("The service answered {status} {status_text}.")]
     Status { status: u16, status_text: String },
@@ -108,7 +109,10 @@ impl ServiceError {
             };
         }
         match serde_json::from_str::<ErrorBody>(text) {
-            Ok(body) => ServiceError::Answered { status, body },
+            Ok(body) => ServiceError::Answered {
+                status,
+                body: Box::new(body),
+            },
             Err(_) => ServiceError::Status {
                 status,
                 status_text: status_text.to_owned(),
@@ -128,7 +132,9 @@ impl ServiceError {
         match serde_json::from_str::<OAuthErrorBody>(text) {
             Ok(oauth) => ServiceError::Answered {
                 status,
-                body: ErrorBody::new(oauth.error_description.unwrap_or(oauth.error)),
+                body: Box::new(ErrorBody::new(
+                    oauth.error_description.unwrap_or(oauth.error),
+                )),
             },
             Err(_) => Self::from_answer(url, status, status_text, content_type, text),
         }

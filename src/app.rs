@@ -7,7 +7,7 @@ use leptos_router::path;
 
 use crate::api::ServiceContext;
 use crate::auth::Session;
-use crate::components::SessionBadge;
+use crate::components::{SessionBadge, SessionReminder};
 use crate::config::ServiceConfig;
 use crate::pages::{Gallery, NotFound, ProductPage, Settings};
 use crate::pages::{Login, Package, Packages, Version};
@@ -33,6 +33,7 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
                     <A href=Route::Settings.path()>"Settings"</A>
                 </nav>
                 <SessionBadge />
+                <SessionReminder />
             </header>
             <main id="main">
                 <Routes fallback=NotFound>

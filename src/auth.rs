@@ -43,7 +43,7 @@ impl fmt::Debug for HeldSecret {
 #[derive(Serialize, Deserialize)]
 struct Remembered {
     token: String,
-    #[serde(flatten)]
+    // Nested rather than flattened: serde's flatten costs kilobytes of wasm.
     info: SessionInfo,
 }
 

@@ -147,6 +147,8 @@ struct Active {
     /// When the app renews next (with the secret held).
     renew_at_ms: Option<u64>,
     renewing: bool,
+    /// The service did not answer the last renewal (the user is then told).
+    renewal_failed: bool,
     /// Whether the renewal under way follows a refusal (pages then fetch again).
     refetch_after_renewal: bool,
     /// When a refusal last made the app renew.
@@ -193,6 +195,10 @@ impl SessionState {
         let active = self.active.as_ref()?;
         if active.expired {
             return Some(Reminder::Expired);
+        }
+        // With the secret held, renewals are silent until one fails.
+        if active.holds_secret && !active.renewal_failed {
+            return None;
         }
         let left_ms = active.info.expires_at_ms?.saturating_sub(now_ms);
         (left_ms <= WARN_BEFORE_MS).then_some(Reminder::EndsSoon {
@@ -253,6 +259,7 @@ impl SessionState {
             remember,
             renew_at_ms,
             renewing: false,
+            renewal_failed: false,
             refetch_after_renewal: false,
             forced_renewal_ms: None,
             expired: false,
@@ -294,6 +301,7 @@ impl SessionState {
         active.info.expires_at_ms = Some(expires_at_ms);
         active.holds_secret |= secret_given;
         active.renewing = false;
+        active.renewal_failed = false;
         active.refetch_after_renewal = false;
         active.expired = false;
         active.renew_at_ms = renew_time(&active.info, active.holds_secret, now_ms);
@@ -313,6 +321,7 @@ impl SessionState {
             return Vec::new();
         };
         active.renewing = false;
+        active.renewal_failed = true;
         // Try again shortly while the token may still work.
         if active
             .info
@@ -415,7 +424,9 @@ mod tests {
     fn a_held_secret_renews_a_minute_early_and_keeps_going() {
         let mut state = signed_in_with_secret(true);
         assert!(state.renews());
+        // Renewals are silent: nothing to tell, even in the token's last minute.
         assert_eq!(state.reminder(NOW), None);
+        assert_eq!(state.reminder(NOW + 250_000), None);
         // Renewal is due at 240 s; a timer firing early does nothing but wait.
         assert_eq!(
             state.handle(Event::Wake, NOW + 1_000),

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use download_api::{
-    DataPackage, DataPackageVersion, DataPackageVersionSummary, Download, DownloadsQuery, Product,
-    ProductDownload, ServiceUrls, TokenResponse,
+    DataPackage, DataPackageVersion, Download, DownloadsQuery, Product, ProductDownload,
+    ServiceUrls, TokenResponse,
 };
 pub use explorer_logic::service_error::ServiceError;
 use explorer_logic::service_error::{Endpoint, read_answer};
@@ -114,11 +114,6 @@ impl Api {
     /// `GET /dataPackages/{id}`.
     pub async fn data_package(&self, id: &str) -> Result<DataPackage, ServiceError> {
         self.get(&self.urls.data_package(id)).await
-    }
-
-    /// `GET /dataPackages/{id}/versions`.
-    pub async fn versions(&self, id: &str) -> Result<Vec<DataPackageVersionSummary>, ServiceError> {
-        self.get(&self.urls.versions(id)).await
     }
 
     /// `GET /dataPackages/{id}/versions/{version}` (`latest` allowed).

@@ -1,15 +1,20 @@
 //! Who is signed in: the session context, held in memory.
 //!
-//! The API secret stays in this tab's memory only, and only to renew tokens before
-//! they expire. "Keep me signed in on this tab" (on by default) keeps the token
-//! (never the secret) in sessionStorage, so a reload or a deep link stays signed in. Nothing here is ever written to a URL or the console.
+//! The session's rules (expiry, renewal, the warning, what is kept) are
+//! [`SessionState`]'s; this module carries out what it asks for with signals, timers
+//! and sessionStorage. The API secret stays in this tab's memory only, and only to
+//! renew tokens before they expire. "Keep me signed in on this tab" (on by default)
+//! keeps the token (never the secret) in sessionStorage, so a reload or a deep link
+//! stays signed in. Nothing here is ever written to a URL or the console.
 
 use std::fmt;
+use std::time::Duration;
 
 use explorer_logic::session::{
-    Credential, KeyAndSecretError, SignInError, check_key_and_secret, key_prefix,
-    parse_pasted_token, renew_delay_ms, token_expiry_ms,
+    Action, Credential, Event, KeyAndSecretError, Reminder, SessionState, SignInError,
+    check_key_and_secret, key_prefix, parse_pasted_token, token_expiry_ms,
 };
+pub use explorer_logic::session::{SessionInfo, SignInMethod};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::Redirect;
@@ -20,29 +25,6 @@ use crate::routes::{Route, use_current_path};
 
 /// sessionStorage key of a remembered token.
 const STORAGE_KEY: &str = "download-explorer.session";
-
-/// How the user signed in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SignInMethod {
-    /// API key and secret, exchanged for a token.
-    KeyAndSecret,
-    /// An access token obtained elsewhere.
-    PastedToken,
-    /// The API key alone, sent in the `key` header.
-    ApiKey,
-}
-
-/// What may be shown about the session: never the secret or the token itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionInfo {
-    pub method: SignInMethod,
-    /// The first characters of the API key (none for a pasted token).
-    pub key_prefix: Option<String>,
-    /// When the token expires (ms since the epoch), when known.
-    pub expires_at_ms: Option<u64>,
-    /// Whether the app can renew the token by itself (it holds the secret).
-    pub renews: bool,
-}
 
 /// The key and secret, kept in memory only to renew the token.
 #[derive(Clone)]
@@ -57,28 +39,23 @@ impl fmt::Debug for HeldSecret {
     }
 }
 
-/// What "remember me on this tab" keeps: the token, never the secret.
+/// What "Keep me signed in on this tab" keeps: the token, never the secret.
 #[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct Remembered {
     token: String,
-    method: SignInMethod,
-    key_prefix: Option<String>,
-    expires_at_ms: Option<u64>,
+    // Nested rather than flattened: serde's flatten costs kilobytes of wasm.
+    info: SessionInfo,
 }
 
 /// The signed-in session, provided to the whole app.
 #[derive(Debug, Clone, Copy)]
 pub struct Session {
     service: ServiceContext,
-    info: RwSignal<Option<SessionInfo>>,
-    /// Why the user has to sign in again, shown on the sign-in page.
-    notice: RwSignal<Option<String>>,
+    state: RwSignal<SessionState>,
     held: StoredValue<Option<HeldSecret>>,
+    /// The API key last used, so the sign-in form keeps it after the session ends.
+    last_key: StoredValue<Option<String>>,
     timer: StoredValue<Option<TimeoutHandle>>,
-    remember: StoredValue<bool>,
-    /// When a 401 last made the app renew the token (ms since the epoch).
-    forced_renewal_ms: StoredValue<Option<u64>>,
 }
 
 /// The session context.
@@ -86,7 +63,8 @@ pub fn use_session() -> Session {
     expect_context::<Session>()
 }
 
-fn now_ms() -> u64 {
+/// The app's clock, in milliseconds since the epoch.
+pub fn now_ms() -> u64 {
     js_sys::Date::now() as u64
 }
 
@@ -95,12 +73,10 @@ impl Session {
     pub fn provide(service: ServiceContext) -> Session {
         let session = Session {
             service,
-            info: RwSignal::new(None),
-            notice: RwSignal::new(None),
+            state: RwSignal::new(SessionState::default()),
             held: StoredValue::new(None),
+            last_key: StoredValue::new(None),
             timer: StoredValue::new(None),
-            remember: StoredValue::new(false),
-            forced_renewal_ms: StoredValue::new(None),
         };
         provide_context(session);
         session.restore();
@@ -109,7 +85,12 @@ impl Session {
 
     /// What may be shown about the current session.
     pub fn info(&self) -> Option<SessionInfo> {
-        self.info.get()
+        self.state.with(|state| state.info().cloned())
+    }
+
+    /// Whether the app renews the token by itself (it holds the secret).
+    pub fn renews(&self) -> bool {
+        self.state.with(SessionState::renews)
     }
 
     /// True when the app holds credentials.
@@ -119,7 +100,23 @@ impl Session {
 
     /// Why the user was asked to sign in again, if they were.
     pub fn notice(&self) -> Option<String> {
-        self.notice.get()
+        self.state
+            .with(|state| state.ended().map(ToString::to_string))
+    }
+
+    /// What to tell the user about a session that is ending, at `now_ms`.
+    pub fn reminder(&self, now_ms: u64) -> Option<Reminder> {
+        self.state.with(|state| state.reminder(now_ms))
+    }
+
+    /// Whether going on needs the key and secret again (signed in with them, then reloaded).
+    pub fn needs_secret(&self) -> bool {
+        self.state.with(SessionState::needs_secret)
+    }
+
+    /// The API key last used in this tab, to fill the sign-in form again.
+    pub fn last_key(&self) -> Option<String> {
+        self.last_key.get_value()
     }
 
     /// Exchanges a key and secret for a token; keeps the secret in memory to renew it.
@@ -129,25 +126,39 @@ impl Session {
         secret: String,
         remember: bool,
     ) -> Result<(), SignInError> {
-        check_key_and_secret(&key, &secret)?;
-        let api = self.service.api_untracked().with_credentials(None);
-        let token = api
-            .request_token(&key, &secret)
-            .await
-            .map_err(SignInError::token_refused)?;
-        let expires_at_ms = token_expiry_ms(None, token.expires_in, now_ms());
-        self.start(
-            Credentials::Token(token.access_token),
-            SessionInfo {
+        let (token, expires_at_ms) = self.request_token(&key, &secret).await?;
+        let info = SessionInfo {
+            method: SignInMethod::KeyAndSecret,
+            key_prefix: Some(key_prefix(&key)),
+            expires_at_ms: Some(expires_at_ms),
+        };
+        self.held.set_value(Some(HeldSecret { key, secret }));
+        self.begin(Credentials::Token(token), info, true, remember);
+        Ok(())
+    }
+
+    /// Renews in place with the key and secret given again (after a reload the app
+    /// holds the token only), keeping the page. Another key signs in afresh.
+    pub async fn renew_with_secret(&self, key: String, secret: String) -> Result<(), SignInError> {
+        let (token, expires_at_ms) = self.request_token(&key, &secret).await?;
+        let prefix = key_prefix(&key);
+        let same_user = self
+            .info()
+            .is_some_and(|info| info.key_prefix.as_deref() == Some(prefix.as_str()));
+        self.held.set_value(Some(HeldSecret { key, secret }));
+        if !same_user {
+            let info = SessionInfo {
                 method: SignInMethod::KeyAndSecret,
-                key_prefix: Some(key_prefix(&key)),
+                key_prefix: Some(prefix),
                 expires_at_ms: Some(expires_at_ms),
-                renews: true,
-            },
-            Some(HeldSecret { key, secret }),
-            remember,
-            false,
-        );
+            };
+            self.begin(Credentials::Token(token), info, true, true);
+            return Ok(());
+        }
+        self.service
+            .credentials
+            .update_untracked(|current| *current = Some(Credentials::Token(token)));
+        self.apply(Event::SecretGiven { expires_at_ms });
         Ok(())
     }
 
@@ -164,18 +175,13 @@ impl Session {
         let credentials = Credentials::Token(token.access_token);
         self.check_accepted(&credentials, Credential::AccessToken)
             .await?;
-        self.start(
-            credentials,
-            SessionInfo {
-                method: SignInMethod::PastedToken,
-                key_prefix: None,
-                expires_at_ms: token.expires_at_ms,
-                renews: false,
-            },
-            None,
-            remember,
-            false,
-        );
+        let info = SessionInfo {
+            method: SignInMethod::PastedToken,
+            key_prefix: None,
+            expires_at_ms: token.expires_at_ms,
+        };
+        self.held.set_value(None);
+        self.begin(credentials, info, false, remember);
         Ok(())
     }
 
@@ -188,57 +194,52 @@ impl Session {
         let credentials = Credentials::ApiKey(key.clone());
         self.check_accepted(&credentials, Credential::ApiKey)
             .await?;
-        self.start(
-            credentials,
-            SessionInfo {
-                method: SignInMethod::ApiKey,
-                key_prefix: Some(key_prefix(&key)),
-                expires_at_ms: None,
-                renews: false,
-            },
-            None,
-            false,
-            false,
-        );
+        let info = SessionInfo {
+            method: SignInMethod::ApiKey,
+            key_prefix: Some(key_prefix(&key)),
+            expires_at_ms: None,
+        };
+        self.held.set_value(None);
+        self.last_key.set_value(Some(key));
+        self.begin(credentials, info, false, false);
         Ok(())
     }
 
-    /// Forgets everything: credentials, the secret, the remembered token.
+    /// Renews now with the held secret ("Stay signed in").
+    pub fn stay_signed_in(&self) {
+        self.apply(Event::StayRequested);
+    }
+
+    /// Forgets everything: credentials, the secret, the key, the remembered token.
     pub fn sign_out(&self) {
-        self.clear();
-        self.notice.set(None);
+        self.last_key.set_value(None);
+        self.apply(Event::SignedOut);
     }
 
     /// Looks at a data-package call's result: a 401 for the current credentials renews
-    /// the token when the app holds the secret, else asks the user to sign in again.
+    /// the token when the app holds the secret, else the session says what to do.
     pub fn guard<T>(&self, api: &Api, result: Result<T, ServiceError>) -> Result<T, ServiceError> {
         if let Err(error) = &result {
             let current = self.service.credentials.get_untracked();
             if error.is_unauthorized() && current.is_some() && api.credentials() == current.as_ref()
             {
-                self.unauthorized(error);
+                self.apply(Event::Unauthorized(error.to_string()));
             }
         }
         result
     }
 
-    fn unauthorized(&self, error: &ServiceError) {
-        // A token refused right after a renewal will not be fixed by another one.
-        let recently_renewed = self
-            .forced_renewal_ms
-            .get_value()
-            .is_some_and(|at| now_ms().saturating_sub(at) < 10_000);
-        if self.held.with_value(Option::is_some) && !recently_renewed {
-            self.forced_renewal_ms.set_value(Some(now_ms()));
-            let session = *self;
-            // The refused requests are made again once the new token is in.
-            leptos::task::spawn_local(async move { session.renew(true).await });
-        } else {
-            self.expire(format!(
-                "The service no longer accepts your sign-in ({}). Sign in again to continue where you were.",
-                error
-            ));
-        }
+    /// A token for a key and secret, with its expiry.
+    async fn request_token(&self, key: &str, secret: &str) -> Result<(String, u64), SignInError> {
+        check_key_and_secret(key, secret)?;
+        self.last_key.set_value(Some(key.to_owned()));
+        let api = self.service.api_untracked().with_credentials(None);
+        let token = api
+            .request_token(key, secret)
+            .await
+            .map_err(SignInError::token_refused)?;
+        let expires_at_ms = token_expiry_ms(None, token.expires_in, now_ms());
+        Ok((token.access_token, expires_at_ms))
     }
 
     async fn check_accepted(
@@ -256,142 +257,103 @@ impl Session {
         }
     }
 
-    fn start(
+    /// A new sign-in: the pages fetch with the new credentials.
+    fn begin(
         &self,
         credentials: Credentials,
         info: SessionInfo,
-        held: Option<HeldSecret>,
+        holds_secret: bool,
         remember: bool,
-        renewal: bool,
     ) {
-        self.cancel_timer();
-        self.remember.set_value(remember);
-        if let Some(storage) = session_storage() {
-            let _ = storage.remove_item(STORAGE_KEY);
-        }
-        if remember && let Credentials::Token(token) = &credentials {
-            let remembered = Remembered {
-                token: token.clone(),
-                method: info.method,
-                key_prefix: info.key_prefix.clone(),
-                expires_at_ms: info.expires_at_ms,
-            };
-            if let (Some(storage), Ok(text)) =
-                (session_storage(), serde_json::to_string(&remembered))
-            {
-                let _ = storage.set_item(STORAGE_KEY, &text);
-            }
-        }
-        self.held.set_value(held);
-        self.schedule(info.expires_at_ms);
-        self.notice.set(None);
-        self.info.set(Some(info));
-        if renewal {
-            // Same user, fresh token: requests from now on use it, but nothing on the
-            // page needs to be fetched again.
-            self.service
-                .credentials
-                .update_untracked(|current| *current = Some(credentials));
-        } else {
-            self.service.credentials.set(Some(credentials));
-        }
+        self.service.credentials.set(Some(credentials));
+        self.apply(Event::SignedIn {
+            info,
+            holds_secret,
+            remember,
+        });
     }
 
-    /// Renews the token a little before it expires, or signs out when it does.
-    fn schedule(&self, expires_at_ms: Option<u64>) {
-        self.cancel_timer();
-        let Some(expires_at_ms) = expires_at_ms else {
+    /// Feeds `event` to the session's rules and carries out what they ask for.
+    fn apply(&self, event: Event) {
+        let Some(actions) = self.state.try_update(|state| state.handle(event, now_ms())) else {
             return;
         };
-        let left_ms = expires_at_ms.saturating_sub(now_ms());
-        let session = *self;
-        let handle = if self.held.with_value(Option::is_some) {
-            let delay = renew_delay_ms(left_ms / 1000);
-            set_timeout_with_handle(
-                move || leptos::task::spawn_local(async move { session.renew(false).await }),
-                std::time::Duration::from_millis(delay),
-            )
-        } else {
-            set_timeout_with_handle(
-                move || {
-                    session.expire(
-                        "Your access token has expired. Sign in again to continue where you were."
-                            .into(),
-                    )
-                },
-                std::time::Duration::from_millis(left_ms),
-            )
-        };
-        self.timer.set_value(handle.ok());
+        for action in actions {
+            match action {
+                Action::Store => self.store(),
+                Action::ForgetStored => {
+                    if let Some(storage) = session_storage() {
+                        let _ = storage.remove_item(STORAGE_KEY);
+                    }
+                }
+                Action::WakeAt(at_ms) => {
+                    self.cancel_timer();
+                    let session = *self;
+                    let delay = Duration::from_millis(at_ms.saturating_sub(now_ms()));
+                    let handle = set_timeout_with_handle(move || session.apply(Event::Wake), delay);
+                    self.timer.set_value(handle.ok());
+                }
+                Action::CancelTimer => self.cancel_timer(),
+                Action::Renew => {
+                    let session = *self;
+                    leptos::task::spawn_local(async move { session.renew().await });
+                }
+                // The refused requests are made again with the new token.
+                Action::Refetch => self.service.credentials.notify(),
+                Action::End => {
+                    self.held.set_value(None);
+                    self.service.credentials.set(None);
+                }
+            }
+        }
     }
 
-    /// Gets a new token with the held secret; `refetch` makes the pages fetch again.
-    async fn renew(&self, refetch: bool) {
+    /// Gets a new token with the held secret.
+    async fn renew(&self) {
         let Some(held) = self.held.get_value() else {
             return;
         };
         let api = self.service.api_untracked().with_credentials(None);
-        match api.request_token(&held.key, &held.secret).await {
-            // Signed out (or in as someone else) while the request was on its way.
-            _ if self
-                .held
-                .with_value(|h| h.as_ref().map(|h| &h.key) != Some(&held.key)) => {}
+        let result = api.request_token(&held.key, &held.secret).await;
+        // Signed out (or in as someone else) while the request was on its way.
+        if self
+            .held
+            .with_value(|h| h.as_ref().map(|h| &h.key) != Some(&held.key))
+        {
+            return;
+        }
+        match result {
             Ok(token) => {
                 let expires_at_ms = token_expiry_ms(None, token.expires_in, now_ms());
-                let info = self.info.get_untracked().map(|info| SessionInfo {
-                    expires_at_ms: Some(expires_at_ms),
-                    ..info
+                // Same user, fresh token: requests from now on use it, and nothing on
+                // the page is fetched again unless the session says so.
+                self.service.credentials.update_untracked(|current| {
+                    *current = Some(Credentials::Token(token.access_token))
                 });
-                let remember = self.remember.get_value();
-                if let Some(info) = info {
-                    self.start(
-                        Credentials::Token(token.access_token),
-                        info,
-                        Some(held),
-                        remember,
-                        !refetch,
-                    );
-                }
+                self.apply(Event::Renewed { expires_at_ms });
             }
             Err(error) if error.is_unauthorized() || error.status() == Some(400) => {
-                self.expire(format!(
-                    "The service refused to renew your sign-in ({error}). Sign in again to continue where you were."
-                ));
+                self.apply(Event::RenewalRefused(error.to_string()));
             }
-            Err(_) => {
-                // Network trouble: try again shortly while the token may still work.
-                let expires = self.info.get_untracked().and_then(|i| i.expires_at_ms);
-                let session = *self;
-                if expires.is_some_and(|at| at > now_ms() + 2_000) {
-                    let handle = set_timeout_with_handle(
-                        move || {
-                            leptos::task::spawn_local(async move { session.renew(false).await })
-                        },
-                        std::time::Duration::from_secs(2),
-                    );
-                    self.timer.set_value(handle.ok());
-                } else {
-                    self.expire("Your sign-in expired and could not be renewed (the service did not answer). Sign in again to continue where you were.".into());
-                }
-            }
+            Err(_) => self.apply(Event::RenewalUnanswered),
         }
     }
 
-    /// Ends the session and says why; pages that need sign-in send the user to it.
-    fn expire(&self, why: String) {
-        self.clear();
-        self.notice.set(Some(why));
-    }
-
-    fn clear(&self) {
-        self.cancel_timer();
-        self.held.set_value(None);
-        self.remember.set_value(false);
-        if let Some(storage) = session_storage() {
-            let _ = storage.remove_item(STORAGE_KEY);
+    /// Keeps the current token and what may be shown about it for this tab.
+    fn store(&self) {
+        let token = match self.service.credentials.get_untracked() {
+            Some(Credentials::Token(token)) => token,
+            _ => return,
+        };
+        let Some(info) = self.state.with_untracked(|s| s.info().cloned()) else {
+            return;
+        };
+        if let (Some(storage), Ok(text)) = (
+            session_storage(),
+            serde_json::to_string(&Remembered { token, info }),
+        ) {
+            let _ = storage.set_item(STORAGE_KEY, &text);
         }
-        self.info.set(None);
-        self.service.credentials.set(None);
     }
 
     fn cancel_timer(&self) {
@@ -401,33 +363,19 @@ impl Session {
     }
 
     fn restore(&self) {
-        let Some(storage) = session_storage() else {
-            return;
-        };
-        let remembered = storage
-            .get_item(STORAGE_KEY)
-            .ok()
-            .flatten()
+        let remembered = session_storage()
+            .and_then(|storage| storage.get_item(STORAGE_KEY).ok().flatten())
             .and_then(|text| serde_json::from_str::<Remembered>(&text).ok());
-        let Some(remembered) = remembered else {
+        let Some(Remembered { token, info }) = remembered else {
             return;
         };
-        if remembered.expires_at_ms.is_some_and(|at| at <= now_ms()) {
-            let _ = storage.remove_item(STORAGE_KEY);
-            return;
+        self.service
+            .credentials
+            .set(Some(Credentials::Token(token)));
+        self.apply(Event::Restored(info));
+        if self.state.with_untracked(|s| s.info().is_none()) {
+            self.service.credentials.set(None);
         }
-        self.start(
-            Credentials::Token(remembered.token),
-            SessionInfo {
-                method: remembered.method,
-                key_prefix: remembered.key_prefix,
-                expires_at_ms: remembered.expires_at_ms,
-                renews: false,
-            },
-            None,
-            true,
-            false,
-        );
     }
 }
 

@@ -36,3 +36,8 @@ pub fn use_go_to() -> impl Fn(&Route, NavigateOptions) + Clone {
     let navigate = use_navigate();
     move |route: &Route, options: NavigateOptions| navigate(&route.path(), options)
 }
+
+/// Names the current page in the document title (`Data packages · Download Explorer`).
+pub fn set_page_title(page: &str) {
+    document().set_title(&explorer_logic::routes::document_title(page));
+}

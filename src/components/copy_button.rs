@@ -3,17 +3,23 @@
 use leptos::prelude::*;
 
 /// A button that copies `text` to the clipboard and says so for a moment.
+///
+/// Its accessible name starts with the visible label (speech users say what they
+/// see); `context` adds the rest for screen readers only.
 #[component]
 pub fn CopyButton(
     /// What to copy.
     #[prop(into)]
     text: Signal<String>,
-    /// What the button says, e.g. "Copy" or "Copy URL".
+    /// What the button says, e.g. "Copy" or "Copy URLs".
     #[prop(into, default = "Copy".into())]
     label: String,
-    /// Accessible name, e.g. "Copy the MD5 of a.zip".
+    /// A tooltip saying more, e.g. "Copy every listed URL".
     #[prop(into, optional)]
     title: Option<String>,
+    /// Heard after the label, e.g. " the MD5 of a.zip" for "Copy the MD5 of a.zip".
+    #[prop(into, optional)]
+    context: Option<String>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
     let copy = move |_| {
@@ -35,10 +41,10 @@ pub fn CopyButton(
             }
         });
     };
-    let aria_label = title.clone();
     view! {
-        <button type="button" class="copy-button" title=title aria-label=aria_label on:click=copy>
+        <button type="button" class="copy-button" title=title on:click=copy>
             {move || if copied.get() { "Copied".to_owned() } else { label.clone() }}
+            {context.map(|context| view! { <span class="visually-hidden">{context}</span> })}
         </button>
     }
 }

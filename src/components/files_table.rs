@@ -77,17 +77,17 @@ pub fn FilesTable(
                             {file.file_name.clone()}
                         </a>
                     </td>
-                    <td class="num" title=exact>
+                    <td class="num" data-label="Size" title=exact>
                         {size}
                     </td>
-                    <td class="md5">
+                    <td class="md5" data-label="MD5">
                         {match md5 {
                             Some(md5) => {
-                                let title = format!("Copy the MD5 of {}", file.file_name);
+                                let context = format!(" the MD5 of {}", file.file_name);
                                 view! {
                                     <code>{md5.clone()}</code>
                                     " "
-                                    <CopyButton text=md5 title />
+                                    <CopyButton text=md5 context />
                                 }
                                     .into_any()
                             }

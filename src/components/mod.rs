@@ -17,4 +17,4 @@ pub use downloads_table::DownloadsTable;
 pub use error_view::{ErrorView, Errors};
 pub use image_strip::ImageStrip;
 pub use product_card::{ProductCard, ProductCardSkeleton};
-pub use session_badge::SessionBadge;
+pub use session_badge::{SessionBadge, SessionReminder};

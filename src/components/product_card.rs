@@ -11,6 +11,10 @@ use crate::routes::Route;
 /// Size of the service's small thumbnails; the box keeps this shape before they load.
 const THUMB_WIDTH: u32 = 200;
 const THUMB_HEIGHT: u32 = 150;
+/// Width of the `large` thumbnails (same 4:3 shape).
+const LARGE_THUMB_WIDTH: u32 = 800;
+/// How wide a card's image is shown: the whole width on a phone, a grid column else.
+const THUMB_SIZES: &str = "(max-width: 600px) calc(100vw - 2rem), 22rem";
 
 /// One product of the gallery, linking to its page. The whole card is the link's target.
 #[component]
@@ -25,10 +29,13 @@ pub fn ProductCard(product: Product) -> impl IntoView {
         let id = id.clone();
         move || api.read().urls().image(&id, 0, false)
     };
-    // Sharp on high-density screens; a 1x screen fetches only the small image.
+    // The small image where it is shown at its size or smaller, the large one where
+    // the card is wider (or the screen denser): never stretched.
     let srcset = move || {
-        let large = api.read().urls().image(&id, 0, true);
-        format!("{large} 2x")
+        let urls = api.read();
+        let small = urls.urls().image(&id, 0, false);
+        let large = urls.urls().image(&id, 0, true);
+        format!("{small} {THUMB_WIDTH}w, {large} {LARGE_THUMB_WIDTH}w")
     };
     let alt = format!("Preview of {}", product.name);
     let areas = areas_summary(&product);
@@ -44,6 +51,7 @@ pub fn ProductCard(product: Product) -> impl IntoView {
                             <img
                                 src=src.clone()
                                 srcset=srcset.clone()
+                                sizes=THUMB_SIZES
                                 alt=alt.clone()
                                 width=THUMB_WIDTH
                                 height=THUMB_HEIGHT
@@ -70,6 +78,10 @@ pub fn ProductCard(product: Product) -> impl IntoView {
                 <h2 class="card-title">
                     <A href=href>{product.name}</A>
                 </h2>
+                // One line; the whole text is on the product's page (and in the tooltip).
+                <p class="card-description" title=product.description.clone()>
+                    {product.description.clone()}
+                </p>
                 <ul class="card-badges" aria-label="Data structures">
                     {structures
                         .into_iter()
@@ -112,6 +124,9 @@ pub fn ProductCardSkeleton() -> impl IntoView {
                 <h2 class="card-title">
                     <span class="skeleton skeleton-text" style="width: 80%"></span>
                 </h2>
+                <p class="card-description">
+                    <span class="skeleton skeleton-text" style="width: 95%"></span>
+                </p>
                 <ul class="card-badges">
                     <li class="badge skeleton">"Vector"</li>
                 </ul>

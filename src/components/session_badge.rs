@@ -1,11 +1,23 @@
+//! The header's sign-in state, and the reminder when a session is about to end.
+
 use std::time::Duration;
 
-use explorer_logic::session::format_time_left;
+use explorer_logic::session::{Field, Reminder, SignInError, format_time_left};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::auth::{SignInMethod, use_session};
+use crate::auth::{SignInMethod, now_ms, use_session};
 use crate::routes::{Route, use_current_path};
+
+/// A signal of the clock that ticks each second while the component lives.
+fn use_clock() -> RwSignal<u64> {
+    let now = RwSignal::new(now_ms());
+    if let Ok(handle) = set_interval_with_handle(move || now.set(now_ms()), Duration::from_secs(1))
+    {
+        on_cleanup(move || handle.clear());
+    }
+    now
+}
 
 /// The header's sign-in state: who is signed in (the key's first characters), the
 /// time left on a token, and a sign-out button; or a "Sign in" link.
@@ -13,13 +25,7 @@ use crate::routes::{Route, use_current_path};
 pub fn SessionBadge() -> impl IntoView {
     let session = use_session();
     let here = use_current_path();
-    let now = RwSignal::new(js_sys::Date::now() as u64);
-    if let Ok(handle) = set_interval_with_handle(
-        move || now.set(js_sys::Date::now() as u64),
-        Duration::from_secs(1),
-    ) {
-        on_cleanup(move || handle.clear());
-    }
+    let now = use_clock();
 
     let sign_in_href = move || Route::sign_in_from(&here.read()).path();
 
@@ -43,7 +49,6 @@ pub fn SessionBadge() -> impl IntoView {
                 SignInMethod::ApiKey => "Signed in with an API key",
             };
             let expires = info.expires_at_ms;
-            let renews = info.renews;
             view! {
                 <div class="session-badge signed-in" title=how>
                     <span class="session-who">
@@ -55,15 +60,14 @@ pub fn SessionBadge() -> impl IntoView {
                             view! {
                                 <span
                                     class="session-time"
-                                    class:renews=renews
+                                    class:renews=move || session.renews()
                                     title="Time left on the access token"
                                 >
                                     {move || {
                                         // `now` ticks each second; the clock itself is read
                                         // so a fresh token never shows more than its life.
                                         now.track();
-                                        let now = js_sys::Date::now() as u64;
-                                        format!("{} left", format_time_left(at.saturating_sub(now)))
+                                        format!("{} left", format_time_left(at.saturating_sub(now_ms())))
                                     }}
                                 </span>
                             }
@@ -79,5 +83,153 @@ pub fn SessionBadge() -> impl IntoView {
             }
             .into_any()
         }
+    }
+}
+
+/// Shown within a minute of the session's end: what is left and how to stay signed in
+/// (try the renewal again, give the key and secret again in place, or sign in again).
+/// The page underneath stays as it is.
+#[component]
+pub fn SessionReminder() -> impl IntoView {
+    let session = use_session();
+    let here = use_current_path();
+    let now = use_clock();
+    let reminder = Memo::new(move |_| session.reminder(now.get()));
+    let asks_secret = Memo::new(move |_| reminder.read().is_some() && session.needs_secret());
+    // Announced once per state, not each second as the time counts down.
+    let announcement = move || match reminder.get() {
+        Some(Reminder::Expired) => "Your sign-in has ended.",
+        Some(Reminder::EndsSoon { .. }) => "Your sign-in ends in less than a minute.",
+        None => "",
+    };
+
+    view! {
+        <p class="visually-hidden" role="status">
+            {announcement}
+        </p>
+        <Show when=move || reminder.read().is_some()>
+            <section class="session-reminder" aria-label="Your sign-in">
+                <p class="session-reminder-text">
+                    {move || {
+                        reminder.get().map(|r| r.message(asks_secret.get())).unwrap_or_default()
+                    }}
+                </p>
+                {move || match reminder.get() {
+                    Some(Reminder::EndsSoon { can_renew: true, .. }) => {
+                        view! {
+                            <button
+                                type="button"
+                                class="button"
+                                on:click=move |_| session.stay_signed_in()
+                            >
+                                "Stay signed in"
+                            </button>
+                        }
+                            .into_any()
+                    }
+                    _ if asks_secret.get() => ().into_any(),
+                    _ => {
+                        view! {
+                            <A
+                                href=move || Route::sign_in_from(&here.read()).path()
+                                attr:class="button"
+                            >
+                                "Sign in again"
+                            </A>
+                        }
+                            .into_any()
+                    }
+                }}
+                <Show when=move || asks_secret.get()>
+                    <SecretPrompt />
+                </Show>
+            </section>
+        </Show>
+    }
+}
+
+/// The key and secret asked for in place; they renew the token without leaving the page.
+#[component]
+fn SecretPrompt() -> impl IntoView {
+    let session = use_session();
+    let key = RwSignal::new(session.last_key().unwrap_or_default());
+    let secret = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<SignInError>);
+    let pending = RwSignal::new(false);
+    let invalid = move |field: Field| {
+        let wrong = error
+            .read()
+            .as_ref()
+            .is_some_and(|e| e.fields().contains(&field));
+        if wrong { "true" } else { "false" }
+    };
+    let described = move |field: Field| {
+        error
+            .read()
+            .as_ref()
+            .is_some_and(|e| e.fields().contains(&field))
+            .then_some("session-prompt-error")
+    };
+
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if pending.get_untracked() {
+            return;
+        }
+        pending.set(true);
+        error.set(None);
+        leptos::task::spawn_local(async move {
+            let result = session
+                .renew_with_secret(key.get_untracked(), secret.get_untracked())
+                .await;
+            pending.set(false);
+            match result {
+                Ok(()) => secret.set(String::new()),
+                Err(why) => error.set(Some(why)),
+            }
+        });
+    };
+
+    view! {
+        <form class="session-prompt" autocomplete="off" on:submit=on_submit>
+            <div class="field">
+                <label for="prompt-key">"API key"</label>
+                <input
+                    id="prompt-key"
+                    type="text"
+                    autocomplete="off"
+                    autocapitalize="off"
+                    spellcheck="false"
+                    aria-invalid=move || invalid(Field::Key)
+                    aria-describedby=move || described(Field::Key)
+                    bind:value=key
+                />
+            </div>
+            <div class="field">
+                <label for="prompt-secret">"API secret"</label>
+                <input
+                    id="prompt-secret"
+                    type="password"
+                    autocomplete="off"
+                    aria-invalid=move || invalid(Field::Secret)
+                    aria-describedby=move || described(Field::Secret)
+                    bind:value=secret
+                />
+            </div>
+            <button type="submit" class="button" disabled=move || pending.get()>
+                {move || if pending.get() { "Renewing…" } else { "Stay signed in" }}
+            </button>
+            {move || {
+                error
+                    .get()
+                    .map(|why| {
+                        view! {
+                            <p id="session-prompt-error" class="form-error" role="alert">
+                                {why.to_string()}
+                            </p>
+                        }
+                    })
+            }}
+        </form>
     }
 }

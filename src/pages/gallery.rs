@@ -77,6 +77,9 @@ fn FilterBar(
         change(&mut next);
         set_query.run((next, replace));
     };
+    // On phones the menus fold behind a "Filters" button; wider screens always show them.
+    let filters_open = RwSignal::new(false);
+    let active_filters = move || query.read().active_filters();
     view! {
         <form class="filter-bar" role="search" on:submit=|ev| ev.prevent_default()>
             <div class="search-field">
@@ -96,7 +99,20 @@ fn FilterBar(
                     }
                 />
             </div>
-            <div class="filter-row">
+            <button
+                type="button"
+                class="button secondary filters-toggle"
+                aria-expanded=move || if filters_open.get() { "true" } else { "false" }
+                aria-controls="gallery-filters"
+                on:click=move |_| filters_open.update(|open| *open = !*open)
+            >
+                "Filters"
+                {move || match active_filters() {
+                    0 => String::new(),
+                    count => format!(" ({count})"),
+                }}
+            </button>
+            <div class="filter-row" id="gallery-filters" class:open=move || filters_open.get()>
                 <FilterSelect
                     id="filter-category"
                     label="Category"
@@ -291,8 +307,10 @@ fn EmptyState(total: usize, narrowed: Signal<bool>, clear: Callback<()>) -> impl
 #[component]
 fn ResultsSkeleton() -> impl IntoView {
     view! {
-        <div class="results-bar" aria-busy="true">
-            <p class="result-count">"Loading products…"</p>
+        <div class="results-bar">
+            <p class="result-count" role="status">
+                "Loading products…"
+            </p>
         </div>
         <ul class="product-grid" aria-hidden="true">
             {(0..SKELETON_CARDS)

@@ -3,11 +3,15 @@ use leptos_router::NavigateOptions;
 use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 
-use crate::auth::{SignInMethod, use_session};
 use explorer_logic::routes::after_sign_in;
-use explorer_logic::session::SignInError;
+use explorer_logic::session::{Field, SignInError};
+
+use crate::auth::{SignInMethod, use_session};
 
 use crate::routes::{Route, use_go_to};
+
+/// The id of the sign-in error, which the fields it is about point at.
+const ERROR_ID: &str = "login-error";
 
 /// `/login?next=…`: sign in three ways, then go back to `next` (an app path).
 #[component]
@@ -19,7 +23,8 @@ pub fn Login() -> impl IntoView {
     let method = RwSignal::new(SignInMethod::KeyAndSecret);
     // The fields are plain in-memory signals; the inputs have no `name`, so even a form
     // submitted without this app's handler would send nothing.
-    let key = RwSignal::new(String::new());
+    // The key last used in this tab stays, so signing in again only needs the secret.
+    let key = RwSignal::new(session.last_key().unwrap_or_default());
     let secret = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
     // On by default: a reload, a typed address or a deep link keeps the user signed in.
@@ -64,9 +69,27 @@ pub fn Login() -> impl IntoView {
                     };
                     go_to(&next(), options);
                 }
-                Err(why) => error.set(Some(why)),
+                Err(why) => {
+                    error.set(Some(why));
+                    show_error();
+                }
             }
         });
+    };
+    // `aria-invalid` and the message it points at, for each field the error is about.
+    let invalid = move |field: Field| {
+        let wrong = error
+            .read()
+            .as_ref()
+            .is_some_and(|why| why.fields().contains(&field));
+        if wrong { "true" } else { "false" }
+    };
+    let described = move |field: Field| {
+        error
+            .read()
+            .as_ref()
+            .is_some_and(|why| why.fields().contains(&field))
+            .then_some(ERROR_ID)
     };
 
     let choice = move |value: SignInMethod, label: &'static str, hint: &'static str| {
@@ -143,6 +166,8 @@ pub fn Login() -> impl IntoView {
                         <label for="login-key">"API key"</label>
                         <input
                             id="login-key"
+                            aria-invalid=move || invalid(Field::Key)
+                            aria-describedby=move || described(Field::Key)
                             type="text"
                             autocomplete="off"
                             autocapitalize="off"
@@ -157,6 +182,8 @@ pub fn Login() -> impl IntoView {
                         <label for="login-secret">"API secret"</label>
                         <input
                             id="login-secret"
+                            aria-invalid=move || invalid(Field::Secret)
+                            aria-describedby=move || described(Field::Secret)
                             type="password"
                             autocomplete="off"
                             required
@@ -172,6 +199,8 @@ pub fn Login() -> impl IntoView {
                         <label for="login-token">"Access token"</label>
                         <input
                             id="login-token"
+                            aria-invalid=move || invalid(Field::Token)
+                            aria-describedby=move || described(Field::Token)
                             type="password"
                             autocomplete="off"
                             spellcheck="false"
@@ -181,17 +210,28 @@ pub fn Login() -> impl IntoView {
                     </div>
                 </Show>
                 <Show when=move || method.get() != SignInMethod::ApiKey>
-                    <label class="remember">
-                        <input id="login-keep" type="checkbox" bind:checked=remember />
-                        " Keep me signed in on this tab (through reloads and links, until the token expires or the tab closes; keeps the token, never the secret)"
-                    </label>
+                    <div class="remember-option">
+                        <label class="remember">
+                            <input
+                                id="login-keep"
+                                type="checkbox"
+                                aria-describedby="login-keep-hint"
+                                bind:checked=remember
+                            />
+                            " Keep me signed in on this tab"
+                        </label>
+                        <p class="field-hint" id="login-keep-hint">
+                            "Through reloads and links, until the token expires or you close the tab. "
+                            "Only the token is kept, never the secret."
+                        </p>
+                    </div>
                 </Show>
                 {move || {
                     error
                         .get()
                         .map(|why| {
                             view! {
-                                <p class="form-error" role="alert">
+                                <p id=ERROR_ID class="form-error" role="alert">
                                     {why.to_string()}
                                 </p>
                             }
@@ -203,4 +243,15 @@ pub fn Login() -> impl IntoView {
             </form>
         </section>
     }
+}
+
+/// Brings the error message into view once it is shown (it sits below the fields,
+/// maybe off screen on a phone).
+fn show_error() {
+    request_animation_frame(|| {
+        if let Some(message) = document().get_element_by_id(ERROR_ID) {
+            // Aligned to the bottom: the fields above it stay in view too.
+            message.scroll_into_view_with_bool(false);
+        }
+    });
 }

@@ -7,7 +7,7 @@ use leptos_router::hooks::use_params_map;
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
-use crate::routes::Route;
+use crate::routes::{Route, set_page_title};
 
 /// `/packages/:id`: one data package and its versions, newest first.
 #[component]
@@ -32,11 +32,22 @@ fn PackageDetails() -> impl IntoView {
     view! {
         <section class="page package-page">
             <nav class="breadcrumbs" aria-label="Breadcrumbs">
-                <A href=Route::Packages.path()>"Data packages"</A>
+                <A href=Route::Packages.path() exact=true>
+                    "Data packages"
+                </A>
                 " / "
-                <span>{move || id.get()}</span>
+                <span aria-current="page">
+                    {move || {
+                        package
+                            .get()
+                            .and_then(|loaded| loaded.ok().map(|p| p.name))
+                            .unwrap_or_else(|| id.get())
+                    }}
+                </span>
             </nav>
-            <Transition fallback=|| view! { <p class="loading">"Loading the data package…"</p> }>
+            <Transition fallback=|| {
+                view! { <p class="loading" role="status">"Loading the data package…"</p> }
+            }>
                 <ErrorBoundary fallback=move |errors| {
                     view! { <Errors errors retry=move |_| package.refetch() /> }
                 }>
@@ -55,6 +66,7 @@ fn PackageView(package: DataPackage) -> impl IntoView {
     sort_newest_first(&mut versions);
     let latest_href = Route::version(&package.id, "latest").path();
     let count = versions.len();
+    set_page_title(&package.name);
     view! {
         <h1>{package.name}</h1>
         <dl class="facts">
@@ -113,7 +125,7 @@ fn PackageView(package: DataPackage) -> impl IntoView {
                                             <td>
                                                 <A href=href>{v.id}</A>
                                             </td>
-                                            <td>{v.created_on}</td>
+                                            <td class="date">{v.created_on}</td>
                                             <td>{v.reason}</td>
                                             <td>{supply_type_label(&v.supply_type)}</td>
                                             <td>{v.product_version}</td>

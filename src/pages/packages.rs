@@ -30,7 +30,7 @@ fn PackageList() -> impl IntoView {
     view! {
         <section class="page packages-page">
             <h1>"Data packages"</h1>
-            <Transition fallback=|| view! { <p class="loading">"Loading your data packages…"</p> }>
+            <Transition fallback=|| view! { <p class="loading" role="status">"Loading your data packages…"</p> }>
                 <ErrorBoundary fallback=move |errors| {
                     view! { <Errors errors retry=move |_| packages.refetch() /> }
                 }>
@@ -86,17 +86,21 @@ fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
                             let has_versions = !package.versions.is_empty();
                             view! {
                                 <tr>
-                                    <td>
+                                    <td class="package-name">
                                         <A href=href>{package.name}</A>
                                         <span class="muted id">{package.id}</span>
                                     </td>
-                                    <td>
+                                    <td data-label="Product">
                                         {package.product_name}
                                         <span class="muted id">{package.product_id}</span>
                                     </td>
-                                    <td>{package.created_on}</td>
-                                    <td class="num">{package.versions.len()}</td>
-                                    <td>
+                                    <td class="date" data-label="Created">
+                                        {package.created_on}
+                                    </td>
+                                    <td class="num" data-label="Versions">
+                                        {package.versions.len()}
+                                    </td>
+                                    <td class="date" data-label="Latest version">
                                         {if has_versions {
                                             view! { <A href=latest_href>{latest}</A> }.into_any()
                                         } else {

@@ -1,5 +1,6 @@
-use download_api::{DataPackageVersion, Download};
+use download_api::{DataPackage, DataPackageVersion, Download};
 use explorer_logic::bulk::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
+use explorer_logic::routes::version_title;
 use explorer_logic::versions::{
     ChangedFile, Comparison, is_older, name_and_size, sort_newest_first, supply_type_label,
     version_id_from_url,
@@ -9,12 +10,12 @@ use leptos_router::NavigateOptions;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
-use crate::api::use_api;
+use crate::api::{ServiceError, use_api};
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
 use crate::components::files_table::FilesTable;
 use crate::components::save_file::save_text_file;
-use crate::routes::{Route, use_go_to};
+use crate::routes::{Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
 /// links to the previous and next versions, bulk download and a comparison.
@@ -38,12 +39,34 @@ fn VersionDetails() -> impl IntoView {
         let (api, id, requested) = (api.get(), package_id.get(), requested.get());
         async move { session.guard(&api, api.version(&id, &requested).await) }
     });
+    // The package's name, for the breadcrumbs and the title; its id until it arrives.
+    let package = LocalResource::new(move || {
+        let (api, id) = (api.get(), package_id.get());
+        async move { session.guard(&api, api.data_package(&id).await) }
+    });
+    let package_name = Signal::derive(move || {
+        package
+            .get()
+            .and_then(|loaded| loaded.ok().map(|p| p.name))
+            .unwrap_or_else(|| package_id.get())
+    });
+    Effect::new(move |_| {
+        let shown = version.get().and_then(Result::ok).map(|v| v.summary.id);
+        let package = package_name.get();
+        let title = match shown {
+            Some(id) => version_title(&id, &package),
+            None => version_title(&requested.get(), &package),
+        };
+        set_page_title(&title);
+    });
     view! {
         <section class="page version-page">
-            <Transition fallback=|| view! { <p class="loading">"Loading the version…"</p> }>
+            <Transition fallback=|| {
+                view! { <p class="loading" role="status">"Loading the version…"</p> }
+            }>
                 <ErrorBoundary fallback=move |errors| {
                     view! {
-                        <Breadcrumbs package_id=package_id.get_untracked() version_id=None />
+                        <Breadcrumbs package_id=package_id.get_untracked() package_name version_id=None />
                         <Errors errors retry=move |_| version.refetch() />
                     }
                 }>
@@ -52,7 +75,11 @@ fn VersionDetails() -> impl IntoView {
                         let package_id = package_id.get_untracked();
                         version
                             .await
-                            .map(|version| view! { <VersionView version package_id requested /> })
+                            .map(|version| {
+                                view! {
+                                    <VersionView version package_id package package_name requested />
+                                }
+                            })
                     })}
                 </ErrorBoundary>
             </Transition>
@@ -60,15 +87,30 @@ fn VersionDetails() -> impl IntoView {
     }
 }
 
+/// Data packages / the package (by name) / this version.
 #[component]
-fn Breadcrumbs(package_id: String, version_id: Option<String>) -> impl IntoView {
+fn Breadcrumbs(
+    package_id: String,
+    package_name: Signal<String>,
+    version_id: Option<String>,
+) -> impl IntoView {
     let href = Route::package(&package_id).path();
     view! {
         <nav class="breadcrumbs" aria-label="Breadcrumbs">
-            <A href=Route::Packages.path()>"Data packages"</A>
+            <A href=Route::Packages.path() exact=true>
+                "Data packages"
+            </A>
             " / "
-            <A href=href>{package_id}</A>
-            {version_id.map(|id| view! { " / " <span>{format!("Version {id}")}</span> })}
+            <A href=href exact=true>
+                {package_name}
+            </A>
+            {version_id
+                .map(|id| {
+                    view! {
+                        " / "
+                        <span aria-current="page">{format!("Version {id}")}</span>
+                    }
+                })}
         </nav>
     }
 }
@@ -77,6 +119,9 @@ fn Breadcrumbs(package_id: String, version_id: Option<String>) -> impl IntoView 
 fn VersionView(
     version: DataPackageVersion,
     package_id: String,
+    /// The package, for its name and its other versions.
+    package: LocalResource<Result<DataPackage, ServiceError>>,
+    package_name: Signal<String>,
     requested: String,
 ) -> impl IntoView {
     let summary = version.summary.clone();
@@ -98,11 +143,18 @@ fn VersionView(
     let files = version.downloads.clone();
 
     view! {
-        <Breadcrumbs package_id=package_id.clone() version_id=Some(id.clone()) />
+        <Breadcrumbs package_id=package_id.clone() package_name version_id=Some(id.clone()) />
         <div class="version-heading">
             <h1>
                 {format!("Version {id}")}
-                {is_latest.then(|| view! { <span class="tag latest">"latest"</span> })}
+                // Read and copied as "Version 131866, latest", not "131866latest".
+                {is_latest
+                    .then(|| {
+                        view! {
+                            <span class="visually-hidden">", "</span>
+                            <span class="tag latest">"latest"</span>
+                        }
+                    })}
             </h1>
             <nav class="version-nav" aria-label="Other versions">
                 {match previous {
@@ -169,7 +221,7 @@ fn VersionView(
             view! { <FilesTable files package_id=package_id.clone() version_id=id.clone() /> }
                 .into_any()
         }}
-        <VersionCompare package_id version requested />
+        <VersionCompare package_id package version requested />
     }
 }
 
@@ -229,6 +281,7 @@ fn BulkDownload(files: Vec<Download>, title: String) -> impl IntoView {
 #[component]
 fn VersionCompare(
     package_id: String,
+    package: LocalResource<Result<DataPackage, ServiceError>>,
     version: DataPackageVersion,
     /// The version as the address names it (`latest` or an id).
     requested: String,
@@ -240,13 +293,6 @@ fn VersionCompare(
     let current = StoredValue::new(version);
     let other_id = Memo::new(move |_| query.read().get("compare").filter(|v| !v.is_empty()));
 
-    let package = {
-        let package_id = package_id.clone();
-        LocalResource::new(move || {
-            let (api, id) = (api.get(), package_id.clone());
-            async move { session.guard(&api, api.versions(&id).await) }
-        })
-    };
     let other = {
         let package_id = package_id.clone();
         LocalResource::new(move || {
@@ -284,7 +330,9 @@ fn VersionCompare(
     view! {
         <section class="compare" aria-labelledby="compare-heading">
             <h2 id="compare-heading">"Compare with another version"</h2>
-            <Transition fallback=|| view! { <p class="loading">"Loading versions…"</p> }>
+            <Transition fallback=|| {
+                view! { <p class="loading" role="status">"Loading versions…"</p> }
+            }>
                 <ErrorBoundary fallback=|errors| view! { <Errors errors /> }>
                     {
                         let current_id = current_id.clone();
@@ -294,7 +342,8 @@ fn VersionCompare(
                             Suspend::new(async move {
                                 package
                                     .await
-                                    .map(|mut versions| {
+                                    .map(|package| {
+                                        let mut versions = package.versions;
                                         sort_newest_first(&mut versions);
                                         let selected = other_id.get_untracked().unwrap_or_default();
                                         let options = versions
@@ -331,7 +380,7 @@ fn VersionCompare(
                     }
                 </ErrorBoundary>
             </Transition>
-            <Transition fallback=|| view! { <p class="loading">"Comparing…"</p> }>
+            <Transition fallback=|| view! { <p class="loading" role="status">"Comparing…"</p> }>
                 <ErrorBoundary fallback=|errors| view! { <Errors errors /> }>
                     {move || Suspend::new(async move {
                         other

@@ -25,8 +25,13 @@ pub fn ensure_build_tools() -> Result {
     ensure_wasm_opt()
 }
 
-/// Chromium and chromedriver, for the browser tests.
+/// axe-core, the accessibility rules the browser tests check pages with (from npm,
+/// into `.tools/`; the tests inject its `axe.min.js`).
+const AXE_CORE_VERSION: &str = "4.14.1";
+
+/// Chromium and chromedriver, and axe-core, for the browser tests.
 pub fn ensure_browser() -> Result {
+    ensure_axe_core()?;
     let chromium = output(command("chromium").arg("--version"));
     let chromedriver = output(command("chromedriver").arg("--version"));
     if let (Some(chromium), Some(chromedriver)) = (&chromium, &chromedriver) {
@@ -120,6 +125,31 @@ fn ensure_wasm_opt() -> Result {
         .args(["install", "--no-audit", "--no-fund", "--prefix"])
         .arg(tools_dir())
         .arg(format!("binaryen@{release}")))
+}
+
+/// axe-core at the pinned version in `.tools/node_modules/axe-core`.
+fn ensure_axe_core() -> Result {
+    let package = tools_dir().join("node_modules/axe-core/package.json");
+    let installed = fs::read_to_string(&package).unwrap_or_default();
+    if installed.contains(&format!("\"version\": \"{AXE_CORE_VERSION}\"")) {
+        println!("ok: axe-core {AXE_CORE_VERSION} ({})", package.display());
+        return Ok(());
+    }
+    println!("axe-core: no {AXE_CORE_VERSION} in .tools/, installing it from npm");
+    if output(command("npm").arg("--version")).is_none() {
+        apt_install(&["npm"], "installing axe-core (npm)")?;
+    }
+    fs::create_dir_all(tools_dir())?;
+    run(command("npm")
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--save-exact",
+            "--prefix",
+        ])
+        .arg(tools_dir())
+        .arg(format!("axe-core@{AXE_CORE_VERSION}")))
 }
 
 /// True when `program --version` prints `wanted`; says what it found either way.

@@ -24,6 +24,8 @@ use thirtyfour::prelude::*;
 
 pub use thirtyfour;
 
+pub mod axe;
+
 /// Chromium's flags for a root user on a machine with no network but loopback.
 const CHROME_ARGS: &[&str] = &[
     "--headless=new",

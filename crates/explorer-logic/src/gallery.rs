@@ -128,6 +128,19 @@ impl CatalogueQuery {
             || self.area.is_some()
     }
 
+    /// How many filter menus are set (the search and the sort do not count).
+    pub fn active_filters(&self) -> usize {
+        [
+            self.category.is_some(),
+            self.structure.is_some(),
+            self.format.is_some(),
+            self.area.is_some(),
+        ]
+        .into_iter()
+        .filter(|set| *set)
+        .count()
+    }
+
     /// The same query with the search and filters cleared, keeping the sort.
     pub fn cleared(&self) -> Self {
         CatalogueQuery {
@@ -538,5 +551,12 @@ mod tests {
         assert_eq!(areas_summary(&product("x", "x", "1")), None);
         assert_eq!(area_label(&Area::Gb), "GB (Great Britain)");
         assert_eq!(area_label(&Area::from("UK")), "UK");
+    }
+
+    #[test]
+    fn active_filters_count_the_menus_only() {
+        let query = CatalogueQuery::parse("q=road&category=Mapping&format=GeoPackage&sort=newest");
+        assert_eq!(query.active_filters(), 2);
+        assert_eq!(query.cleared().active_filters(), 0);
     }
 }

@@ -185,6 +185,67 @@ impl Route {
     }
 }
 
+/// A part of the app named in the main navigation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// The gallery and the product pages.
+    Products,
+    /// The data packages, their versions and files.
+    Packages,
+    /// Which service the app talks to.
+    Settings,
+}
+
+impl Route {
+    /// The navigation section this page belongs to (none for the sign-in page).
+    pub fn section(&self) -> Option<Section> {
+        match self {
+            Route::Gallery(_) | Route::Product { .. } => Some(Section::Products),
+            Route::Packages | Route::Package { .. } | Route::Version { .. } => {
+                Some(Section::Packages)
+            }
+            Route::Settings => Some(Section::Settings),
+            Route::Login { .. } => None,
+        }
+    }
+
+    /// The page's name before its data arrives, for the document title: pages with
+    /// data name it once they have it (a package's name for its id).
+    pub fn title(&self) -> String {
+        match self {
+            Route::Gallery(_) => "Products".into(),
+            Route::Product { id, .. } => id.clone(),
+            Route::Login { .. } => "Sign in".into(),
+            Route::Packages => "Data packages".into(),
+            Route::Package { id } => format!("Data package {id}"),
+            Route::Version {
+                package_id,
+                version,
+                ..
+            } => version_title(version, &format!("data package {package_id}")),
+            Route::Settings => "Settings".into(),
+        }
+    }
+}
+
+/// The title of a version page: `Version 131866 of Southampton Addresses`; the
+/// `latest` of an address reads as such.
+pub fn version_title(version: &str, package: &str) -> String {
+    if version == "latest" {
+        format!("Latest version of {package}")
+    } else {
+        format!("Version {version} of {package}")
+    }
+}
+
+/// The document title of a page: `Data packages · Download Explorer`.
+pub fn document_title(page: &str) -> String {
+    format!("{page} · Download Explorer")
+}
+
+/// The title of an address that is no page of the app.
+pub const NOT_FOUND_TITLE: &str = "Page not found";
+
 /// The address to return to after signing in, if `next` is a page of this app.
 ///
 /// Only app paths are followed (`/packages/1`), never an absolute or
@@ -393,5 +454,37 @@ mod tests {
         let page = BasePath::from_base_uri("https://x.org/a/b/index.html?q#f");
         assert_eq!(page.as_str(), "/a/b");
         assert_eq!(BasePath::from_base_uri("https://x.org").as_str(), "");
+    }
+
+    #[test]
+    fn each_page_names_its_section_and_title() {
+        let section = |path: &str| Route::parse(path).and_then(|r| r.section());
+        assert_eq!(section("/?q=road"), Some(Section::Products));
+        assert_eq!(section("/products/OpenRoads"), Some(Section::Products));
+        assert_eq!(section("/packages"), Some(Section::Packages));
+        assert_eq!(
+            section("/packages/1/versions/latest"),
+            Some(Section::Packages)
+        );
+        assert_eq!(section("/settings"), Some(Section::Settings));
+        assert_eq!(section("/login?next=/packages"), None);
+
+        let title = |path: &str| Route::parse(path).map(|r| document_title(&r.title()));
+        assert_eq!(
+            title("/packages").as_deref(),
+            Some("Data packages · Download Explorer")
+        );
+        assert_eq!(
+            title("/packages/a%20b").as_deref(),
+            Some("Data package a b · Download Explorer")
+        );
+        assert_eq!(
+            title("/packages/1/versions/110012?compare=2").as_deref(),
+            Some("Version 110012 of data package 1 · Download Explorer")
+        );
+        assert_eq!(
+            version_title("latest", "Southampton Addresses"),
+            "Latest version of Southampton Addresses"
+        );
     }
 }

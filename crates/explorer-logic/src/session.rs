@@ -1,9 +1,16 @@
 //! The pure side of signing in: token lifetimes, what may be shown of a key, what a
-//! pasted token looks like, and why a sign-in did not work.
+//! pasted token looks like, why a sign-in did not work, and the session's rules
+//! ([`SessionState`]).
 
 use download_api::TokenResponse;
 
 use crate::service_error::ServiceError;
+
+mod state;
+
+pub use state::{
+    Action, Ended, Event, Reminder, SessionInfo, SessionState, SignInMethod, WARN_BEFORE_MS,
+};
 
 /// How many characters of an API key are shown to say who is signed in.
 const KEY_PREFIX_CHARS: usize = 8;
@@ -176,9 +183,8 @@ pub enum SignInError {
     #[error("This token has already expired (its issued_at and expires_in say so). Get a new one.")]
     TokenExpired,
     #[error(
-        "The service did not accept this API key and secret: \u{201c}{0}\u{201d} Check that both are right and complete, \
-         that the key is in the key field and the secret in the secret field (not swapped, not both in one), \
-         and that neither has extra spaces."
+        "The service did not accept this API key and secret (\u{201c}{0}\u{201d}): check that both are complete, \
+         each in its own field (not swapped) and without extra spaces."
     )]
     KeyAndSecretRefused(ServiceError),
     #[error(
@@ -192,7 +198,34 @@ pub enum SignInError {
     Service(ServiceError),
 }
 
+/// A field of the sign-in form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Key,
+    Secret,
+    Token,
+}
+
 impl SignInError {
+    /// The fields the user has to correct (none when the service itself failed).
+    pub fn fields(&self) -> &'static [Field] {
+        match self {
+            SignInError::KeyAndSecret(KeyAndSecretError::NoKey | KeyAndSecretError::ColonInKey) => {
+                &[Field::Key]
+            }
+            SignInError::KeyAndSecret(KeyAndSecretError::NoSecret) => &[Field::Secret],
+            SignInError::KeyAndSecret(_) | SignInError::KeyAndSecretRefused(_) => {
+                &[Field::Key, Field::Secret]
+            }
+            SignInError::PastedToken(_) | SignInError::TokenExpired => &[Field::Token],
+            SignInError::Refused { credential, .. } => match credential {
+                Credential::AccessToken => &[Field::Token],
+                Credential::ApiKey => &[Field::Key],
+            },
+            SignInError::Service(_) => &[],
+        }
+    }
+
     /// The token endpoint did not give a token for a key and secret.
     pub fn token_refused(error: ServiceError) -> Self {
         match error.status() {
@@ -318,8 +351,13 @@ mod tests {
     fn refusals_say_what_to_check_other_failures_say_what_happened() {
         let refused =
             ServiceError::from_token_answer("t", 401, "", None, r#"{"error":"invalid_client"}"#);
-        let message = SignInError::token_refused(refused).to_string();
+        let refused = SignInError::token_refused(refused);
+        let message = refused.to_string();
         assert!(message.contains("\u{201c}invalid_client\u{201d}") && message.contains("swapped"));
+        // One sentence, and both fields marked.
+        assert!(!message.contains(". "), "{message}");
+        assert!(message.ends_with('.'));
+        assert_eq!(refused.fields(), [Field::Key, Field::Secret]);
         let down = ServiceError::Unreachable {
             url: "u".into(),
             endpoint: crate::service_error::Endpoint::Token,
@@ -334,7 +372,12 @@ mod tests {
         assert!(message.starts_with("The service did not accept this access token: Bad token"));
         assert_eq!(
             SignInError::check_failed(Credential::ApiKey, down.clone()),
-            SignInError::Service(down)
+            SignInError::Service(down.clone())
+        );
+        assert_eq!(SignInError::Service(down).fields(), []);
+        assert_eq!(
+            SignInError::from(KeyAndSecretError::NoSecret).fields(),
+            [Field::Secret]
         );
     }
 }

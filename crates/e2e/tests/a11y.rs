@@ -1,0 +1,315 @@
+//! Accessibility and orientation of every page but the product page: axe-core finds
+//! nothing wrong on a phone and a laptop, in light and dark; each page has its own
+//! title; focus goes to the new page's heading; the skip link comes first; on a phone
+//! nothing important is off screen.
+
+use std::time::{Duration, Instant};
+
+use e2e::Harness;
+use e2e::axe::{self, DESKTOP, PHONE, Scheme};
+use e2e::thirtyfour::prelude::*;
+
+const KEY: &str = "alpha-demo-key";
+const SECRET: &str = "alpha-demo-secret";
+const PACKAGE: &str = "0040046952";
+
+async fn type_into(h: &Harness, css: &str, text: &str) {
+    let input = h.find(css).await;
+    input.clear().await.expect("clear field");
+    input.send_keys(text).await.expect("type");
+}
+
+async fn submit_sign_in(h: &Harness, key: &str, secret: &str) {
+    type_into(h, "#login-key", key).await;
+    type_into(h, "#login-secret", secret).await;
+    h.find(".login-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Waits up to 10 s for the page's JavaScript `expression` to equal `want`.
+async fn wait_for_value(h: &Harness, expression: &str, want: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = h.js(&format!("return String({expression});")).await;
+        if got.as_str() == Some(want) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{expression} never became {want:?}: {got}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn title(h: &Harness) -> String {
+    h.driver.title().await.expect("document title")
+}
+
+/// The focused element: its tag, id and text.
+async fn focused(h: &Harness) -> String {
+    h.js("const e = document.activeElement; return e ? e.tagName + '#' + e.id + ' ' + e.textContent.trim() : '';")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn assert_none(problems: Vec<String>) {
+    assert!(
+        problems.is_empty(),
+        "axe-core found:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
+    let h = Harness::start(&[]).await;
+    let mut problems = Vec::new();
+    for (path, ready) in [
+        ("/", ".product-grid .product-card"),
+        ("/login", ".login-form"),
+        ("/settings", ".connection-status.ok"),
+        ("/no-such-page", "main h1"),
+    ] {
+        h.goto(path).await;
+        h.find(ready).await;
+        problems.extend(axe::check_all_looks(&h, path).await);
+    }
+    // The gallery's filters open behind their button on a phone.
+    h.goto("/").await;
+    h.find(".product-grid .product-card").await;
+    axe::emulate(&h, PHONE, Scheme::Dark).await;
+    let toggle = h.find(".filters-toggle").await;
+    assert_eq!(
+        toggle.attr("aria-expanded").await.unwrap().as_deref(),
+        Some("false")
+    );
+    assert!(!h.find("#filter-format").await.is_displayed().await.unwrap());
+    toggle.click().await.unwrap();
+    assert_eq!(
+        toggle.attr("aria-expanded").await.unwrap().as_deref(),
+        Some("true")
+    );
+    assert!(h.find("#filter-format").await.is_displayed().await.unwrap());
+    problems.extend(
+        axe::violations(&h)
+            .await
+            .into_iter()
+            .map(|v| format!("/ with the filters open on a phone: {v}")),
+    );
+    assert_none(problems);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_wrong_secret_marks_both_fields_and_passes_axe() {
+    let h = Harness::start(&[]).await;
+    h.goto("/login").await;
+    submit_sign_in(&h, KEY, "not-the-secret").await;
+    let error = h.find("#login-error").await;
+    let message = error.text().await.unwrap();
+    // One sentence saying what to check.
+    assert!(message.contains("did not accept") && message.contains("swapped"));
+    assert_eq!(message.matches(". ").count(), 0, "{message}");
+    for field in ["#login-key", "#login-secret"] {
+        let input = h.find(field).await;
+        assert_eq!(
+            input.attr("aria-invalid").await.unwrap().as_deref(),
+            Some("true")
+        );
+        assert_eq!(
+            input.attr("aria-describedby").await.unwrap().as_deref(),
+            Some("login-error")
+        );
+    }
+    assert_none(axe::check_all_looks(&h, "/login with a wrong secret").await);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn signed_in_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
+    let h = Harness::start(&[]).await;
+    h.goto("/login?next=/packages").await;
+    submit_sign_in(&h, KEY, SECRET).await;
+    h.find(".packages-table tbody tr").await;
+    let mut problems = axe::check_all_looks(&h, "/packages").await;
+    // Kept on this tab, so each address opens signed in.
+    for (path, ready) in [
+        (format!("/packages/{PACKAGE}"), ".versions-table"),
+        (
+            format!("/packages/{PACKAGE}/versions/110012"),
+            ".files-table",
+        ),
+        (
+            format!("/packages/{PACKAGE}/versions/latest"),
+            ".files-table",
+        ),
+    ] {
+        h.goto(&path).await;
+        h.find(ready).await;
+        problems.extend(axe::check_all_looks(&h, &path).await);
+    }
+    assert_none(problems);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
+    let h = Harness::start(&[]).await;
+    h.goto("/settings").await;
+    h.find(".settings-form").await;
+    assert_eq!(title(&h).await, "Settings · Download Explorer");
+    // A first load leaves the focus alone.
+    assert!(
+        focused(&h).await.starts_with("BODY"),
+        "{}",
+        focused(&h).await
+    );
+    assert_eq!(
+        h.find("nav[aria-label='Main'] [aria-current='page']")
+            .await
+            .text()
+            .await
+            .unwrap(),
+        "Settings"
+    );
+
+    // In-app navigation: the new page's heading takes the focus.
+    h.find("nav[aria-label='Main'] a[href='/packages']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_value(&h, "document.activeElement.textContent", "Sign in").await;
+    assert_eq!(title(&h).await, "Sign in · Download Explorer");
+    submit_sign_in(&h, KEY, SECRET).await;
+    wait_for_value(&h, "document.activeElement.textContent", "Data packages").await;
+    assert_eq!(title(&h).await, "Data packages · Download Explorer");
+
+    h.find(&format!(".packages-table a[href='/packages/{PACKAGE}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_value(
+        &h,
+        "document.title",
+        "Southampton Addresses · Download Explorer",
+    )
+    .await;
+    wait_for_value(&h, "document.activeElement.tagName", "H1").await;
+    // The section is marked in the main navigation; the breadcrumb's parent is not current.
+    let current = h.find_all("[aria-current='page']").await;
+    let mut marked = Vec::new();
+    for element in current {
+        marked.push(element.text().await.unwrap());
+    }
+    assert_eq!(marked, ["Data packages", "Southampton Addresses"]);
+
+    h.find(".versions-table a[href$='/versions/110012']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_value(
+        &h,
+        "document.title",
+        "Version 110012 of Southampton Addresses · Download Explorer",
+    )
+    .await;
+    wait_for_value(&h, "document.activeElement.tagName", "H1").await;
+    let breadcrumbs = h.find(".breadcrumbs").await.text().await.unwrap();
+    assert_eq!(
+        breadcrumbs,
+        "Data packages / Southampton Addresses / Version 110012"
+    );
+    // Choosing a version to compare changes the query, not the page: focus stays.
+    let select = h.find("#compare-select").await;
+    select.click().await.unwrap();
+    select.send_keys(Key::Down).await.unwrap();
+    select.send_keys(Key::Enter).await.unwrap();
+    wait_for_value(&h, "location.search.startsWith('?compare=')", "true").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        h.js("return document.activeElement.id;").await,
+        "compare-select"
+    );
+
+    // Product pages are under Products.
+    h.find("nav[aria-label='Main'] a[href='/']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(".product-grid .product-card a")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_value(&h, "location.pathname.startsWith('/products/')", "true").await;
+    assert_eq!(
+        h.find("nav[aria-label='Main'] [aria-current='page']")
+            .await
+            .text()
+            .await
+            .unwrap(),
+        "Products"
+    );
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn the_skip_link_comes_first_and_goes_to_the_content() {
+    let h = Harness::start(&[]).await;
+    h.goto("/settings").await;
+    h.find(".settings-form").await;
+    h.driver
+        .action_chain()
+        .send_keys(Key::Tab)
+        .perform()
+        .await
+        .unwrap();
+    assert_eq!(focused(&h).await, "A# Skip to content");
+    h.driver
+        .action_chain()
+        .send_keys(Key::Enter)
+        .perform()
+        .await
+        .unwrap();
+    wait_for_value(&h, "document.activeElement.id", "main").await;
+    assert_eq!(h.current_url().await, h.url("/settings"));
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn on_a_phone_the_files_and_packages_fit_the_screen() {
+    let h = Harness::start(&[]).await;
+    h.goto("/login?next=/packages").await;
+    submit_sign_in(&h, KEY, SECRET).await;
+    h.find(".packages-table tbody tr").await;
+    axe::emulate(&h, PHONE, Scheme::Light).await;
+    let fits = "document.documentElement.scrollWidth <= innerWidth";
+    wait_for_value(&h, fits, "true").await;
+    // Dates stay whole: each on one line.
+    let wrapped = h
+        .js("return [...document.querySelectorAll('.packages-table .date')].filter(d => { const r = document.createRange(); r.selectNodeContents(d.querySelector('a') || d); return r.getClientRects().length > 1; }).length;")
+        .await;
+    assert_eq!(wrapped, 0);
+
+    h.goto(&format!("/packages/{PACKAGE}/versions/110012"))
+        .await;
+    h.find(".files-table").await;
+    wait_for_value(&h, fits, "true").await;
+    // Every download link and size is on screen.
+    let off_screen = h
+        .js("return [...document.querySelectorAll('.files-table .download-link, .files-table tbody td.num')].filter(e => { const r = e.getBoundingClientRect(); return r.width === 0 || r.left < 0 || r.right > innerWidth; }).length;")
+        .await;
+    assert_eq!(off_screen, 0);
+    axe::emulate(&h, DESKTOP, Scheme::Light).await;
+    h.stop().await;
+}

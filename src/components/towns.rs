@@ -7,7 +7,6 @@ pub const MAP_TOWNS: &[(&str, u32, u32)] = &[
     ("Birmingham", 407, 287),
     ("Manchester", 384, 398),
     ("Newcastle", 425, 564),
-    ("Glasgow", 259, 666),
     ("Edinburgh", 325, 674),
     ("Aberdeen", 394, 806),
     ("Cardiff", 318, 176),

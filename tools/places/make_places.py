@@ -31,7 +31,6 @@ MAP_TOWNS = {
     "Birmingham": "Birmingham",
     "Manchester": "Manchester",
     "Newcastle upon Tyne": "Newcastle",
-    "Glasgow": "Glasgow",
     "Edinburgh": "Edinburgh",
     "Aberdeen": "Aberdeen",
     "Cardiff": "Cardiff",

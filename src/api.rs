@@ -1,6 +1,10 @@
 //! The HTTP client of the Download Service: every call the app makes goes through here.
 
 use std::fmt;
+use std::future::Future;
+use std::pin::pin;
+use std::task::Poll;
+use std::time::Duration;
 
 use download_api::{
     DataPackage, DataPackageVersion, Download, DownloadsQuery, Product, ProductDownload,
@@ -244,6 +248,29 @@ async fn read<T: DeserializeOwned>(url: &str, response: &Response) -> Result<T, 
             &text,
         ))
     }
+}
+
+/// The output of `future`, or `None` when it takes longer than `limit` (the request
+/// behind it is left to finish unread).
+pub async fn within<T>(limit: Duration, future: impl Future<Output = T>) -> Option<T> {
+    let timer = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let millis = i32::try_from(limit.as_millis()).unwrap_or(i32::MAX);
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, millis);
+        }
+    });
+    let mut timer = pin!(wasm_bindgen_futures::JsFuture::from(timer));
+    let mut future = pin!(future);
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(output) = future.as_mut().poll(cx) {
+            Poll::Ready(Some(output))
+        } else if timer.as_mut().poll(cx).is_ready() {
+            Poll::Ready(None)
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
 }
 
 /// `Basic base64(key:secret)`, via the browser's own base64.

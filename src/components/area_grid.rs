@@ -1,19 +1,28 @@
 //! The area-grid picker: Great Britain's 100 km squares on the British National Grid,
-//! drawn at their true places over the coastline, plus chips for `GB` and for areas
-//! that are not squares (`UK`, `NI`, …).
+//! drawn at their true places over the coastline with a few towns named, plus chips
+//! for `GB` and for areas that are not squares (`UK`, `NI`, …).
 
 use std::collections::BTreeMap;
 
 use download_api::{Area, GridSquare};
+use explorer_logic::grid_ref::GridPoint;
 use explorer_logic::selection::{Direction, neighbour};
-use explorer_logic::{Totals, format_size};
+use explorer_logic::{Totals, counted, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::coastline::COASTLINE_PATH;
+use super::towns::MAP_TOWNS;
 
 /// Height of the drawn grid in km (13 rows of 100 km squares: SV to HP).
 const GRID_TOP_KM: u32 = 1300;
+
+/// A place shown on the map (found by name or grid reference).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapMarker {
+    pub label: String,
+    pub point: GridPoint,
+}
 
 /// The picker. Clicking a square or chip, or Space/Enter on the focused one, calls
 /// `on_toggle`; the arrow keys move between the squares the product offers.
@@ -29,6 +38,9 @@ pub fn AreaGrid(
     totals: Signal<BTreeMap<Area, Totals>>,
     /// Called with the area to add or remove.
     on_toggle: Callback<Area>,
+    /// A place to show on the map.
+    #[prop(into)]
+    marker: Signal<Option<MapMarker>>,
 ) -> impl IntoView {
     let offered_squares: Vec<GridSquare> = offered.iter().filter_map(Area::square).collect();
     let chips: Vec<Area> = offered
@@ -38,7 +50,8 @@ pub fn AreaGrid(
         .collect();
 
     // Roving tabindex: exactly one offered square is in the tab order, a picked one
-    // when there is one, so Tab lands where the user was.
+    // when there is one, so Tab lands where the user was. It follows the focus
+    // however the focus moves, so Space acts on the square that has it.
     let start = selected
         .with_untracked(|s| s.iter().find_map(Area::square))
         .filter(|square| offered_squares.contains(square))
@@ -87,6 +100,36 @@ pub fn AreaGrid(
         .collect_view();
     let has_chips = offered.iter().any(|a| a.square().is_none());
     let has_squares = !offered_squares.is_empty();
+    let some_not_offered = offered_squares.len() < GridSquare::all().count();
+    // Each label sits just above its dot, to the right (to the left at the east
+    // edge), where it stays clear of the squares' codes.
+    let towns = MAP_TOWNS
+        .iter()
+        .map(|&(name, east, north)| {
+            let (x, y) = (east, GRID_TOP_KM - north);
+            let (label_x, anchor) = if east > 600 {
+                (x - 8, "end")
+            } else {
+                (x + 8, "start")
+            };
+            view! {
+                <circle cx=x.to_string() cy=y.to_string() r="5" />
+                <text x=label_x.to_string() y=(y - 6).to_string() text-anchor=anchor>{name}</text>
+            }
+        })
+        .collect_view();
+    let marker_view = move || {
+        marker.get().map(|MapMarker { label, point }| {
+            let x = point.easting as f64 / 1000.0;
+            let y = f64::from(GRID_TOP_KM) - point.northing as f64 / 1000.0;
+            view! {
+                <g class="marker" aria-hidden="true">
+                    <circle cx=x.to_string() cy=y.to_string() r="11" />
+                    <text x=x.to_string() y=(y - 18.0).to_string()>{label}</text>
+                </g>
+            }
+        })
+    };
 
     view! {
         <div class="area-grid">
@@ -105,15 +148,22 @@ pub fn AreaGrid(
                 aria-describedby="grid-help"
                 on:keydown=on_keydown
             >
+                <defs>
+                    <pattern id="not-offered-hatch" width="14" height="14" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                        <line x1="0" y1="0" x2="0" y2="14" />
+                    </pattern>
+                </defs>
                 <path class="coast" d=COASTLINE_PATH aria-hidden="true" />
+                <g class="towns" aria-hidden="true">{towns}</g>
                 {squares}
+                {marker_view}
             </svg>
             })}
             <p id="grid-help" class="hint">
-                {if has_squares {
-                    "Click squares to pick them, or use the arrow keys and Space. Shaded squares are not offered."
-                } else {
-                    "This product is not split into grid squares."
+                {match (has_squares, some_not_offered) {
+                    (true, true) => "Click squares to pick them, or use the arrow keys and Space. Hatched squares are not offered by this product.",
+                    (true, false) => "Click squares to pick them, or use the arrow keys and Space.",
+                    (false, _) => "This product is not split into grid squares.",
                 }}
             </p>
         </div>
@@ -142,14 +192,12 @@ fn Square(
         let area = area.clone();
         Signal::derive(move || totals.with(|t| t.get(&area).copied()))
     };
-    let label = move || {
-        let mut label = square.code().to_owned();
-        if !enabled {
-            label.push_str(", not offered");
-        } else if let (true, Some(t)) = (is_selected.get(), total.get()) {
-            label.push_str(&format!(", {}", describe(t)));
-        }
-        label
+    // The name starts with the text the square shows (`SU 1.2 MB`), so what a voice
+    // user reads off the map is what they can say.
+    let label = move || match (enabled, is_selected.get(), total.get()) {
+        (false, _, _) => format!("{square}, not offered"),
+        (true, true, Some(totals)) => picked_label(square, totals),
+        _ => square.code().to_owned(),
     };
     let click = move |_| {
         if enabled {
@@ -172,23 +220,33 @@ fn Square(
                 enabled.then(|| if active.get() == Some(square) { "0" } else { "-1" })
             }
             on:click=click
+            on:focus=move |_| active.set(Some(square))
         >
             <rect x="2" y="2" width="96" height="96" rx="6" />
-            <text class="code" x="50" y=move || if total.get().is_some() && is_selected.get() { "44" } else { "58" }>
-                {square.code()}
+            // Picked, the size shows on two short lines (`8.77`, `kB`) under the code,
+            // big enough to read. Spaces between the parts keep the text `SU 8.77 kB`.
+            <text>
+                <tspan class="code" x="50" y=move || if total.get().is_some() && is_selected.get() { "34" } else { "60" }>
+                    {square.code()}
+                </tspan>
+                {move || {
+                    total
+                        .get()
+                        .filter(|_| is_selected.get())
+                        .map(|t| {
+                            let size = format_size(t.bytes);
+                            let (number, unit) = size.split_once(' ').unwrap_or((&size, ""));
+                            view! {
+                                " "
+                                <tspan class="total">
+                                    <tspan x="50" y="62">{number.to_owned()}</tspan>
+                                    " "
+                                    <tspan x="50" y="88">{unit.to_owned()}</tspan>
+                                </tspan>
+                            }
+                        })
+                }}
             </text>
-            {move || {
-                total
-                    .get()
-                    .filter(|_| is_selected.get())
-                    .map(|t| {
-                        view! {
-                            <text class="total" x="50" y="76">
-                                {format_size(t.bytes)}
-                            </text>
-                        }
-                    })
-            }}
         </g>
     }
 }
@@ -235,14 +293,18 @@ fn AreaChip(
     }
 }
 
-/// "3 files, 120 MB".
-pub fn describe(totals: Totals) -> String {
-    let files = match totals.files {
-        1 => "1 file".to_owned(),
-        n => format!("{n} files"),
+/// `SU 120 MB, 3 files`: the square's text first, then what it does not show.
+fn picked_label(square: GridSquare, totals: Totals) -> String {
+    let unknown = if totals.unsized_files > 0 {
+        ", some sizes unknown"
+    } else {
+        ""
     };
-    let more = if totals.unsized_files > 0 { "+" } else { "" };
-    format!("{files}, {}{more}", format_size(totals.bytes))
+    format!(
+        "{square} {}, {}{unknown}",
+        format_size(totals.bytes),
+        counted(totals.files, "file", "files")
+    )
 }
 
 fn square_id(square: GridSquare) -> String {

@@ -1,18 +1,53 @@
 //! `/products/:id`: one product, its images, and the picker that builds its download
 //! queries. The choice (areas, format, subformat) lives in the URL:
 //! `/products/OpenMapLocal?areas=SU,SZ&format=GeoPackage`.
+//!
+//! The product's whole downloads list is asked for once, beside the product, and
+//! filtered here by area and format; the per-area queries are still what the page
+//! shows and copies, since they are what a script or a colleague would ask.
 
-use download_api::{Area, Product, ProductDownload};
+use std::time::Duration;
+
+use download_api::{Area, DownloadsQuery, Product, ProductDownload};
 use explorer_logic::bulk::{BulkFile, shell_script, url_list};
-use explorer_logic::selection::{Merged, Selection, TypedAreas, format_names, subformats};
+use explorer_logic::selection::{
+    AreaPicking, Listing, Selection, TypedAreas, format_names, subformats,
+};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
+use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
-use crate::api::{ServiceError, use_api};
+use crate::api::{ServiceError, use_api, within};
 use crate::components::save_file::save_text_file;
-use crate::components::{AreaGrid, CopyButton, DownloadsTable, ErrorView, Errors, ImageStrip};
+use crate::components::{
+    AreaGrid, CopyButton, DownloadsTable, Found, ImageStrip, MapMarker, PlaceFinder,
+};
 use crate::routes::{Route, use_go_to};
+
+/// How long the downloads list may take before the page offers to try again.
+const LIST_DEADLINE: Duration = Duration::from_secs(20);
+
+/// Why the product's downloads list is not there.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+enum ListError {
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+    #[error("The service did not send the list of files within {} seconds.", LIST_DEADLINE.as_secs())]
+    TooSlow,
+}
+
+impl ListError {
+    fn title(&self) -> String {
+        match self {
+            ListError::Service(error) => error.title(),
+            ListError::TooSlow => "The service is slow to answer".to_owned(),
+        }
+    }
+}
+
+/// The product's whole downloads list: `None` while it loads.
+type Files = Option<Result<Vec<ProductDownload>, ListError>>;
 
 /// The product page.
 #[component]
@@ -20,24 +55,46 @@ pub fn ProductPage() -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.read().get("id").unwrap_or_default());
     let api = use_api();
+    // Each "Try again" asks anew; answers to an older attempt are not shown.
+    let product_attempt = RwSignal::new(0u32);
+    let list_attempt = RwSignal::new(0u32);
     let product = LocalResource::new(move || {
-        let api = api.get();
-        let id = id.get();
+        let (api, id) = (api.get(), id.get());
+        product_attempt.track();
         async move { api.product(&id).await }
+    });
+    // Asked at once, beside the product, so the files are there when the map is.
+    let answer = LocalResource::new(move || {
+        let (api, id, attempt) = (api.get(), id.get(), list_attempt.get());
+        async move {
+            let everything = DownloadsQuery::default();
+            let list = api.downloads(&id, &everything);
+            let files = match within(LIST_DEADLINE, list).await {
+                Some(files) => files.map_err(ListError::from),
+                None => Err(ListError::TooSlow),
+            };
+            (id, attempt, files)
+        }
+    });
+    let files: Memo<Files> = Memo::new(move |_| {
+        answer.read().as_ref().and_then(|(for_id, attempt, files)| {
+            (*for_id == id.get() && *attempt == list_attempt.get()).then(|| files.clone())
+        })
+    });
+    let retry_list = Callback::new(move |()| list_attempt.update(|n| *n += 1));
+    let retry_product = Callback::new(move |()| {
+        product_attempt.update(|n| *n += 1);
+        list_attempt.update(|n| *n += 1);
     });
     view! {
         <section class="page product-page">
             <Transition fallback=ProductSkeleton>
-                <ErrorBoundary fallback=|errors| {
-                    view! {
-                        <h1>"Product not available"</h1>
-                        <Errors errors />
+                {move || Suspend::new(async move {
+                    match product.await {
+                        Ok(product) => view! { <ProductView product files retry_list /> }.into_any(),
+                        Err(error) => view! { <ProductProblem error retry=retry_product /> }.into_any(),
                     }
-                }>
-                    {move || Suspend::new(async move {
-                        product.await.map(|product| view! { <ProductView product /> })
-                    })}
-                </ErrorBoundary>
+                })}
             </Transition>
         </section>
     }
@@ -55,8 +112,63 @@ fn ProductSkeleton() -> impl IntoView {
     }
 }
 
+/// What the user reads when the product could not be shown: the cause in plain words,
+/// the service's own message and links, and ways on.
 #[component]
-fn ProductView(product: Product) -> impl IntoView {
+fn ProductProblem(error: ServiceError, retry: Callback<()>) -> impl IntoView {
+    let missing = error.status() == Some(404);
+    let heading = if missing {
+        "Product not found"
+    } else {
+        "This product could not be loaded"
+    };
+    // The service's links to its JSON catalogue are no way back for a person: the
+    // gallery is.
+    let links: Vec<(String, String)> = error
+        .body()
+        .map(|body| {
+            body.links()
+                .filter(|(label, _)| *label != "Download catalogue")
+                .map(|(label, url)| (label.to_owned(), url.to_owned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    view! {
+        <h1>{heading}</h1>
+        <div class="error-panel product-problem" role="alert">
+            <p class="error-title">{error.title()}</p>
+            <p class="error-message">{plain_message(&error)}</p>
+            {(!links.is_empty()).then(|| view! {
+                <ul class="error-links">
+                    {links.into_iter().map(|(label, url)| view! {
+                        <li><a href=url.clone()>{label}</a> " " <code>{url}</code></li>
+                    }).collect_view()}
+                </ul>
+            })}
+            <p class="problem-actions">
+                {(!missing).then(|| view! {
+                    <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button>
+                })}
+                <A href=Route::home().path() attr:class="button secondary">"Back to products"</A>
+            </p>
+        </div>
+    }
+}
+
+/// The error's message for a person: a parser's complaint about the answer's
+/// characters says nothing to them, so an unreadable answer is only named.
+fn plain_message(error: &ServiceError) -> String {
+    match error {
+        ServiceError::Decode(_) => {
+            "The service answered, but not with what the Download Service sends, so this app could not read it."
+                .to_owned()
+        }
+        other => other.to_string(),
+    }
+}
+
+#[component]
+fn ProductView(product: Product, files: Memo<Files>, retry_list: Callback<()>) -> impl IntoView {
     let kinds = [product.category.clone()]
         .into_iter()
         .flatten()
@@ -95,7 +207,7 @@ fn ProductView(product: Product) -> impl IntoView {
         </header>
         {images}
         </div>
-        <DownloadPicker product />
+        <DownloadPicker product files retry_list />
     }
 }
 
@@ -142,48 +254,59 @@ impl SelectionState {
 }
 
 #[component]
-fn DownloadPicker(product: Product) -> impl IntoView {
+fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>) -> impl IntoView {
     let api = use_api();
     let state = SelectionState::from_url(&product.id);
     let offered = StoredValue::new(product.areas().to_vec());
     let formats = StoredValue::new(product.formats().to_vec());
     let id = StoredValue::new(product.id.clone());
+    let picking = AreaPicking::of(product.areas());
+    let has_map = picking == AreaPicking::Map;
+    let empty_hint = picking.empty_hint();
 
-    // Only areas the product offers are queried; others from a hand-edited URL are
-    // kept in the URL and named.
-    let wanted = Memo::new(move |_| {
-        offered.with_value(|offered| state.current.read().offered_only(offered))
-    });
-    let unavailable =
-        Memo::new(move |_| offered.with_value(|offered| state.current.read().not_offered(offered)));
-
-    let results = LocalResource::new(move || {
-        let api = api.get();
-        let wanted = wanted.get();
-        let id = id.get_value();
-        async move {
-            let mut answers = Vec::new();
-            for (area, query) in wanted.queries() {
-                answers.push((area, api.downloads(&id, &query).await));
-            }
-            (wanted, Merged::<ServiceError>::new(answers))
+    // What is listed: the picked areas the product offers (others from a hand-edited
+    // URL stay in the URL and are named), or its only area.
+    let wanted = {
+        let picking = picking.clone();
+        Memo::new(move |_| {
+            offered.with_value(|offered| picking.wanted(&state.current.read(), offered))
+        })
+    };
+    let fixed = matches!(picking, AreaPicking::Fixed(_));
+    let unavailable = Memo::new(move |_| {
+        if fixed {
+            Vec::new()
+        } else {
+            offered.with_value(|offered| state.current.read().not_offered(offered))
         }
     });
-    // The last answer stays on screen while the next one loads: no flashing table.
-    let answered_for = Memo::new(move |_| results.read().as_ref().map(|(s, _)| s.clone()));
-    let merged = Memo::new(move |_| {
-        results
-            .read()
-            .as_ref()
-            .map(|(_, merged)| merged.clone())
-            .unwrap_or_default()
+
+    let listing: Memo<Option<Result<Listing, ListError>>> = Memo::new(move |_| {
+        files.with(|files| {
+            files.as_ref().map(|files| {
+                files
+                    .as_ref()
+                    .map(|all| wanted.with(|wanted| wanted.listing(all)))
+                    .map_err(Clone::clone)
+            })
+        })
     });
-    let downloads = Memo::new(move |_| merged.read().downloads.clone());
-    let by_area = Memo::new(move |_| merged.read().by_area.clone());
-    let total = Memo::new(move |_| merged.read().total);
-    let errors = Memo::new(move |_| merged.read().errors.clone());
-    let loading = Memo::new(move |_| answered_for.read().as_ref() != Some(&*wanted.read()));
+    let listed = move || listing.with(|l| matches!(l, Some(Ok(_))));
+    let downloads = Memo::new(move |_| match &*listing.read() {
+        Some(Ok(listing)) => listing.downloads.clone(),
+        _ => Vec::new(),
+    });
+    let by_area = Memo::new(move |_| match &*listing.read() {
+        Some(Ok(listing)) => listing.by_area.clone(),
+        _ => Default::default(),
+    });
     let picked_any = Memo::new(move |_| !wanted.with(|w| w.areas.is_empty()));
+    let summary = move || match &*listing.read() {
+        _ if !picked_any.get() => wanted.read().summary(&Default::default()),
+        None => "Getting the list of files…".to_owned(),
+        Some(Err(_)) => "Files not listed".to_owned(),
+        Some(Ok(listing)) => wanted.read().summary(&listing.total),
+    };
 
     let query_urls = Memo::new(move |_| {
         let wanted = wanted.get();
@@ -200,66 +323,91 @@ fn DownloadPicker(product: Product) -> impl IntoView {
 
     let selected = Signal::derive(move || state.current.with(|s| s.areas.clone()));
     let on_toggle = Callback::new(move |area: Area| state.update(|s| s.toggled(&area)));
+    let marker = RwSignal::new(None::<MapMarker>);
+    let on_found = Callback::new(move |found: Found| {
+        marker.set(Some(MapMarker {
+            label: found.name.clone(),
+            point: found.point,
+        }));
+        let Some(square) = found.point.square() else {
+            return format!("{} is outside Great Britain's grid squares.", found.name);
+        };
+        let area = Area::Square(square);
+        if offered.with_value(|offered| offered.contains(&area)) {
+            state.update(|s| s.with_added([area]));
+            format!("{} is in {square}: {square} is picked.", found.name)
+        } else {
+            format!(
+                "{} is in {square}, which this product does not offer.",
+                found.name
+            )
+        }
+    });
     let (name, version) = (product.name.clone(), product.version.clone());
     let export_title = Signal::derive(move || wanted.read().export_title(&name, &version));
+
+    let map_panel = (!fixed).then(|| {
+        view! {
+            <div class="picker-map">
+                <AreaGrid
+                    offered=product.areas().to_vec()
+                    selected
+                    totals=by_area
+                    on_toggle
+                    marker
+                />
+                {has_map.then(|| view! {
+                    <PlaceFinder on_found />
+                    <TypedAreasForm offered state />
+                })}
+                {move || {
+                    let codes = unavailable.get();
+                    (!codes.is_empty()).then(|| view! {
+                        <p class="notice" role="status">
+                            "Not offered by this product, so not listed: " {codes.join(", ")} ". "
+                            <button type="button" class="link-button" on:click=move |_| {
+                                offered.with_value(|offered| state.update(|s| s.offered_only(offered)))
+                            }>"Remove them"</button>
+                        </p>
+                    })
+                }}
+            </div>
+        }
+    });
+    let whole_area = match &picking {
+        AreaPicking::Fixed(Area::Gb) => {
+            Some("All of Great Britain (GB), the only area of this product.".to_owned())
+        }
+        AreaPicking::Fixed(area) => Some(format!("{area}, the only area of this product.")),
+        _ => None,
+    };
 
     view! {
         <section class="picker" aria-labelledby="picker-heading">
             <h2 id="picker-heading">"Download"</h2>
-            <div class="picker-layout">
-                <div class="picker-map">
-                    <AreaGrid
-                        offered=product.areas().to_vec()
-                        selected
-                        totals=by_area
-                        on_toggle
-                    />
-                    <TypedAreasForm offered state />
-                    {move || {
-                        let codes = unavailable.get();
-                        (!codes.is_empty()).then(|| view! {
-                            <p class="notice" role="status">
-                                "Not offered by this product, so not listed: " {codes.join(", ")} ". "
-                                <button type="button" class="link-button" on:click=move |_| {
-                                    offered.with_value(|offered| state.update(|s| s.offered_only(offered)))
-                                }>"Remove them"</button>
-                            </p>
-                        })
-                    }}
-                </div>
+            <div class="picker-layout" class:single=fixed>
+                {map_panel}
                 <div class="picker-results">
+                    {whole_area.map(|text| view! { <p class="whole-area">{text}</p> })}
                     <FormatChoosers formats state />
-                    <div class="summary" aria-live="polite">
-                        <p class="totals">
-                            {move || wanted.read().summary(&total.get())}
-                        </p>
-                        <span class="loading-dot" class:active=move || loading.get() && picked_any.get()>
-                            "Loading…"
-                        </span>
+                    <div class="summary">
+                        <p class="totals" aria-live="polite">{summary}</p>
                     </div>
-                    {move || {
-                        errors
-                            .get()
-                            .into_iter()
-                            .map(|(area, error)| {
-                                view! {
-                                    <div class="query-error">
-                                        <p class="query-error-area">"Listing " {area.code().to_owned()} " failed:"</p>
-                                        <ErrorView error=error.into() retry=move |_| results.refetch() />
-                                    </div>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                    <Show
-                        when=move || picked_any.get()
-                        fallback=|| view! {
-                            <div class="empty-state">
-                                <p><strong>"Pick one or more areas"</strong></p>
-                                <p>"Click squares on the map, choose a whole area, or type codes such as "<code>"SU, SZ"</code>"."</p>
-                            </div>
+                    {move || match &*listing.read() {
+                        Some(Err(error)) => {
+                            let error = error.clone();
+                            view! { <FilesProblem error retry=retry_list /> }.into_any()
                         }
-                    >
+                        None if picked_any.get() => view! { <FilesLoading /> }.into_any(),
+                        _ => ().into_any(),
+                    }}
+                    <Show when=move || !picked_any.get() && !listing.with(|l| matches!(l, Some(Err(_))))>
+                        <div class="empty-state">
+                            <p><strong>"Pick one or more areas"</strong></p>
+                            <p>{empty_hint}</p>
+                        </div>
+                    </Show>
+                    <Show when=move || picked_any.get() && listed()>
                         <DownloadsTable downloads />
                         <BulkExport
                             downloads
@@ -286,6 +434,35 @@ fn DownloadPicker(product: Product) -> impl IntoView {
                 </div>
             </div>
         </section>
+    }
+}
+
+/// Rows of grey while the list of files is on its way.
+#[component]
+fn FilesLoading() -> impl IntoView {
+    view! {
+        <div class="files-loading" role="status" aria-busy="true">
+            <p>"Getting the list of files from the service…"</p>
+            <div class="skeleton-line wide"></div>
+            <div class="skeleton-line wide"></div>
+            <div class="skeleton-line wide"></div>
+        </div>
+    }
+}
+
+/// The one panel for a list of files that did not come.
+#[component]
+fn FilesProblem(error: ListError, retry: Callback<()>) -> impl IntoView {
+    let message = match &error {
+        ListError::Service(error) => plain_message(error),
+        slow => slow.to_string(),
+    };
+    view! {
+        <div class="error-panel files-problem" role="alert">
+            <p class="error-title">"The list of files did not come: " {error.title()}</p>
+            <p class="error-message">{message}</p>
+            <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button>
+        </div>
     }
 }
 

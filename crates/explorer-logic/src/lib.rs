@@ -6,6 +6,8 @@
 pub mod address;
 pub mod bulk;
 pub mod gallery;
+pub mod grid_ref;
+pub mod places;
 pub mod routes;
 pub mod selection;
 pub mod service_error;

@@ -306,52 +306,89 @@ pub fn subformats<'a>(formats: &'a [Format], format: &str) -> Vec<&'a str> {
     subs
 }
 
-/// The answers to a selection's queries put together for one table.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Merged<E> {
+/// What a selection lists out of a product's whole downloads list: each picked area's
+/// files, filtered here exactly as the service filters that area's query.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Listing {
     /// Every file listed, in the order of the areas, each once.
     pub downloads: Vec<ProductDownload>,
-    /// Totals of each area whose query was answered (zero files included).
+    /// Totals of each picked area (zero files included).
     pub by_area: BTreeMap<Area, Totals>,
     /// All files together.
     pub total: Totals,
-    /// The queries that failed, with why.
-    pub errors: Vec<(Area, E)>,
 }
 
-impl<E> Default for Merged<E> {
-    fn default() -> Self {
-        Merged {
-            downloads: Vec::new(),
-            by_area: BTreeMap::new(),
-            total: Totals::default(),
-            errors: Vec::new(),
+impl Selection {
+    /// The files of `all` (the product's unfiltered downloads) that this selection's
+    /// queries would list. A file listed under two areas (same `url`) appears once.
+    pub fn listing(&self, all: &[ProductDownload]) -> Listing {
+        let mut listing = Listing::default();
+        for (area, query) in self.queries() {
+            let mut files: Vec<&ProductDownload> = Vec::new();
+            for file in all
+                .iter()
+                .filter(|d| query.matches(&d.file_name, &d.area, &d.format, d.subformat.as_deref()))
+            {
+                if !files.iter().any(|f| f.url == file.url) {
+                    files.push(file);
+                }
+            }
+            listing
+                .by_area
+                .insert(area, Totals::of(files.iter().map(|d| d.size)));
+            for file in files {
+                if !listing.downloads.iter().any(|d| d.url == file.url) {
+                    listing.downloads.push(file.clone());
+                }
+            }
         }
+        listing.total = Totals::of(listing.downloads.iter().map(|d| d.size));
+        listing
     }
 }
 
-impl<E> Merged<E> {
-    /// Merges the answer of each area's query. A file listed by two queries (same
-    /// `url`) appears once, under the first.
-    pub fn new(results: impl IntoIterator<Item = (Area, Result<Vec<ProductDownload>, E>)>) -> Self {
-        let mut merged = Merged::default();
-        for (area, result) in results {
-            match result {
-                Ok(downloads) => {
-                    merged
-                        .by_area
-                        .insert(area, Totals::of(downloads.iter().map(|d| d.size)));
-                    for download in downloads {
-                        if !merged.downloads.iter().any(|d| d.url == download.url) {
-                            merged.downloads.push(download);
-                        }
-                    }
-                }
-                Err(error) => merged.errors.push((area, error)),
-            }
+/// How a product's areas are picked, from the areas it offers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AreaPicking {
+    /// One whole area only (`GB`): it is picked for the user and nothing is shown to
+    /// pick with.
+    Fixed(Area),
+    /// Whole areas only (`GB` and `NI`, say): a toggle for each, no map.
+    Chips,
+    /// Grid squares: the map, a toggle for each whole area and the typed-codes box.
+    Map,
+}
+
+impl AreaPicking {
+    /// The way to pick among `offered`.
+    pub fn of(offered: &[Area]) -> Self {
+        match offered {
+            [only] if only.square().is_none() => AreaPicking::Fixed(only.clone()),
+            _ if offered.iter().any(|a| a.square().is_some()) => AreaPicking::Map,
+            _ => AreaPicking::Chips,
         }
-        merged.total = Totals::of(merged.downloads.iter().map(|d| d.size));
-        merged
+    }
+
+    /// What is listed for `picked` (the address's choice): a fixed area whatever the
+    /// address says, else the picked areas the product offers.
+    pub fn wanted(&self, picked: &Selection, offered: &[Area]) -> Selection {
+        match self {
+            AreaPicking::Fixed(area) => Selection {
+                areas: vec![area.clone()],
+                ..picked.clone()
+            },
+            _ => picked.offered_only(offered),
+        }
+    }
+
+    /// What to say while nothing is picked.
+    pub fn empty_hint(&self) -> &'static str {
+        match self {
+            AreaPicking::Map => {
+                "Click squares on the map, find a place or grid reference, choose a whole area, or type codes such as SU, SZ."
+            }
+            _ => "Choose one of the areas above.",
+        }
     }
 }
 
@@ -604,39 +641,76 @@ mod tests {
     }
 
     #[test]
-    fn merging_keeps_area_order_totals_and_errors() {
-        let merged = Merged::new([
-            (
-                Area::from("SU"),
-                Ok(vec![
-                    download("a", "SU", Some(100)),
-                    download("b", "SU", None),
-                ]),
-            ),
-            (Area::from("SV"), Ok(vec![])),
-            (Area::from("SZ"), Err("offline")),
-            (
-                Area::from("TQ"),
-                Ok(vec![
-                    download("c", "TQ", Some(5)),
-                    download("a", "SU", Some(100)),
-                ]),
-            ),
-        ]);
-        let urls: Vec<_> = merged.downloads.iter().map(|d| d.url.as_str()).collect();
-        assert_eq!(urls, ["a", "b", "c"]);
+    fn the_whole_list_is_filtered_per_area_like_the_service_filters_each_query() {
+        let mut other_format = download("d", "SU", Some(7));
+        other_format.format = "GeoPackage".into();
+        other_format.subformat = None;
+        let all = [
+            download("a", "SU", Some(100)),
+            download("b", "SU", None),
+            download("c", "TQ", Some(5)),
+            download("g", "GB", Some(1000)),
+            // Listed twice by the service: shown once.
+            download("a", "SU", Some(100)),
+            other_format,
+        ];
+        let picked = Selection::from_params(Some("TQ,SU,SV"), None, None);
+        let listing = picked.listing(&all);
+        let urls: Vec<_> = listing.downloads.iter().map(|d| d.url.as_str()).collect();
+        assert_eq!(urls, ["a", "b", "d", "c"]);
         assert_eq!(
-            merged.total,
+            listing.total,
             Totals {
-                files: 3,
-                bytes: 105,
+                files: 4,
+                bytes: 112,
                 unsized_files: 1
             }
         );
-        assert_eq!(merged.by_area[&Area::from("SU")].bytes, 100);
-        assert_eq!(merged.by_area[&Area::from("SV")], Totals::default());
-        assert!(!merged.by_area.contains_key(&Area::from("SZ")));
-        assert_eq!(merged.errors, [(Area::from("SZ"), "offline")]);
+        assert_eq!(listing.by_area[&Area::from("SU")].bytes, 107);
+        assert_eq!(listing.by_area[&Area::from("SV")], Totals::default());
+        assert!(!listing.by_area.contains_key(&Area::from("GB")));
+
+        let gml = Selection::from_params(Some("SU,GB"), Some("GML"), Some("3")).listing(&all);
+        let urls: Vec<_> = gml.downloads.iter().map(|d| d.url.as_str()).collect();
+        assert_eq!(urls, ["g", "a", "b"]);
+        assert_eq!(gml.by_area[&Area::from("SU")].files, 2);
+        let gpkg = Selection::from_params(Some("SU"), Some("GeoPackage"), None).listing(&all);
+        assert_eq!(gpkg.downloads.len(), 1);
+        assert_eq!(gpkg.downloads[0].url, "d");
+        assert_eq!(Selection::default().listing(&all), Listing::default());
+    }
+
+    #[test]
+    fn a_product_with_one_whole_area_has_it_picked_and_squares_get_the_map() {
+        let gb_only = areas(&["GB"]);
+        let fixed = AreaPicking::of(&gb_only);
+        assert_eq!(fixed, AreaPicking::Fixed(Area::Gb));
+        let wanted = fixed.wanted(
+            &Selection::from_params(Some("SU"), Some("CSV"), None),
+            &gb_only,
+        );
+        assert_eq!(wanted.areas, areas(&["GB"]));
+        assert_eq!(wanted.format.as_deref(), Some("CSV"));
+        assert_eq!(
+            fixed.wanted(&Selection::default(), &gb_only).areas,
+            areas(&["GB"])
+        );
+
+        let squares = areas(&["GB", "SU", "SZ"]);
+        let map = AreaPicking::of(&squares);
+        assert_eq!(map, AreaPicking::Map);
+        assert!(map.empty_hint().contains("map"));
+        let picked = Selection::from_params(Some("SU,TQ"), None, None);
+        assert_eq!(map.wanted(&picked, &squares).areas, areas(&["SU"]));
+        assert_eq!(AreaPicking::of(&areas(&["SU"])), AreaPicking::Map);
+
+        let whole = AreaPicking::of(&areas(&["GB", "NI"]));
+        assert_eq!(whole, AreaPicking::Chips);
+        assert!(!whole.empty_hint().contains("map"));
+        assert_eq!(
+            AreaPicking::of(&areas(&["UK"])),
+            AreaPicking::Fixed(Area::from("UK"))
+        );
     }
 
     #[test]

@@ -1,0 +1,421 @@
+//! The product page's states and finding a square: one downloads request however many
+//! squares are picked, the loading and failed states of that list, products with GB
+//! only, the error page, the map's keyboard focus and readable text, and the place and
+//! grid reference boxes.
+
+use std::collections::BTreeSet;
+
+use download_api::ProductDownload;
+use e2e::Harness;
+use thirtyfour::prelude::*;
+
+const PRODUCT: &str = "OpenMapLocal";
+/// Twenty squares of England and Wales.
+const TWENTY_SQUARES: &str = "SD,SE,SH,SJ,SK,SM,SN,SO,SP,SS,ST,SU,SV,SW,SX,SY,SZ,TA,TF,TG";
+
+/// Holds the page's requests whose URL contains `window.__holdMatching` until
+/// `window.__release()`; `window.__answerMatching` and `window.__answerText` make
+/// matching requests answer that text instead. Installed before the app starts.
+const FETCH_CONTROL: &str = r#"
+window.__held = [];
+const realFetch = window.fetch.bind(window);
+window.fetch = (input, init) => {
+  const url = typeof input === 'string' ? input : input.url;
+  if (window.__answerMatching && url.includes(window.__answerMatching)) {
+    return Promise.resolve(new Response(window.__answerText,
+      { status: 200, headers: { 'content-type': 'application/json' } }));
+  }
+  if (window.__holdMatching && url.includes(window.__holdMatching)) {
+    return new Promise(resolve => window.__held.push(() => resolve(realFetch(input, init))));
+  }
+  return realFetch(input, init);
+};
+window.__release = () => { window.__holdMatching = null; window.__held.splice(0).forEach(go => go()); };
+"#;
+
+/// Runs `setup` (JavaScript) in every page of this browser before the app starts,
+/// after [`FETCH_CONTROL`].
+async fn control_fetch(h: &Harness, setup: &str) {
+    h.driver
+        .cdp()
+        .page()
+        .add_script_to_evaluate_on_new_document(format!("{FETCH_CONTROL}\n{setup}"))
+        .await
+        .expect("install the fetch control");
+}
+
+/// Blocks (or, with no patterns, unblocks) the browser's requests to matching URLs.
+async fn block_urls(h: &Harness, patterns: &[&str]) {
+    let cdp = h.driver.cdp();
+    cdp.send_raw("Network.enable", serde_json::json!({}))
+        .await
+        .expect("enable the network domain");
+    cdp.send_raw(
+        "Network.setBlockedURLs",
+        serde_json::json!({ "urls": patterns }),
+    )
+    .await
+    .expect("block urls");
+}
+
+/// The product's whole list, straight from the server.
+async fn server_files(h: &Harness, product: &str) -> Vec<ProductDownload> {
+    let url = format!("{}/downloads/v1/products/{product}/downloads", h.base);
+    reqwest::get(&url)
+        .await
+        .expect("list downloads")
+        .json()
+        .await
+        .expect("downloads JSON")
+}
+
+/// The file names the table lists, once it lists `count` rows.
+async fn table_files(h: &Harness, count: usize) -> BTreeSet<String> {
+    h.wait_for_js(&format!(
+        "document.querySelectorAll('.downloads-table tbody tr').length === {count}"
+    ))
+    .await;
+    let names = h
+        .js("return [...document.querySelectorAll('.downloads-table tbody tr')].map(r => r.dataset.file);")
+        .await;
+    serde_json::from_value(names).expect("file names")
+}
+
+/// How many requests the page has made to URLs containing `part`.
+async fn requests_to(h: &Harness, part: &str) -> u64 {
+    h.js(&format!(
+        "return performance.getEntriesByType('resource').filter(e => e.name.includes('{part}')).length;"
+    ))
+    .await
+    .as_u64()
+    .expect("a count")
+}
+
+async fn text(h: &Harness, css: &str) -> String {
+    h.find(css).await.text().await.expect("text")
+}
+
+async fn is_selected(h: &Harness, code: &str) -> bool {
+    h.find(&format!("#square-{code}"))
+        .await
+        .attr("aria-selected")
+        .await
+        .unwrap()
+        .as_deref()
+        == Some("true")
+}
+
+async fn press(h: &Harness, key: impl Into<TypingData>) {
+    h.driver
+        .active_element()
+        .await
+        .expect("a focused element")
+        .send_keys(key)
+        .await
+        .expect("send keys");
+}
+
+async fn no_console_errors(h: &Harness) {
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn twenty_squares_are_listed_from_one_request() {
+    let h = Harness::start(&[]).await;
+    let squares: Vec<&str> = TWENTY_SQUARES.split(',').collect();
+    let expected: BTreeSet<String> = server_files(&h, PRODUCT)
+        .await
+        .into_iter()
+        .filter(|d| squares.contains(&d.area.code()))
+        .map(|d| d.file_name)
+        .collect();
+    assert!(expected.len() >= 20 * 3, "{} files", expected.len());
+
+    h.goto(&format!("/products/{PRODUCT}?areas={TWENTY_SQUARES}"))
+        .await;
+    assert_eq!(table_files(&h, expected.len()).await, expected);
+    let listed_after_ms = h
+        .js("return performance.now() - performance.getEntriesByType('navigation')[0].startTime;")
+        .await;
+    let requests = requests_to(&h, &format!("/products/{PRODUCT}/downloads")).await;
+    println!(
+        "20 squares: {requests} downloads request(s), all files listed {listed_after_ms} ms after navigation"
+    );
+    assert_eq!(requests, 1, "one request for the whole list");
+    // Each square still shows its own query, and its size on the map.
+    let queries = text(&h, ".queries summary").await;
+    assert_eq!(queries, "Service queries (20)");
+    h.find("#square-SU .total").await;
+    no_console_errors(&h).await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn the_map_shows_at_once_and_the_list_says_it_is_loading() {
+    let h = Harness::start(&[]).await;
+    control_fetch(&h, "window.__holdMatching = '/OpenMapLocal/downloads';").await;
+    h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
+    // The product and its map are there while the files are on their way.
+    h.find(".files-loading").await;
+    assert!(is_selected(&h, "SU").await && is_selected(&h, "SZ").await);
+    let totals = text(&h, ".totals").await;
+    assert!(!totals.contains("0 files"), "{totals}");
+    assert_eq!(totals, "Getting the list of files…");
+    assert!(h.find_all(".downloads-table").await.is_empty());
+
+    h.js("window.__release(); return null;").await;
+    let files = server_files(&h, PRODUCT).await;
+    let count = files
+        .iter()
+        .filter(|d| ["SU", "SZ"].contains(&d.area.code()))
+        .count();
+    table_files(&h, count).await;
+    assert!(h.find_all(".files-loading").await.is_empty());
+    assert!(
+        text(&h, ".totals")
+            .await
+            .starts_with(&format!("{count} files"))
+    );
+    no_console_errors(&h).await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_failed_list_shows_one_panel_whose_try_again_lists_the_files() {
+    let h = Harness::start(&[]).await;
+    block_urls(&h, &["*/OpenMapLocal/downloads*"]).await;
+    h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ,TQ")).await;
+    let panel = text(&h, ".files-problem").await;
+    assert!(panel.contains("Try again"), "{panel}");
+    assert_eq!(
+        h.find_all(".error-panel").await.len(),
+        1,
+        "one panel, not one per square"
+    );
+    assert_eq!(text(&h, ".totals").await, "Files not listed");
+    // Nothing the user picked is lost.
+    assert!(is_selected(&h, "SU").await && is_selected(&h, "TQ").await);
+
+    block_urls(&h, &[]).await;
+    h.find(".files-problem button").await.click().await.unwrap();
+    let count = server_files(&h, PRODUCT)
+        .await
+        .iter()
+        .filter(|d| ["SU", "SZ", "TQ"].contains(&d.area.code()))
+        .count();
+    table_files(&h, count).await;
+    h.wait_for_js("!document.querySelector('.files-problem')")
+        .await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_product_with_gb_only_lists_its_files_at_once() {
+    let h = Harness::start(&[]).await;
+    let expected: BTreeSet<String> = server_files(&h, "OpenRoads")
+        .await
+        .into_iter()
+        .map(|d| d.file_name)
+        .collect();
+    h.goto("/products/OpenRoads").await;
+    assert_eq!(table_files(&h, expected.len()).await, expected);
+    assert!(
+        text(&h, ".whole-area")
+            .await
+            .contains("All of Great Britain")
+    );
+    // No map, no codes to type, no "pick an area".
+    for absent in [
+        ".grid-map",
+        "#typed-areas-input",
+        "#place-input",
+        ".empty-state",
+        ".area-chip",
+    ] {
+        assert!(h.find_all(absent).await.is_empty(), "{absent} is shown");
+    }
+    assert!(text(&h, ".totals").await.ends_with("1 area"));
+    no_console_errors(&h).await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_product_that_cannot_be_loaded_says_why_and_offers_ways_on() {
+    let h = Harness::start(&[]).await;
+    // No answer: the cause in words, Try again, Back to products.
+    block_urls(&h, &["*/products/OpenMapLocal"]).await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+    let panel = text(&h, ".product-problem").await;
+    assert!(panel.contains("No answer this app may read"), "{panel}");
+    assert_ne!(text(&h, "h1").await, "Product not available");
+    h.find(".product-problem a[href='/']").await;
+    block_urls(&h, &[]).await;
+    h.find(".product-problem button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.wait_for_js("document.querySelector('h1').textContent === 'OS Open Map - Local'")
+        .await;
+    h.find("#square-SU").await;
+
+    // A missing product: the service's message, and the way back is the gallery.
+    h.goto("/products/NoSuchProduct").await;
+    assert_eq!(text(&h, "h1").await, "Product not found");
+    let panel = text(&h, ".product-problem").await;
+    assert!(panel.contains("NoSuchProduct"), "{panel}");
+    assert!(
+        h.find_all(".product-problem button").await.is_empty(),
+        "no retry for a 404"
+    );
+    assert!(
+        h.find_all(".product-problem a[href$='/downloads/v1/products']")
+            .await
+            .is_empty(),
+        "no link to the JSON catalogue"
+    );
+    h.find(".product-problem a[href='/']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.wait_for_js("location.pathname === '/'").await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn an_unreadable_product_answer_is_named_without_parser_text() {
+    let h = Harness::start(&[]).await;
+    control_fetch(
+        &h,
+        r#"window.__answerMatching = '/products/OpenMapLocal'; window.__answerText = '{"id": "OpenMapLocal", "name":';"#,
+    )
+    .await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+    let panel = text(&h, ".product-problem").await;
+    assert!(panel.contains("could not read"), "{panel}");
+    for parser_words in ["EOF", "line 1", "column"] {
+        assert!(!panel.contains(parser_words), "{panel}");
+    }
+    h.find(".product-problem button").await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn space_picks_the_square_that_has_the_focus() {
+    let h = Harness::start(&[]).await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+    h.find("#square-SZ").await.click().await.unwrap();
+    assert!(is_selected(&h, "SZ").await);
+    // Focus moved some other way (a screen reader, a script): Space acts on SU.
+    h.js("document.querySelector('#square-SU').focus(); return null;")
+        .await;
+    press(&h, Key::Space).await;
+    h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'true'")
+        .await;
+    assert!(is_selected(&h, "SZ").await, "SZ stays picked");
+    // Tab from the control before the map lands on the square last focused.
+    h.js("document.querySelector('.area-chip').focus(); return null;")
+        .await;
+    press(&h, Key::Tab).await;
+    h.wait_for_js("document.activeElement.id === 'square-SU'")
+        .await;
+    press(&h, Key::Space).await;
+    h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'false'")
+        .await;
+
+    // A picked square's name starts with what it shows.
+    h.find("#square-SZ .total").await;
+    let shown = h
+        .js("return document.querySelector('#square-SZ text').textContent.replace(/\\s+/g, ' ').trim();")
+        .await;
+    let name = h
+        .find("#square-SZ")
+        .await
+        .attr("aria-label")
+        .await
+        .unwrap()
+        .unwrap();
+    let shown = shown.as_str().unwrap();
+    assert!(
+        name.starts_with(shown),
+        "{name:?} does not start with {shown:?}"
+    );
+    no_console_errors(&h).await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn map_text_stays_readable_on_a_phone_and_a_desktop() {
+    let h = Harness::start(&[]).await;
+    for (width, height) in [(1280, 900), (390, 844)] {
+        h.driver
+            .cdp()
+            .send_raw(
+                "Emulation.setDeviceMetricsOverride",
+                serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}),
+            )
+            .await
+            .unwrap();
+        h.goto(&format!("/products/{PRODUCT}?areas=SU")).await;
+        h.find("#square-SU .total").await;
+        // Font size in map units times the map's scale on screen.
+        let px = h
+            .js("const svg = document.querySelector('.grid-map'); \
+                 const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; \
+                 const size = parseFloat(getComputedStyle(document.querySelector('#square-SU .total')).fontSize); \
+                 return size * scale;")
+            .await
+            .as_f64()
+            .unwrap();
+        assert!(
+            px >= 11.0,
+            "the size on SU is {px:.1} px at {width} px wide"
+        );
+    }
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
+    let h = Harness::start(&[]).await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+    h.find("#square-SU").await;
+    assert_eq!(
+        requests_to(&h, "places.json").await,
+        0,
+        "loaded on first use only"
+    );
+
+    let place = h.find("#place-input").await;
+    place.send_keys("southampton\n").await.unwrap();
+    h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'true'")
+        .await;
+    let status = text(&h, "#find-status").await;
+    assert!(
+        status.contains("Southampton") && status.contains("SU"),
+        "{status}"
+    );
+    assert_eq!(text(&h, ".grid-map .marker").await, "Southampton");
+    assert!(text(&h, ".credit").await.contains("GeoNames"));
+    assert_eq!(requests_to(&h, "places.json").await, 1);
+
+    let grid = h.find("#grid-ref-input").await;
+    grid.send_keys("NT 25 73\n").await.unwrap();
+    h.wait_for_js("document.querySelector('#square-NT').getAttribute('aria-selected') === 'true'")
+        .await;
+    assert_eq!(text(&h, ".grid-map .marker").await, "NT 25 73");
+    h.wait_for_js("location.search === '?areas=NT,SU'").await;
+
+    grid.clear().await.unwrap();
+    grid.send_keys("641000,311000\n").await.unwrap();
+    h.wait_for_js("document.querySelector('#square-TG').getAttribute('aria-selected') === 'true'")
+        .await;
+
+    grid.clear().await.unwrap();
+    grid.send_keys("SU 411 11\n").await.unwrap();
+    let problem = text(&h, "#grid-ref-problem").await;
+    assert!(problem.contains("as many digits"), "{problem}");
+    no_console_errors(&h).await;
+    h.stop().await;
+}

@@ -1,0 +1,185 @@
+//! Finding your square: a place box (towns and cities of Great Britain, from
+//! `places.json`, fetched the first time the box is used) and a grid reference box.
+
+use std::sync::Arc;
+
+use explorer_logic::grid_ref::{GridPoint, GridRef};
+use explorer_logic::places::Gazetteer;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Most places offered as suggestions while typing.
+const SUGGESTIONS: usize = 8;
+
+/// A place or grid reference the user asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// `Southampton` or `SU 41 11`: how the map labels it.
+    pub name: String,
+    pub point: GridPoint,
+}
+
+/// The gazetteer, fetched on first use.
+#[derive(Debug, Clone, Default)]
+enum Places {
+    #[default]
+    NotAsked,
+    Loading,
+    Ready(Arc<Gazetteer>),
+    Failed,
+}
+
+/// The two boxes. `on_found` picks what was found and answers with a sentence for
+/// the user (`Southampton is in SU: SU is picked.`).
+#[component]
+pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
+    let places = RwSignal::new(Places::NotAsked);
+    let place_text = RwSignal::new(String::new());
+    let grid_text = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<String>);
+    let grid_problem = RwSignal::new(None::<String>);
+    // A place asked for before the list arrived, found once it does.
+    let pending = RwSignal::new(None::<String>);
+
+    let find_place = move |gazetteer: &Gazetteer, typed: &str| match gazetteer.best(typed) {
+        Some(place) => {
+            let message = on_found.run(Found {
+                name: place.name.clone(),
+                point: place.point,
+            });
+            let reference = place.point.reference().unwrap_or_default();
+            status.set(Some(format!("{} ({reference}). {message}", place.label())));
+        }
+        None => status.set(Some(format!(
+            "No town or city called {typed} is known here."
+        ))),
+    };
+    let load = move || {
+        if !matches!(places.get_untracked(), Places::NotAsked | Places::Failed) {
+            return;
+        }
+        places.set(Places::Loading);
+        spawn_local(async move {
+            let address = crate::routes::base_path().file("places.json");
+            let loaded = match gloo_net::http::Request::get(&address).send().await {
+                Ok(response) if response.ok() => response.json::<Gazetteer>().await.ok(),
+                _ => None,
+            };
+            match loaded {
+                Some(gazetteer) => {
+                    let gazetteer = Arc::new(gazetteer);
+                    places.set(Places::Ready(gazetteer.clone()));
+                    if let Some(typed) = pending.get_untracked() {
+                        pending.set(None);
+                        find_place(&gazetteer, &typed);
+                    }
+                }
+                None => {
+                    places.set(Places::Failed);
+                    pending.set(None);
+                    status.set(Some(
+                        "The list of places could not be loaded: try a grid reference instead."
+                            .to_owned(),
+                    ));
+                }
+            }
+        });
+    };
+
+    let suggestions = Memo::new(move |_| match &*places.read() {
+        Places::Ready(gazetteer) => place_text.with(|typed| {
+            gazetteer
+                .search(typed, SUGGESTIONS)
+                .into_iter()
+                .map(|place| place.label())
+                .collect::<Vec<_>>()
+        }),
+        _ => Vec::new(),
+    });
+    let source = move || match &*places.read() {
+        Places::Ready(gazetteer) => Some(gazetteer.source.clone()),
+        _ => None,
+    };
+
+    let submit_place = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let typed = place_text.get_untracked();
+        if typed.trim().is_empty() {
+            status.set(Some("Type the name of a town or city.".to_owned()));
+            return;
+        }
+        match places.get_untracked() {
+            Places::Ready(gazetteer) => find_place(&gazetteer, &typed),
+            _ => {
+                pending.set(Some(typed));
+                status.set(Some("Loading the list of places…".to_owned()));
+                load();
+            }
+        }
+    };
+    let submit_grid = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        match GridRef::parse(&grid_text.get_untracked()) {
+            Ok(reference) => {
+                let point = reference.centre();
+                let name = if reference.precision_m >= 1000 {
+                    point.reference().unwrap_or_default()
+                } else {
+                    format!("{} {}", reference.corner.easting, reference.corner.northing)
+                };
+                grid_problem.set(None);
+                let message = on_found.run(Found { name, point });
+                status.set(Some(message));
+            }
+            Err(problem) => grid_problem.set(Some(problem.to_string())),
+        }
+    };
+
+    view! {
+        <div class="place-finder">
+            <form class="finder-form" on:submit=submit_place>
+                <label for="place-input">"Find a town or city"</label>
+                <div class="typed-row">
+                    <input
+                        id="place-input"
+                        type="text"
+                        list="place-options"
+                        placeholder="e.g. Southampton"
+                        autocomplete="off"
+                        on:focus=move |_| load()
+                        bind:value=place_text
+                    />
+                    <datalist id="place-options">
+                        <For
+                            each=move || suggestions.get()
+                            key=|label| label.clone()
+                            children=|label| view! { <option value=label></option> }
+                        />
+                    </datalist>
+                    <button type="submit" class="button">"Find"</button>
+                </div>
+            </form>
+            <form class="finder-form" on:submit=submit_grid>
+                <label for="grid-ref-input">"Grid reference"</label>
+                <div class="typed-row">
+                    <input
+                        id="grid-ref-input"
+                        type="text"
+                        placeholder="e.g. SU 41 11 or 441000,111000"
+                        autocomplete="off"
+                        spellcheck="false"
+                        aria-describedby="grid-ref-problem"
+                        aria-invalid=move || grid_problem.with(Option::is_some).then_some("true")
+                        bind:value=grid_text
+                    />
+                    <button type="submit" class="button">"Go"</button>
+                </div>
+                <p id="grid-ref-problem" class="field-problem" role="alert">
+                    {move || grid_problem.get()}
+                </p>
+            </form>
+            <p id="find-status" class="find-status" role="status">{move || status.get()}</p>
+            {move || source().map(|source| view! { <p class="credit">{source}</p> })}
+        </div>
+    }
+}

@@ -300,7 +300,7 @@ async fn settings_point_the_app_elsewhere_and_reset_brings_the_catalogue_back() 
     let panel = h.find(".gallery .error-panel").await;
     let message = panel.text().await.unwrap();
     assert!(
-        message.contains(&format!("Could not reach the service at {wrong}/products")),
+        message.contains(&format!("Could not read an answer from {wrong}/products")),
         "{message}"
     );
     panel.find(By::Css("button")).await.unwrap();

@@ -245,9 +245,7 @@ async fn a_pasted_token_and_an_api_key_alone_both_sign_in_and_download() {
     assert!(badge.contains("Access token"), "{badge}");
     h.goto(&format!("/packages/{PACKAGE}/versions/110012"))
         .await;
-    // A full page load forgets an unremembered token: sign in again, come back.
-    wait_for_path(&h, |p| p.starts_with("/login?next="), "the sign-in page").await;
-    sign_in_with_token(&h, &token).await;
+    // The token is kept for this tab by default: a full page load stays signed in.
     wait_for_path(&h, |p| p.ends_with("/versions/110012"), "the version").await;
     check_first_download(&h).await;
     assert_no_secrets(&h, &[&token]).await;
@@ -270,13 +268,16 @@ async fn a_pasted_token_and_an_api_key_alone_both_sign_in_and_download() {
 }
 
 #[tokio::test]
-async fn remember_me_keeps_the_token_not_the_secret_for_this_tab() {
+async fn the_tab_keeps_the_token_not_the_secret_by_default() {
     let h = Harness::start(&[]).await;
     h.goto("/login").await;
     h.find(".login-form").await;
     type_into(&h, "#login-key", KEY).await;
     type_into(&h, "#login-secret", SECRET).await;
-    h.find(".remember input").await.click().await.unwrap();
+    assert!(
+        h.find("#login-keep").await.is_selected().await.unwrap(),
+        "kept by default"
+    );
     submit(&h).await;
     wait_for_path(&h, |p| p == "/packages", "the package list").await;
     let stored = h

@@ -250,59 +250,7 @@ async fn an_unknown_product_shows_the_services_message_and_links() {
     h.goto("/products/NoSuchProduct").await;
     let panel = h.find(".error-panel").await.text().await.unwrap();
     assert!(panel.contains(&body.message), "{panel}");
-    if let Some(catalogue) = &body.download_catalogue_url {
-        h.find(&format!(".error-panel a[href='{catalogue}']")).await;
-    }
-    h.stop().await;
-}
-
-/// Blocks (or, with no patterns, unblocks) the browser's requests to matching URLs, as
-/// if the service were out of reach for them.
-async fn block_urls(h: &Harness, patterns: &[&str]) {
-    let cdp = h.driver.cdp();
-    cdp.send_raw("Network.enable", serde_json::json!({}))
-        .await
-        .expect("enable the network domain");
-    cdp.send_raw(
-        "Network.setBlockedURLs",
-        serde_json::json!({ "urls": patterns }),
-    )
-    .await
-    .expect("block urls");
-}
-
-#[tokio::test]
-async fn a_failed_listing_names_its_area_keeps_the_selection_and_can_be_retried() {
-    let h = Harness::start(&[]).await;
-    let su = server_files(&h, "area=SU").await;
-    let sz = server_files(&h, "area=SZ").await;
-    block_urls(&h, &["*/downloads?*area=SZ*"]).await;
-    h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
-
-    // SU's files are listed; SZ's failure is named, with the reason and a retry.
-    assert_eq!(
-        table_rows(&h, su.len()).await,
-        files_of(std::slice::from_ref(&su))
-    );
-    let error = h.find(".query-error").await.text().await.unwrap();
-    assert!(error.contains("Listing SZ failed"), "{error}");
-    assert!(error.contains("Could not reach the service"), "{error}");
-    // Nothing the user picked is lost.
-    assert!(is_selected(&h, "SU").await && is_selected(&h, "SZ").await);
-    assert!(h.current_url().await.contains("areas=SU,SZ"));
-
-    // Once the service answers again, "Try again" lists both areas.
-    block_urls(&h, &[]).await;
-    h.find(".query-error button")
-        .await
-        .click()
-        .await
-        .expect("click Try again");
-    assert_eq!(
-        table_rows(&h, su.len() + sz.len()).await,
-        files_of(&[su, sz])
-    );
-    h.wait_for_js("!document.querySelector('.query-error')")
-        .await;
+    // The way on is the app's gallery, not the service's JSON catalogue.
+    h.find(".error-panel a[href='/']").await;
     h.stop().await;
 }

@@ -157,7 +157,15 @@ async fn a_token_endpoint_without_cors_is_explained_and_the_api_key_still_works(
         assert!(std::time::Instant::now() < deadline, "no message");
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     };
-    assert!(message.contains(&service.token_url()), "{message}");
+    // The message names the address, the likely cause and the ways that still work.
+    for words in [
+        service.token_url().as_str(),
+        "CORS",
+        "paste an access token",
+        "API key only",
+    ] {
+        assert!(message.contains(words), "{words:?} not in {message}");
+    }
     assert_eq!(h.js("return location.pathname;").await, "/login");
 
     // What needs no token endpoint still works: the API key alone.

@@ -71,7 +71,6 @@ async fn the_host_answers_as_static_hosts_do() {
 }
 
 #[tokio::test]
-#[ignore = "needs the app to read its base path from <base> (branch h-app)"]
 async fn the_gallery_lists_the_service_s_products_under_the_sub_path() {
     let (h, api) = start(&[]).await;
     let products: Vec<Product> =
@@ -107,7 +106,6 @@ async fn the_gallery_lists_the_service_s_products_under_the_sub_path() {
 }
 
 #[tokio::test]
-#[ignore = "needs the app to read its base path from <base> (branch h-app)"]
 async fn a_deep_link_to_a_product_with_a_selection_survives_a_reload() {
     let (h, api) = start(&[]).await;
     let mut expected = Vec::new();
@@ -133,7 +131,6 @@ async fn a_deep_link_to_a_product_with_a_selection_survives_a_reload() {
 }
 
 #[tokio::test]
-#[ignore = "needs the app to read its base path from <base> (branch h-app)"]
 async fn a_version_page_after_sign_in_survives_a_reload() {
     let (h, _) = start(&[]).await;
     let version = format!("/packages/{PACKAGE}/versions/124307");

@@ -23,7 +23,7 @@ use crate::components::save_file::save_text_file;
 use crate::components::{
     AreaGrid, CopyButton, DownloadsTable, Found, ImageStrip, MapMarker, PlaceFinder,
 };
-use crate::routes::{Route, use_go_to};
+use crate::routes::{Route, set_page_title, use_go_to};
 
 /// How long the downloads list may take before the page offers to try again.
 const LIST_DEADLINE: Duration = Duration::from_secs(20);
@@ -104,7 +104,8 @@ pub fn ProductPage() -> impl IntoView {
 #[component]
 fn ProductSkeleton() -> impl IntoView {
     view! {
-        <div class="product-skeleton" aria-busy="true" aria-label="Loading the product">
+        <div class="product-skeleton" role="status">
+            <span class="visually-hidden">"Loading the product…"</span>
             <div class="skeleton-line wide"></div>
             <div class="skeleton-line"></div>
             <div class="skeleton-block"></div>
@@ -169,6 +170,7 @@ fn plain_message(error: &ServiceError) -> String {
 
 #[component]
 fn ProductView(product: Product, files: Memo<Files>, retry_list: Callback<()>) -> impl IntoView {
+    set_page_title(&product.name);
     let kinds = [product.category.clone()]
         .into_iter()
         .flatten()

@@ -419,3 +419,66 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
     no_console_errors(&h).await;
     h.stop().await;
 }
+
+#[tokio::test]
+async fn every_state_of_the_product_page_passes_axe_in_every_look() {
+    let h = Harness::start(&[]).await;
+    // A page load holds the downloads list while the tab's sessionStorage says so.
+    control_fetch(
+        &h,
+        "window.__holdMatching = sessionStorage.getItem('hold');",
+    )
+    .await;
+    let mut problems = Vec::new();
+    let mut check = async |path: &str, ready: &str, state: &str| {
+        h.goto(path).await;
+        h.find(ready).await;
+        problems.extend(e2e::axe::check_all_looks(&h, state).await);
+    };
+    check(
+        &format!("/products/{PRODUCT}"),
+        ".grid-map",
+        "nothing picked",
+    )
+    .await;
+    check(
+        &format!("/products/{PRODUCT}?areas=SU,SZ"),
+        ".downloads-table",
+        "SU and SZ picked",
+    )
+    .await;
+    check(
+        "/products/OpenRoads",
+        ".downloads-table",
+        "a GB-only product",
+    )
+    .await;
+    check(
+        "/products/NoSuchProduct",
+        ".product-problem",
+        "a missing product",
+    )
+    .await;
+    block_urls(&h, &["*/OpenMapLocal/downloads*"]).await;
+    check(
+        &format!("/products/{PRODUCT}?areas=SU"),
+        ".files-problem",
+        "a failed list",
+    )
+    .await;
+    block_urls(&h, &[]).await;
+    h.js("sessionStorage.setItem('hold', '/OpenMapLocal/downloads'); return null;")
+        .await;
+    check(
+        &format!("/products/{PRODUCT}?areas=SU"),
+        ".files-loading",
+        "the list loading",
+    )
+    .await;
+    assert!(
+        problems.is_empty(),
+        "axe-core found:\n{}",
+        problems.join("\n")
+    );
+    h.stop().await;
+}

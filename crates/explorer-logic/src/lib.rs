@@ -5,6 +5,7 @@
 
 pub mod address;
 pub mod bulk;
+pub mod download_queue;
 pub mod gallery;
 pub mod routes;
 pub mod selection;
@@ -13,6 +14,7 @@ pub mod session;
 mod size;
 mod text;
 mod totals;
+pub mod verify;
 pub mod versions;
 
 pub use size::format_size;

@@ -287,7 +287,11 @@ pub async fn fetch_from(
     from: u64,
     signal: &AbortSignal,
 ) -> Result<gloo_net::http::Response, gloo_net::Error> {
-    let mut request = gloo_net::http::Request::get(url).abort_signal(Some(signal));
+    // Not through the HTTP cache: the file goes to the folder only, not to disk twice,
+    // and a broken-off answer is resumed by the app's own rules, not the cache's.
+    let mut request = gloo_net::http::Request::get(url)
+        .cache(web_sys::RequestCache::NoStore)
+        .abort_signal(Some(signal));
     if from > 0 {
         request = request.header("Range", &format!("bytes={from}-"));
     }

@@ -299,6 +299,9 @@ impl Queue {
             Event::Failed { file, failure } => actions.push(self.failed(file, failure)),
             Event::Interrupted { file } => return self.park(file),
             Event::RetryDue { file } => {
+                if self.entries[file].state != FileState::Backoff {
+                    return Vec::new(); // cancelled meanwhile
+                }
                 if self.cancelled || self.paused {
                     return self.park(file);
                 }
@@ -946,6 +949,8 @@ mod tests {
         );
         q.handle(Event::Interrupted { file: 1 });
         q.handle(absent(0));
+        // A retry that comes due after the cancel does not bring its file back.
+        assert_eq!(q.handle(Event::RetryDue { file: 2 }), []);
         assert_eq!(q.state(0), &FileState::Done(Outcome::Cancelled));
         assert!(q.is_finished());
         assert_eq!(q.summary().cancelled, 3);

@@ -86,11 +86,13 @@ impl Harness {
             "download-server".to_owned(),
             "--listen".to_owned(),
             addr.to_string(),
-            "--public-url".to_owned(),
-            base.clone(),
             "--web-root".to_owned(),
             web_root.display().to_string(),
         ];
+        // A test may put a proxy in front and give its address instead.
+        if !server_args.contains(&"--public-url") {
+            args.extend(["--public-url".to_owned(), base.clone()]);
+        }
         args.extend(server_args.iter().map(|a| a.to_string()));
         let config = Config::parse_from(args);
         let server = download_server::Server::new(config, listener).expect("the server starts");

@@ -5,6 +5,7 @@ mod app;
 mod auth;
 mod components;
 mod config;
+mod fs_access;
 mod pages;
 mod routes;
 

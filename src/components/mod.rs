@@ -1,6 +1,7 @@
 //! Reusable pieces of the interface.
 
 mod area_grid;
+pub mod bulk_export;
 mod coastline;
 mod copy_button;
 mod downloads_table;

@@ -9,7 +9,6 @@
 use std::time::Duration;
 
 use download_api::{Area, DownloadsQuery, Product, ProductDownload};
-use explorer_logic::bulk::{BulkFile, shell_script, url_list};
 use explorer_logic::selection::{
     AreaPicking, Listing, Selection, TypedAreas, format_names, subformats,
 };
@@ -19,7 +18,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{ServiceError, use_api, within};
-use crate::components::save_file::save_text_file;
+use crate::components::bulk_export::{BulkExport, as_downloads};
 use crate::components::{
     AreaGrid, CopyButton, DownloadsTable, Found, ImageStrip, MapMarker, PlaceFinder,
 };
@@ -411,11 +410,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
                     </Show>
                     <Show when=move || picked_any.get() && listed()>
                         <DownloadsTable downloads />
-                        <BulkExport
-                            downloads
-                            title=export_title
-                            file_stem=id.get_value()
-                        />
+                        <BulkExport files=Signal::derive(move || downloads.with(|d| as_downloads(d))) title=export_title />
                         <details class="queries">
                             <summary>{move || format!("Service queries ({})", query_urls.with(Vec::len))}</summary>
                             <ul>
@@ -585,51 +580,6 @@ fn FormatChoosers(
                     />
                 </select>
             </label>
-        </div>
-    }
-}
-
-/// Exports of the listed files: a checking shell script, a URL list, copy.
-#[component]
-fn BulkExport(
-    downloads: Memo<Vec<ProductDownload>>,
-    title: Signal<String>,
-    file_stem: String,
-) -> impl IntoView {
-    let stem = StoredValue::new(file_stem);
-    let with_files = move |make: &dyn Fn(&[BulkFile]) -> String| {
-        downloads.with(|downloads| {
-            let files: Vec<BulkFile> = downloads.iter().map(BulkFile::from).collect();
-            make(&files)
-        })
-    };
-    let save_script = move |_| {
-        let title = title.get_untracked();
-        let script = with_files(&|files| shell_script(&title, files));
-        stem.with_value(|stem| {
-            save_text_file(
-                &format!("{stem}-download.sh"),
-                "text/x-shellscript",
-                &script,
-            )
-        });
-    };
-    let save_list = move |_| {
-        let list = with_files(&|files| url_list(files));
-        stem.with_value(|stem| save_text_file(&format!("{stem}-urls.txt"), "text/plain", &list));
-    };
-    let list_text = Signal::derive(move || with_files(&|files| url_list(files)));
-    let empty = move || downloads.with(Vec::is_empty);
-    view! {
-        <div class="bulk-export" role="group" aria-label="Download all listed files">
-            <span class="bulk-label">"All listed files:"</span>
-            <button type="button" class="button" disabled=empty on:click=save_script>
-                "Shell script (.sh)"
-            </button>
-            <button type="button" class="button secondary" disabled=empty on:click=save_list>
-                "URL list (.txt)"
-            </button>
-            <CopyButton text=list_text label="Copy URLs" title="Copy every listed URL" />
         </div>
     }
 }

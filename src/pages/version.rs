@@ -1,5 +1,4 @@
-use download_api::{DataPackage, DataPackageVersion, Download};
-use explorer_logic::bulk::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
+use download_api::{DataPackage, DataPackageVersion};
 use explorer_logic::routes::version_title;
 use explorer_logic::versions::{
     ChangedFile, Comparison, is_older, name_and_size, sort_newest_first, supply_type_label,
@@ -13,8 +12,8 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::api::{ServiceError, use_api};
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
+use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
-use crate::components::save_file::save_text_file;
 use crate::routes::{Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
@@ -214,7 +213,7 @@ fn VersionView(
             </div>
         </dl>
         <h2>"Files"</h2>
-        <BulkDownload files=files.clone() title />
+        <BulkExport files=files.clone() title package=PackageVersion { package_id: package_id.clone(), version_id: id.clone() } />
         {if files.is_empty() {
             view! { <p class="empty-state">"This version lists no files."</p> }.into_any()
         } else {
@@ -223,57 +222,6 @@ fn VersionView(
         }}
         <VersionCompare package_id package version requested />
     }
-}
-
-/// Script, URL list and checksum list of every file of the version.
-#[component]
-fn BulkDownload(files: Vec<Download>, title: String) -> impl IntoView {
-    if files.is_empty() {
-        return ().into_any();
-    }
-    let stem = file_stem(&title);
-    let files = StoredValue::new(files);
-    let save = move |kind: &'static str| {
-        files.with_value(|files| {
-            let list: Vec<BulkFile> = files.iter().map(BulkFile::from).collect();
-            match kind {
-                "script" => save_text_file(
-                    &format!("{stem}.sh"),
-                    "text/x-shellscript",
-                    &shell_script(&title, &list),
-                ),
-                "urls" => {
-                    save_text_file(&format!("{stem}-urls.txt"), "text/plain", &url_list(&list))
-                }
-                _ => save_text_file(&format!("{stem}.md5"), "text/plain", &md5_checklist(&list)),
-            }
-        })
-    };
-    let save = StoredValue::new(save);
-    view! {
-        <div class="bulk-download">
-            <span>"Download everything:"</span>
-            <button type="button" class="button" on:click=move |_| save.with_value(|s| s("script"))>
-                "Script (curl, resumable, checks MD5)"
-            </button>
-            <button
-                type="button"
-                class="button secondary"
-                on:click=move |_| save.with_value(|s| s("urls"))
-            >
-                "URL list"
-            </button>
-            <button
-                type="button"
-                class="button secondary"
-                on:click=move |_| save.with_value(|s| s("md5"))
-            >
-                "MD5 checklist"
-            </button>
-            <span class="muted">"The listed links work for about an hour."</span>
-        </div>
-    }
-    .into_any()
 }
 
 /// Pick another version of the package and see which files were added, removed or

@@ -12,6 +12,7 @@
 //! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
 
 mod bench;
+mod bench_download;
 mod bundle;
 mod dev;
 mod exec;
@@ -48,6 +49,8 @@ commands:
                         MINUTES (10 by default); fails on any error or growing memory
   bench                 requests/s and latency of the release server next to nginx serving
                         the same bytes (installs nginx-light and wrk when missing)
+  bench download        the web app's download to a folder (md5 checked, headless Chromium)
+                        next to curl, for 200 small files and one 1 GB file
 ";
 
 fn main() -> ExitCode {
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("size") => size(),
         Some("screenshots") => screenshots(),
+        Some("bench") if args.get(1).is_some_and(|a| a == "download") => bench_download::bench(),
         Some("bench") => bench::bench(),
         Some("schemathesis") => schemathesis::run_against_server(),
         Some("soak") => minutes(&args[1..]).and_then(soak::soak),

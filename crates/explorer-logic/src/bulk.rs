@@ -130,7 +130,7 @@ pub fn md5_checklist(files: &[BulkFile]) -> String {
 }
 
 /// A file name that stays in the current directory, whatever the service sent.
-fn safe_name(name: &str, index: usize) -> String {
+pub fn safe_name(name: &str, index: usize) -> String {
     let name = name.replace(['/', '\\'], "_");
     if name.is_empty() || name.starts_with('.') || name.starts_with('-') {
         format!("download-{}{name}", index + 1)

@@ -5,6 +5,7 @@
 
 pub mod address;
 pub mod bulk;
+pub mod download_queue;
 pub mod gallery;
 pub mod grid_ref;
 pub mod places;
@@ -15,6 +16,7 @@ pub mod session;
 mod size;
 mod text;
 mod totals;
+pub mod verify;
 pub mod versions;
 
 pub use size::format_size;

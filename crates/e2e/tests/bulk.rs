@@ -1,0 +1,653 @@
+//! "Download to a folder" and "Verify files", in a real browser against the real server.
+//!
+//! The app is handed the browser's origin-private file system in place of the folder
+//! picker (`window.__downloadExplorerPickDirectory`), and the tests read the files back
+//! from it. The browser reaches the server through a small proxy of this file, which
+//! records every request and can break one answer off part-way or answer one 429, as a
+//! flaky network or a busy service would.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use e2e::Harness;
+use md5::{Digest, Md5};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Four small files: OpenTOID's CSV and GeoPackage for SU and SZ.
+const PRODUCT_PAGE: &str = "/products/OpenTOID?areas=SU,SZ";
+const PRODUCT_FILES: [&str; 4] = [
+    "optoid_csv_su.zip",
+    "optoid_csv_sz.zip",
+    "optoid_gpkg_su.zip",
+    "optoid_gpkg_sz.zip",
+];
+const PACKAGE_VERSION: &str = "/packages/0040046952/versions/110012";
+const PACKAGE_FILES: [&str; 3] = [
+    "SU31_addresses.zip",
+    "SU41_addresses.zip",
+    "SU42_addresses.zip",
+];
+const KEY: &str = "alpha-demo-key";
+const SECRET: &str = "alpha-demo-secret";
+
+/// The folder picker answers the origin-private file system.
+const PRIVATE_FOLDER_PICKER: &str =
+    "window.__downloadExplorerPickDirectory = () => navigator.storage.getDirectory();";
+
+/// What the proxy does to the next request whose path starts with `prefix`, once.
+#[derive(Debug, Clone)]
+enum Fault {
+    /// Passes on the answer's head and half its body, then drops the connection.
+    DropHalfway { prefix: &'static str },
+    /// Answers `429 Too Many Requests` with `Retry-After: 1` itself.
+    TooManyRequests { prefix: &'static str },
+}
+
+#[derive(Debug, Default)]
+struct ProxyState {
+    /// The head of every request, as received.
+    requests: Mutex<Vec<String>>,
+    faults: Mutex<Vec<Fault>>,
+}
+
+/// The server behind a recording, fault-injecting proxy, and a browser using it.
+struct Setup {
+    h: Harness,
+    /// The proxy's origin: the address the browser uses (and the server's public URL).
+    origin: String,
+    proxy: Arc<ProxyState>,
+    /// The demo catalogue the server serves.
+    demo: PathBuf,
+}
+
+impl Setup {
+    async fn start(faults: Vec<Fault>) -> Setup {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind proxy");
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        // The server writes the proxy's address into every link it lists.
+        let h = Harness::start(&["--public-url", &origin]).await;
+        let upstream: SocketAddr = h.base.trim_start_matches("http://").parse().unwrap();
+        let proxy = Arc::new(ProxyState {
+            faults: Mutex::new(faults),
+            ..ProxyState::default()
+        });
+        tokio::spawn(serve(listener, upstream, Arc::clone(&proxy)));
+        h.driver
+            .cdp()
+            .page()
+            .add_script_to_evaluate_on_new_document(PRIVATE_FOLDER_PICKER)
+            .await
+            .expect("install the folder hook");
+        Setup {
+            h,
+            origin,
+            proxy,
+            demo: e2e::workspace_root().join("crates/download-server/demo"),
+        }
+    }
+
+    async fn goto(&self, path: &str) {
+        self.h
+            .driver
+            .goto(format!("{}{path}", self.origin))
+            .await
+            .expect("navigate");
+    }
+
+    /// Request heads the proxy saw whose request line contains `needle`.
+    fn requests_for(&self, needle: &str) -> Vec<String> {
+        self.proxy
+            .requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|head| {
+                head.lines()
+                    .next()
+                    .is_some_and(|line| line.contains(needle))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The md5 of a demo catalogue file, e.g. `files/OpenTOID/optoid_csv_su.zip`.
+    fn demo_md5(&self, path: &str) -> String {
+        md5_hex(&self.demo_bytes(path))
+    }
+
+    fn demo_bytes(&self, path: &str) -> Vec<u8> {
+        std::fs::read(self.demo.join(path)).expect("demo file")
+    }
+}
+
+fn md5_hex(bytes: &[u8]) -> String {
+    format!("{:x}", Md5::digest(bytes))
+}
+
+async fn serve(listener: TcpListener, upstream: SocketAddr, state: Arc<ProxyState>) {
+    while let Ok((client, _)) = listener.accept().await {
+        tokio::spawn(forward(client, upstream, Arc::clone(&state)));
+    }
+}
+
+/// One request per connection (`Connection: close`), so each one is seen.
+async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxyState>) {
+    let Some((head, rest)) = read_head(&mut client).await else {
+        return;
+    };
+    state.requests.lock().unwrap().push(head.clone());
+    let path = head
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
+    let fault = {
+        let mut faults = state.faults.lock().unwrap();
+        let index = faults.iter().position(|f| match f {
+            Fault::DropHalfway { prefix } | Fault::TooManyRequests { prefix } => {
+                path.starts_with(prefix)
+            }
+        });
+        index.map(|i| faults.remove(i))
+    };
+    if let Some(Fault::TooManyRequests { .. }) = fault {
+        let answer = "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\n\
+                      Content-Length: 0\r\nConnection: close\r\n\r\n";
+        let _ = client.write_all(answer.as_bytes()).await;
+        return;
+    }
+    let Ok(mut server) = TcpStream::connect(upstream).await else {
+        return;
+    };
+    let head: String = head
+        .split("\r\n")
+        .filter(|line| !line.to_ascii_lowercase().starts_with("connection:") && !line.is_empty())
+        .map(|line| format!("{line}\r\n"))
+        .collect::<String>()
+        + "Connection: close\r\n\r\n";
+    if server.write_all(head.as_bytes()).await.is_err() || server.write_all(&rest).await.is_err() {
+        return;
+    }
+    if let Some(Fault::DropHalfway { .. }) = fault {
+        let mut answer = Vec::new();
+        let _ = server.read_to_end(&mut answer).await;
+        let body_at = answer
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map_or(0, |i| i + 4);
+        let cut = body_at + (answer.len() - body_at) / 2;
+        let _ = client.write_all(&answer[..cut]).await;
+        return; // both connections dropped
+    }
+    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+}
+
+/// The request head (through the blank line) and any bytes read past it.
+async fn read_head(client: &mut TcpStream) -> Option<(String, Vec<u8>)> {
+    let mut buffer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = client.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buffer.extend_from_slice(&chunk[..n]);
+        if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+            let rest = buffer.split_off(end + 4);
+            return Some((String::from_utf8_lossy(&buffer).into_owned(), rest));
+        }
+    }
+}
+
+/// Every file in the browser's private folder: name → md5.
+async fn folder_md5s(h: &Harness) -> BTreeMap<String, String> {
+    let script = r#"
+        const done = arguments[arguments.length - 1];
+        (async () => {
+          const root = await navigator.storage.getDirectory();
+          const out = {};
+          for await (const [name, handle] of root.entries()) {
+            if (handle.kind !== 'file') continue;
+            const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
+            out[name] = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+          }
+          return out;
+        })().then(done, e => done({ error: String(e) }));
+    "#;
+    let found = h
+        .driver
+        .execute_async(script, vec![])
+        .await
+        .expect("read the folder")
+        .json()
+        .clone();
+    let found: BTreeMap<String, String> =
+        serde_json::from_value(found.clone()).unwrap_or_else(|_| panic!("{found}"));
+    found
+        .into_iter()
+        .map(|(name, hex)| (name, md5_hex(&from_hex(&hex))))
+        .collect()
+}
+
+/// The text of a file in the browser's private folder.
+async fn folder_text(h: &Harness, name: &str) -> String {
+    let script = format!(
+        r#"const done = arguments[arguments.length - 1];
+        navigator.storage.getDirectory()
+          .then(root => root.getFileHandle({name:?}))
+          .then(handle => handle.getFile()).then(file => file.text())
+          .then(done, e => done('missing: ' + e));"#
+    );
+    let text = h.driver.execute_async(&script, vec![]).await.expect("read");
+    text.json().as_str().unwrap_or_default().to_owned()
+}
+
+/// Writes `bytes` as `name` into the browser's private folder.
+async fn put_in_folder(h: &Harness, name: &str, bytes: &[u8]) {
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let script = format!(
+        r#"const done = arguments[arguments.length - 1];
+        (async () => {{
+          const hex = {hex:?};
+          const bytes = new Uint8Array(hex.length / 2);
+          for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.substr(2 * i, 2), 16);
+          const root = await navigator.storage.getDirectory();
+          const file = await root.getFileHandle({name:?}, {{ create: true }});
+          const writable = await file.createWritable();
+          await writable.write(bytes);
+          await writable.close();
+          return 'ok';
+        }})().then(done, e => done('error: ' + e));"#
+    );
+    let answer = h
+        .driver
+        .execute_async(&script, vec![])
+        .await
+        .expect("write");
+    assert_eq!(answer.json(), "ok");
+}
+
+fn from_hex(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// Waits up to `seconds` until the element's text contains `needle`; returns it.
+async fn wait_for_text(h: &Harness, css: &str, needle: &str, seconds: u64) -> String {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    loop {
+        let text = match h.find_all(css).await.first() {
+            Some(el) => el.text().await.unwrap_or_default(),
+            None => String::new(),
+        };
+        if text.contains(needle) {
+            return text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{css} never said {needle:?}; it says {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn download_to_folder(h: &Harness) {
+    let button = h.find(".folder-download .folder-controls .button").await;
+    assert_eq!(button.text().await.unwrap(), "Download to a folder");
+    button.click().await.expect("click Download to a folder");
+}
+
+async fn product_md5s(s: &Setup) -> BTreeMap<String, String> {
+    PRODUCT_FILES
+        .iter()
+        .map(|name| {
+            let md5 = s.demo_md5(&format!("files/OpenTOID/{name}"));
+            (name.to_string(), md5)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
+    let s = Setup::start(vec![]).await;
+    s.goto(PRODUCT_PAGE).await;
+    s.h.find(".downloads-table tbody tr").await;
+    download_to_folder(&s.h).await;
+    let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 20).await;
+    assert!(
+        summary.contains("4 downloaded, 0 skipped, 0 failed"),
+        "{summary}"
+    );
+
+    let mut found = folder_md5s(&s.h).await;
+    assert!(found.remove("download-report.json").is_some(), "no report");
+    assert_eq!(found, product_md5s(&s).await);
+    // Progress: one labelled bar per file, all full, and one for the total.
+    let bars = s.h.find_all(".bulk-files [role='progressbar']").await;
+    assert_eq!(bars.len(), 4);
+    for bar in bars {
+        assert_eq!(
+            bar.attr("aria-valuenow").await.unwrap().as_deref(),
+            Some("100")
+        );
+        assert!(
+            bar.attr("aria-label")
+                .await
+                .unwrap()
+                .unwrap()
+                .ends_with(".zip")
+        );
+    }
+    let total = s.h.find(".bulk-total [role='progressbar']").await;
+    assert_eq!(
+        total.attr("aria-valuenow").await.unwrap().as_deref(),
+        Some("100")
+    );
+
+    let report: serde_json::Value =
+        serde_json::from_str(&folder_text(&s.h, "download-report.json").await).unwrap();
+    let report = report.as_array().expect("a list");
+    assert_eq!(report.len(), 4);
+    for line in report {
+        assert_eq!(line["status"], "downloaded", "{line}");
+        let name = line["name"].as_str().unwrap();
+        assert_eq!(
+            line["md5"].as_str().unwrap(),
+            s.demo_md5(&format!("files/OpenTOID/{name}"))
+        );
+    }
+
+    // A second run finds every file in place: no file is asked for again.
+    let fetched = s.requests_for("/files/products/");
+    assert_eq!(fetched.len(), 4, "{fetched:#?}");
+    let fetched = fetched.len();
+    download_to_folder(&s.h).await;
+    let summary = wait_for_text(&s.h, ".bulk-summary", "4 skipped", 20).await;
+    assert!(summary.contains("0 downloaded"), "{summary}");
+    assert_eq!(s.requests_for("/files/products/").len(), fetched);
+    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
+    s.h.stop().await;
+}
+
+#[tokio::test]
+async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_range() {
+    let s = Setup::start(vec![Fault::DropHalfway {
+        prefix: "/files/products/OpenTOID/optoid_gpkg_sz.zip",
+    }])
+    .await;
+    s.goto(PRODUCT_PAGE).await;
+    // A previous run left half of one file behind.
+    let partial = s.demo_bytes("files/OpenTOID/optoid_csv_su.zip");
+    let half = partial.len() / 2;
+    s.h.find(".downloads-table tbody tr").await;
+    put_in_folder(&s.h, "optoid_csv_su.zip", &partial[..half]).await;
+
+    download_to_folder(&s.h).await;
+    let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 30).await;
+    assert!(
+        summary.contains("4 downloaded, 0 skipped, 0 failed"),
+        "{summary}"
+    );
+    let mut found = folder_md5s(&s.h).await;
+    found.remove("download-report.json");
+    assert_eq!(found, product_md5s(&s).await);
+
+    // The half-written file was asked for from where it stopped, once.
+    let resumed = s.requests_for("/files/products/OpenTOID/optoid_csv_su.zip");
+    assert_eq!(resumed.len(), 1, "{resumed:?}");
+    assert!(
+        resumed[0]
+            .to_ascii_lowercase()
+            .contains(&format!("range: bytes={half}-")),
+        "{}",
+        resumed[0]
+    );
+    // The file whose answer broke off was asked for again, from where it broke.
+    let retried = s.requests_for("/files/products/OpenTOID/optoid_gpkg_sz.zip");
+    assert_eq!(retried.len(), 2, "{retried:?}");
+    assert!(!retried[0].to_ascii_lowercase().contains("range:"));
+    s.h.stop().await;
+}
+
+#[tokio::test]
+async fn a_429_with_retry_after_is_waited_out() {
+    let s = Setup::start(vec![Fault::TooManyRequests {
+        prefix: "/files/products/OpenTOID/optoid_csv_sz.zip",
+    }])
+    .await;
+    s.goto(PRODUCT_PAGE).await;
+    s.h.find(".downloads-table tbody tr").await;
+    download_to_folder(&s.h).await;
+    let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 30).await;
+    assert!(
+        summary.contains("4 downloaded, 0 skipped, 0 failed"),
+        "{summary}"
+    );
+    let mut found = folder_md5s(&s.h).await;
+    found.remove("download-report.json");
+    assert_eq!(found, product_md5s(&s).await);
+    assert_eq!(
+        s.requests_for("/files/products/OpenTOID/optoid_csv_sz.zip")
+            .len(),
+        2
+    );
+    s.h.stop().await;
+}
+
+/// The server's own rate limit (branch h-server2's `--rate-limit N`: 429 with
+/// `Retry-After`), waited out file by file.
+#[tokio::test]
+#[ignore = "needs --rate-limit"]
+async fn the_servers_rate_limit_is_waited_out() {
+    let h = Harness::start(&["--rate-limit", "2"]).await;
+    h.driver
+        .cdp()
+        .page()
+        .add_script_to_evaluate_on_new_document(PRIVATE_FOLDER_PICKER)
+        .await
+        .unwrap();
+    h.goto(PRODUCT_PAGE).await;
+    h.find(".downloads-table tbody tr").await;
+    download_to_folder(&h).await;
+    let summary = wait_for_text(&h, ".bulk-summary", "Done", 60).await;
+    assert!(
+        summary.contains("4 downloaded, 0 skipped, 0 failed"),
+        "{summary}"
+    );
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn package_files_download_for_a_signed_in_user() {
+    let s = Setup::start(vec![]).await;
+    s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
+    s.h.find(".login-form").await;
+    for option in s.h.find_all(".method-option").await {
+        if option
+            .text()
+            .await
+            .unwrap_or_default()
+            .contains("API key and secret")
+        {
+            option.click().await.unwrap();
+        }
+    }
+    s.h.find("#login-key").await.send_keys(KEY).await.unwrap();
+    s.h.find("#login-secret")
+        .await
+        .send_keys(SECRET)
+        .await
+        .unwrap();
+    s.h.find(".login-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    s.h.find(".files-table").await;
+    download_to_folder(&s.h).await;
+    let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 20).await;
+    assert!(
+        summary.contains("3 downloaded, 0 skipped, 0 failed"),
+        "{summary}"
+    );
+
+    let mut found = folder_md5s(&s.h).await;
+    let report = folder_text(&s.h, "download-report.json").await;
+    found.remove("download-report.json");
+    let want: BTreeMap<String, String> = PACKAGE_FILES
+        .iter()
+        .map(|name| {
+            let md5 = s.demo_md5(&format!("packages/0040046952/110012/{name}"));
+            (name.to_string(), md5)
+        })
+        .collect();
+    assert_eq!(found, want);
+    // Each address was asked for with the session's token in a header, never a URL.
+    let asked = s.requests_for("/downloads?fileName=");
+    assert_eq!(asked.len(), 3, "{asked:?}");
+    for head in &asked {
+        let lower = head.to_ascii_lowercase();
+        assert!(lower.contains("authorization: bearer "), "{head}");
+        assert!(lower.contains("accept: application/json"), "{head}");
+    }
+    for head in s.proxy.requests.lock().unwrap().iter() {
+        let line = head.lines().next().unwrap_or_default();
+        assert!(!line.contains(KEY) && !line.contains(SECRET), "{line}");
+        assert!(!line.to_ascii_lowercase().contains("token="), "{line}");
+    }
+    assert!(
+        !report.contains("signature") && !report.contains("http"),
+        "{report}"
+    );
+    s.h.stop().await;
+}
+
+#[tokio::test]
+async fn verification_flags_a_tampered_file_by_name() {
+    let s = Setup::start(vec![]).await;
+    s.goto(PRODUCT_PAGE).await;
+    s.h.find(".downloads-table tbody tr").await;
+    // Two files as listed, one altered, one missing, and one the listing does not name.
+    for name in ["optoid_csv_su.zip", "optoid_gpkg_su.zip"] {
+        let bytes = s.demo_bytes(&format!("files/OpenTOID/{name}"));
+        put_in_folder(&s.h, name, &bytes).await;
+    }
+    let mut tampered = s.demo_bytes("files/OpenTOID/optoid_csv_sz.zip");
+    tampered[10] ^= 0xff;
+    put_in_folder(&s.h, "optoid_csv_sz.zip", &tampered).await;
+    put_in_folder(&s.h, "notes.txt", b"mine").await;
+
+    s.h.find(".verify-files summary")
+        .await
+        .click()
+        .await
+        .unwrap();
+    s.h.find(".verify-folder").await.click().await.unwrap();
+    let differs = wait_for_text(&s.h, ".verify-list.differs", "optoid_csv_sz.zip", 10).await;
+    assert!(differs.contains(&md5_hex(&tampered)), "{differs}");
+    assert!(
+        differs.contains(&s.demo_md5("files/OpenTOID/optoid_csv_sz.zip")),
+        "{differs}"
+    );
+    let matches = wait_for_text(&s.h, ".verify-list.matches", "Match (2)", 5).await;
+    assert!(matches.contains("optoid_csv_su.zip") && matches.contains("optoid_gpkg_su.zip"));
+    wait_for_text(&s.h, ".verify-list.missing", "optoid_gpkg_sz.zip", 5).await;
+    wait_for_text(&s.h, ".verify-list.not-listed", "notes.txt", 5).await;
+    s.h.stop().await;
+}
+
+/// The benchmark `cargo xtask bench download` runs (not a timed test): download to a
+/// folder with md5 in Chromium, then curl fetching the same files from the same server,
+/// three at a time each, for each product of the generated catalogue in
+/// `BENCH_CATALOGUE` (`BenchSmall`: many small files; `BenchLarge`: one big file).
+#[tokio::test]
+#[ignore = "a benchmark: cargo xtask bench download"]
+async fn bench_download_to_folder() {
+    let catalogue =
+        std::env::var("BENCH_CATALOGUE").expect("BENCH_CATALOGUE: run cargo xtask bench download");
+    let h = Harness::start(&["--catalogue", &catalogue]).await;
+    h.driver
+        .cdp()
+        .page()
+        .add_script_to_evaluate_on_new_document(PRIVATE_FOLDER_PICKER)
+        .await
+        .unwrap();
+    let curl_dir = tempfile::tempdir().expect("a temporary directory");
+    for product in ["BenchSmall", "BenchLarge"] {
+        let listing: Vec<download_api::ProductDownload> =
+            reqwest::get(h.url(&format!("/downloads/v1/products/{product}/downloads")))
+                .await
+                .expect("listing")
+                .json()
+                .await
+                .expect("listing json");
+        let bytes: u64 = listing.iter().filter_map(|d| d.size).sum();
+
+        h.goto(&format!("/products/{product}?areas=GB")).await;
+        h.find(".downloads-table tbody tr").await;
+        let started = Instant::now();
+        download_to_folder(&h).await;
+        let summary = wait_for_text(&h, ".bulk-summary", "Done", 1800).await;
+        let browser = started.elapsed();
+        assert!(summary.contains(" 0 failed"), "{summary}");
+        clear_folder(&h).await;
+
+        let config: String = listing
+            .iter()
+            .map(|d| {
+                let out = curl_dir.path().join(&d.file_name);
+                format!("url = \"{}\"\noutput = \"{}\"\n", d.url, out.display())
+            })
+            .collect();
+        let config_path = curl_dir.path().join("curl.cfg");
+        std::fs::write(&config_path, config).unwrap();
+        let started = Instant::now();
+        let status = std::process::Command::new("curl")
+            .args([
+                "--silent",
+                "--show-error",
+                "--fail",
+                "--location",
+                "--parallel",
+            ])
+            .args(["--parallel-max", "3", "--config"])
+            .arg(&config_path)
+            .status()
+            .expect("run curl");
+        let curl = started.elapsed();
+        assert!(status.success(), "curl failed");
+        for d in &listing {
+            let _ = std::fs::remove_file(curl_dir.path().join(&d.file_name));
+        }
+
+        let rate = |time: Duration| bytes as f64 / time.as_secs_f64() / 1e6;
+        println!(
+            "BENCH {product}: {} files, {bytes} bytes: browser {:.2} s ({:.1} MB/s), curl {:.2} s ({:.1} MB/s): {:.0}% of curl",
+            listing.len(),
+            browser.as_secs_f64(),
+            rate(browser),
+            curl.as_secs_f64(),
+            rate(curl),
+            100.0 * curl.as_secs_f64() / browser.as_secs_f64(),
+        );
+    }
+    h.stop().await;
+}
+
+/// Empties the browser's private folder (the big file would fill the disk twice).
+async fn clear_folder(h: &Harness) {
+    let script = r#"const done = arguments[arguments.length - 1];
+        (async () => {
+          const root = await navigator.storage.getDirectory();
+          for await (const name of root.keys()) await root.removeEntry(name);
+          return 'ok';
+        })().then(done, e => done('error: ' + e));"#;
+    let answer = h.driver.execute_async(script, vec![]).await.expect("clear");
+    assert_eq!(answer.json(), "ok");
+}

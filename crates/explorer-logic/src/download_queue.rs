@@ -1,0 +1,1008 @@
+//! The rules of a bulk download into a folder: which file goes next, what to do with
+//! a file already in the folder, when to resume, retry or give up, and what to report.
+//!
+//! The browser side only does I/O: it tells the [`Queue`] what happened ([`Event`]) and
+//! carries out the [`Action`]s it gets back.
+
+use std::time::Duration;
+
+use download_api::Download;
+use serde::Serialize;
+
+use crate::bulk::safe_name;
+
+/// How many times a file is tried (first try included) before its failure is reported.
+pub const MAX_ATTEMPTS: u32 = 5;
+/// The first wait before a retry; it doubles with each failure.
+const FIRST_BACKOFF: Duration = Duration::from_secs(1);
+/// The longest wait of the backoff (a `Retry-After` may ask for longer).
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// A `Retry-After` is honoured up to this long; a later one reports the file instead.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(10 * 60);
+
+/// One file the service listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedFile {
+    /// The name it is saved under in the folder (made safe, see [`safe_name`]).
+    pub name: String,
+    /// Size in bytes, when listed.
+    pub size: Option<u64>,
+    /// MD5, lower-case hex, when listed.
+    pub md5: Option<String>,
+}
+
+impl ListedFile {
+    /// The file of `download`, the `index`-th of its listing.
+    pub fn new(index: usize, file_name: &str, size: Option<u64>, md5: Option<&str>) -> Self {
+        ListedFile {
+            name: safe_name(file_name, index),
+            size,
+            md5: md5.map(str::to_ascii_lowercase),
+        }
+    }
+
+    /// The files of a listing, in order.
+    pub fn all_of(downloads: &[Download]) -> Vec<ListedFile> {
+        downloads
+            .iter()
+            .enumerate()
+            .map(|(i, d)| ListedFile::new(i, &d.file_name, d.size, d.md5.as_deref()))
+            .collect()
+    }
+
+    /// Whether `md5` (any case) is this file's listed checksum; true when none is listed.
+    pub fn md5_matches(&self, md5: &str) -> bool {
+        self.md5
+            .as_deref()
+            .is_none_or(|want| want.eq_ignore_ascii_case(md5))
+    }
+}
+
+/// A file's place in the listing.
+pub type FileId = usize;
+
+/// Why a request for a file did not give it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// No answer at all: the network, or the service's files refusing this site (CORS).
+    Unreachable,
+    /// The answer broke off part-way (a dropped connection).
+    Dropped,
+    /// The service answered with an error status.
+    Status {
+        /// The HTTP status, e.g. 503.
+        status: u16,
+        /// How long the answer asked to wait (`Retry-After`).
+        retry_after: Option<Duration>,
+    },
+    /// Anything else (the folder refused a write, an unexpected answer), said plainly.
+    Other(String),
+}
+
+impl Failure {
+    /// Whether trying again later may work: network trouble, 408, 429 and 5xx.
+    fn is_transient(&self) -> bool {
+        match self {
+            Failure::Unreachable | Failure::Dropped => true,
+            Failure::Status { status, .. } => matches!(status, 408 | 429 | 500..=599),
+            Failure::Other(_) => false,
+        }
+    }
+
+    /// What a user reads in the summary.
+    pub fn describe(&self) -> String {
+        match self {
+            Failure::Unreachable => "the service could not be reached".into(),
+            Failure::Dropped => "the connection dropped".into(),
+            Failure::Status { status: 429, .. } => "too many requests (429)".into(),
+            Failure::Status { status, .. } => format!("the service answered {status}"),
+            Failure::Other(reason) => reason.clone(),
+        }
+    }
+}
+
+/// What the browser side saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The folder holds `size` bytes under the file's name (0 when there is no such
+    /// file); `md5` of them when [`Queue::wants_md5_of_existing`] asked for it.
+    Existing {
+        file: FileId,
+        size: u64,
+        md5: Option<String>,
+    },
+    /// The answer arrived; its data starts at byte `from` of the file.
+    Started { file: FileId, from: u64 },
+    /// `bytes` more were written.
+    Chunk { file: FileId, bytes: u64 },
+    /// The whole file is written; `md5` of all of it.
+    Finished { file: FileId, md5: String },
+    /// The request failed (what was written so far is kept in the folder).
+    Failed { file: FileId, failure: Failure },
+    /// Pause or cancel stopped the transfer (what was written is kept).
+    Interrupted { file: FileId },
+    /// The wait of a [`Action::Retry`] is over.
+    RetryDue { file: FileId },
+}
+
+/// What the browser side is to do next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Look in the folder for the file: its size, and its md5 when wanted.
+    Inspect { file: FileId },
+    /// Request the file from byte `range_from` (0: all of it, else `Range: bytes=N-`),
+    /// writing from there on, and hashing the bytes already in the folder first.
+    Fetch { file: FileId, range_from: u64 },
+    /// Wait `after`, then send [`Event::RetryDue`].
+    Retry { file: FileId, after: Duration },
+    /// The folder already holds the file.
+    Skip { file: FileId },
+    /// The file is done with.
+    Report { file: FileId, outcome: Outcome },
+    /// Stop everything: the first request could not reach the files, so nothing was
+    /// started. The reason is for the user.
+    Stop { reason: String },
+}
+
+/// How a file ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Downloaded (or completed) and verified.
+    Downloaded,
+    /// Already in the folder with the listed size and md5.
+    Skipped,
+    /// Given up, with the reason.
+    Failed(String),
+    /// Cancelled by the user before it was done.
+    Cancelled,
+}
+
+impl Outcome {
+    fn label(&self) -> &'static str {
+        match self {
+            Outcome::Downloaded => "downloaded",
+            Outcome::Skipped => "skipped",
+            Outcome::Failed(_) => "failed",
+            Outcome::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// Where one file is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileState {
+    /// Not started yet (or paused, or due for a retry).
+    Waiting,
+    /// Being looked for in the folder.
+    Inspecting,
+    /// Asked for, from byte `from`; `done` bytes of the file are in the folder.
+    Fetching { done: u64 },
+    /// Waiting out a retry delay.
+    Backoff,
+    /// Finished one way or another.
+    Done(Outcome),
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    listed: ListedFile,
+    state: FileState,
+    /// Failed requests so far (reset by "Retry failed").
+    failures: u32,
+    /// Whole-file checksum mismatches so far.
+    mismatches: u32,
+    /// The md5 of the last complete copy, when it differed from the listing.
+    bad_md5: Option<String>,
+}
+
+/// A bulk download of listed files into a folder, `parallel` at a time.
+#[derive(Debug, Clone)]
+pub struct Queue {
+    entries: Vec<Entry>,
+    parallel: usize,
+    paused: bool,
+    cancelled: bool,
+    /// No answer has arrived yet: the first request goes alone, so a refusal stops
+    /// everything before a second file is touched.
+    probing: bool,
+    stopped: bool,
+}
+
+impl Queue {
+    /// A queue of `files`, at most `parallel` (at least 1) at a time.
+    pub fn new(files: Vec<ListedFile>, parallel: usize) -> Queue {
+        Queue {
+            entries: files
+                .into_iter()
+                .map(|listed| Entry {
+                    listed,
+                    state: FileState::Waiting,
+                    failures: 0,
+                    mismatches: 0,
+                    bad_md5: None,
+                })
+                .collect(),
+            parallel: parallel.max(1),
+            paused: false,
+            cancelled: false,
+            probing: true,
+            stopped: false,
+        }
+    }
+
+    /// The first files to look at.
+    pub fn start(&mut self) -> Vec<Action> {
+        self.fill()
+    }
+
+    /// The listed file `file`.
+    pub fn file(&self, file: FileId) -> &ListedFile {
+        &self.entries[file].listed
+    }
+
+    /// Where `file` is.
+    pub fn state(&self, file: FileId) -> &FileState {
+        &self.entries[file].state
+    }
+
+    /// How many files the queue holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when it holds no file.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// How many files may be fetched at once.
+    pub fn parallel(&self) -> usize {
+        self.parallel
+    }
+
+    /// Whether the user paused the queue.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Whether a file found with `size` bytes in the folder has to be hashed to decide:
+    /// only a complete-looking copy is (a shorter one is resumed, and its bytes are
+    /// hashed then).
+    pub fn wants_md5_of_existing(&self, file: FileId, size: u64) -> bool {
+        let entry = &self.entries[file];
+        size > 0
+            && entry.bad_md5.is_none()
+            && entry.listed.md5.is_some()
+            && entry.listed.size.is_none_or(|listed| listed == size)
+    }
+
+    /// Applies what the browser saw; returns what to do next.
+    pub fn handle(&mut self, event: Event) -> Vec<Action> {
+        let mut actions = Vec::new();
+        match event {
+            Event::Existing { file, size, md5 } => {
+                if self.cancelled || self.paused {
+                    return self.park(file);
+                }
+                actions.push(self.decide(file, size, md5));
+            }
+            Event::Started { file, from } => {
+                self.probing = false;
+                self.entries[file].state = FileState::Fetching { done: from };
+            }
+            Event::Chunk { file, bytes } => {
+                if let FileState::Fetching { done } = &mut self.entries[file].state {
+                    *done += bytes;
+                }
+            }
+            Event::Finished { file, md5 } => actions.push(self.finished(file, md5)),
+            Event::Failed { file, failure } => actions.push(self.failed(file, failure)),
+            Event::Interrupted { file } => return self.park(file),
+            Event::RetryDue { file } => {
+                if self.entries[file].state != FileState::Backoff {
+                    return Vec::new(); // cancelled meanwhile
+                }
+                if self.cancelled || self.paused {
+                    return self.park(file);
+                }
+                self.entries[file].state = FileState::Inspecting;
+                actions.push(Action::Inspect { file });
+            }
+        }
+        if let Some(Action::Stop { .. }) = actions.last() {
+            return actions;
+        }
+        actions.extend(self.fill());
+        actions
+    }
+
+    /// Starts no new file; the browser interrupts the running ones.
+    pub fn pause(&mut self) {
+        self.paused = true;
+    }
+
+    /// Carries on where the pause left off.
+    pub fn resume(&mut self) -> Vec<Action> {
+        self.paused = false;
+        self.fill()
+    }
+
+    /// Gives up every file not done yet; running ones end when they are interrupted.
+    pub fn cancel(&mut self) -> Vec<Action> {
+        self.cancelled = true;
+        let mut actions = Vec::new();
+        for file in 0..self.entries.len() {
+            if matches!(
+                self.entries[file].state,
+                FileState::Waiting | FileState::Backoff
+            ) {
+                actions.extend(self.park(file));
+            }
+        }
+        actions
+    }
+
+    /// Changes how many files go at once (at least 1).
+    pub fn set_parallel(&mut self, parallel: usize) -> Vec<Action> {
+        self.parallel = parallel.max(1);
+        self.fill()
+    }
+
+    /// Tries the failed files again, with fresh attempts.
+    pub fn retry_failed(&mut self) -> Vec<Action> {
+        self.cancelled = false;
+        self.stopped = false;
+        for entry in &mut self.entries {
+            if matches!(entry.state, FileState::Done(Outcome::Failed(_))) {
+                entry.state = FileState::Waiting;
+                entry.failures = 0;
+                entry.mismatches = 0;
+            }
+        }
+        self.fill()
+    }
+
+    /// True when every file is done with (or the run was stopped).
+    pub fn is_finished(&self) -> bool {
+        self.stopped
+            || self
+                .entries
+                .iter()
+                .all(|e| matches!(e.state, FileState::Done(_)))
+    }
+
+    /// Bytes in the folder so far and the listed total (files of unknown size count
+    /// what has arrived).
+    pub fn bytes(&self) -> (u64, u64) {
+        self.entries.iter().fold((0, 0), |(done, total), e| {
+            let got = match &e.state {
+                FileState::Fetching { done } => *done,
+                FileState::Done(Outcome::Downloaded | Outcome::Skipped) => {
+                    e.listed.size.unwrap_or(0)
+                }
+                _ => 0,
+            };
+            (done + got, total + e.listed.size.unwrap_or(got))
+        })
+    }
+
+    /// How many files ended each way: downloaded, skipped, failed, cancelled.
+    pub fn summary(&self) -> Summary {
+        let mut summary = Summary::default();
+        for entry in &self.entries {
+            match &entry.state {
+                FileState::Done(Outcome::Downloaded) => summary.downloaded += 1,
+                FileState::Done(Outcome::Skipped) => summary.skipped += 1,
+                FileState::Done(Outcome::Failed(_)) => summary.failed += 1,
+                FileState::Done(Outcome::Cancelled) => summary.cancelled += 1,
+                _ => summary.unfinished += 1,
+            }
+        }
+        summary
+    }
+
+    /// `download-report.json`: each file's name, size, md5 and status (and why it
+    /// failed). It holds no address, so no signed link or credential.
+    pub fn report(&self) -> String {
+        #[derive(Serialize)]
+        struct Line<'a> {
+            name: &'a str,
+            size: Option<u64>,
+            md5: Option<&'a str>,
+            status: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            reason: Option<&'a str>,
+        }
+        let lines: Vec<Line> = self
+            .entries
+            .iter()
+            .map(|e| {
+                let (status, reason) = match &e.state {
+                    FileState::Done(outcome @ Outcome::Failed(reason)) => {
+                        (outcome.label(), Some(reason.as_str()))
+                    }
+                    FileState::Done(outcome) => (outcome.label(), None),
+                    _ => ("unfinished", None),
+                };
+                Line {
+                    name: &e.listed.name,
+                    size: e.listed.size,
+                    md5: e.listed.md5.as_deref(),
+                    status,
+                    reason,
+                }
+            })
+            .collect();
+        serde_json::to_string_pretty(&lines).unwrap_or_default()
+    }
+
+    /// Hands out files while there are free places.
+    fn fill(&mut self) -> Vec<Action> {
+        if self.paused || self.cancelled || self.stopped {
+            return Vec::new();
+        }
+        let mut actions = Vec::new();
+        let limit = if self.probing { 1 } else { self.parallel };
+        while self.running() < limit {
+            let Some(file) = self
+                .entries
+                .iter()
+                .position(|e| e.state == FileState::Waiting)
+            else {
+                break;
+            };
+            self.entries[file].state = FileState::Inspecting;
+            actions.push(Action::Inspect { file });
+        }
+        actions
+    }
+
+    /// Files taking a place: being inspected, fetched or waiting out a retry.
+    fn running(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.state,
+                    FileState::Inspecting | FileState::Fetching { .. } | FileState::Backoff
+                )
+            })
+            .count()
+    }
+
+    /// Back to waiting (paused) or cancelled.
+    fn park(&mut self, file: FileId) -> Vec<Action> {
+        if self.cancelled {
+            self.entries[file].state = FileState::Done(Outcome::Cancelled);
+            vec![Action::Report {
+                file,
+                outcome: Outcome::Cancelled,
+            }]
+        } else {
+            self.entries[file].state = FileState::Waiting;
+            self.fill()
+        }
+    }
+
+    fn decide(&mut self, file: FileId, size: u64, md5: Option<String>) -> Action {
+        let entry = &mut self.entries[file];
+        let listed = &entry.listed;
+        let complete = match listed.size {
+            Some(listed_size) => size == listed_size,
+            None => size > 0,
+        };
+        let known_bad = entry.bad_md5.is_some();
+        let checks_out = match (&listed.md5, &md5) {
+            (None, _) => true,
+            (Some(_), Some(found)) => listed.md5_matches(found),
+            (Some(_), None) => false,
+        };
+        if complete && !known_bad && checks_out {
+            entry.state = FileState::Done(Outcome::Skipped);
+            return Action::Skip { file };
+        }
+        let shorter = listed.size.is_some_and(|listed_size| size < listed_size);
+        let range_from = if shorter && !known_bad { size } else { 0 };
+        entry.state = FileState::Fetching { done: range_from };
+        Action::Fetch { file, range_from }
+    }
+
+    fn finished(&mut self, file: FileId, md5: String) -> Action {
+        let entry = &mut self.entries[file];
+        if entry.listed.md5_matches(&md5) {
+            entry.state = FileState::Done(Outcome::Downloaded);
+            return Action::Report {
+                file,
+                outcome: Outcome::Downloaded,
+            };
+        }
+        entry.mismatches += 1;
+        if entry.mismatches < 2 {
+            // Fetched whole again, not resumed: the bytes already there are suspect.
+            entry.bad_md5 = Some(md5);
+            entry.state = FileState::Backoff;
+            return Action::Retry {
+                file,
+                after: Duration::ZERO,
+            };
+        }
+        let expected = entry.listed.md5.clone().unwrap_or_default();
+        self.give_up(
+            file,
+            format!("MD5 differs from the listing: expected {expected}, got {md5}"),
+        )
+    }
+
+    fn failed(&mut self, file: FileId, failure: Failure) -> Action {
+        if self.probing && failure == Failure::Unreachable {
+            // The very first request found nothing to talk to: most likely the files do
+            // not allow this site (CORS). Nothing was written; say so and stop.
+            self.stopped = true;
+            self.entries[file].state = FileState::Waiting;
+            return Action::Stop {
+                reason: "The first file could not be read from this page: the service's \
+                         files do not allow this site, or the service cannot be reached."
+                    .into(),
+            };
+        }
+        let entry = &mut self.entries[file];
+        entry.failures += 1;
+        let after = match &failure {
+            Failure::Status {
+                retry_after: Some(wait),
+                ..
+            } => Some(*wait).filter(|wait| *wait <= MAX_RETRY_AFTER),
+            _ => Some(backoff(entry.failures)),
+        };
+        match after {
+            Some(after) if failure.is_transient() && entry.failures < MAX_ATTEMPTS => {
+                entry.state = FileState::Backoff;
+                Action::Retry { file, after }
+            }
+            _ => {
+                let tries = entry.failures;
+                let reason = format!("{} ({})", failure.describe(), tries_text(tries));
+                self.give_up(file, reason)
+            }
+        }
+    }
+
+    fn give_up(&mut self, file: FileId, reason: String) -> Action {
+        let outcome = Outcome::Failed(reason);
+        self.entries[file].state = FileState::Done(outcome.clone());
+        Action::Report { file, outcome }
+    }
+}
+
+fn tries_text(tries: u32) -> String {
+    if tries == 1 {
+        "tried once".into()
+    } else {
+        format!("tried {tries} times")
+    }
+}
+
+/// The wait after the `failures`-th failure: 1 s, 2 s, 4 s… up to 30 s.
+pub fn backoff(failures: u32) -> Duration {
+    let doublings = failures.saturating_sub(1).min(16);
+    (FIRST_BACKOFF * 2u32.pow(doublings)).min(MAX_BACKOFF)
+}
+
+/// A `Retry-After` header in seconds (`120`); an HTTP date is left to the caller.
+pub fn retry_after_seconds(value: &str) -> Option<Duration> {
+    value.trim().parse().ok().map(Duration::from_secs)
+}
+
+/// Where the part a `Content-Range` (`bytes 100-199/200`) describes starts.
+pub fn content_range_start(value: &str) -> Option<u64> {
+    let range = value.trim().strip_prefix("bytes ")?;
+    range.split_once('-')?.0.trim().parse().ok()
+}
+
+/// How the files of a run ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub downloaded: usize,
+    pub skipped: usize,
+    pub failed: usize,
+    pub cancelled: usize,
+    pub unfinished: usize,
+}
+
+/// Transfer rate and time left, from samples of (milliseconds, bytes done).
+///
+/// Integer arithmetic only: float formatting would grow the web app.
+#[derive(Debug, Clone, Default)]
+pub struct Rate {
+    /// Samples of the last few seconds, oldest first.
+    samples: Vec<(u64, u64)>,
+}
+
+/// How far back the rate looks.
+const RATE_WINDOW_MS: u64 = 5_000;
+
+impl Rate {
+    /// Records that `bytes` were done at `now_ms`.
+    pub fn sample(&mut self, now_ms: u64, bytes: u64) {
+        self.samples.push((now_ms, bytes));
+        let keep_from = now_ms.saturating_sub(RATE_WINDOW_MS);
+        let old = self
+            .samples
+            .iter()
+            .take_while(|(t, _)| *t < keep_from)
+            .count();
+        // Keep one sample older than the window, so the window is always covered.
+        self.samples.drain(..old.saturating_sub(1));
+    }
+
+    /// Bytes per second over the window, once there is something to go on.
+    pub fn bytes_per_second(&self) -> Option<u64> {
+        let (&(t0, b0), &(t1, b1)) = (self.samples.first()?, self.samples.last()?);
+        let ms = t1.checked_sub(t0).filter(|ms| *ms >= 250)?;
+        Some(b1.saturating_sub(b0) * 1000 / ms)
+    }
+
+    /// Seconds until `remaining` bytes are done at the current rate.
+    pub fn seconds_left(&self, remaining: u64) -> Option<u64> {
+        let rate = self.bytes_per_second().filter(|r| *r > 0)?;
+        Some(remaining.div_ceil(rate))
+    }
+}
+
+/// `75 s`, `4 min 10 s`, `2 h 5 min`: a time left for people.
+pub fn format_seconds(seconds: u64) -> String {
+    match seconds {
+        0..60 => format!("{seconds} s"),
+        60..3600 => format!("{} min {} s", seconds / 60, seconds % 60),
+        _ => format!("{} h {} min", seconds / 3600, seconds % 3600 / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(name: &str, size: u64, md5: &str) -> ListedFile {
+        ListedFile {
+            name: name.into(),
+            size: Some(size),
+            md5: Some(md5.into()),
+        }
+    }
+
+    fn three() -> Queue {
+        Queue::new(
+            vec![
+                listed("a.zip", 10, "aa"),
+                listed("b.zip", 20, "bb"),
+                listed("c.zip", 30, "cc"),
+            ],
+            2,
+        )
+    }
+
+    fn absent(file: FileId) -> Event {
+        Event::Existing {
+            file,
+            size: 0,
+            md5: None,
+        }
+    }
+
+    fn inspect(file: FileId) -> Action {
+        Action::Inspect { file }
+    }
+
+    fn fetch(file: FileId, range_from: u64) -> Action {
+        Action::Fetch { file, range_from }
+    }
+
+    /// The first file answered, so the others may go in parallel.
+    fn probed(q: &mut Queue) -> Vec<Action> {
+        assert_eq!(q.start(), [inspect(0)]);
+        assert_eq!(q.handle(absent(0)), [fetch(0, 0)]);
+        q.handle(Event::Started { file: 0, from: 0 })
+    }
+
+    #[test]
+    fn the_first_file_goes_alone_then_parallel_files_go_at_once() {
+        let mut q = three();
+        assert_eq!(probed(&mut q), [inspect(1)]);
+        assert_eq!(q.handle(absent(1)), [fetch(1, 0)]);
+        q.handle(Event::Chunk { file: 0, bytes: 10 });
+        assert_eq!(q.bytes(), (10, 60));
+        assert_eq!(
+            q.handle(Event::Finished {
+                file: 0,
+                md5: "AA".into()
+            }),
+            [
+                Action::Report {
+                    file: 0,
+                    outcome: Outcome::Downloaded
+                },
+                inspect(2)
+            ]
+        );
+        assert!(!q.is_finished());
+    }
+
+    #[test]
+    fn a_complete_matching_file_is_skipped_and_a_shorter_one_resumed() {
+        let mut q = three();
+        q.start();
+        assert!(q.wants_md5_of_existing(0, 10));
+        assert!(
+            !q.wants_md5_of_existing(0, 4),
+            "a partial file is not hashed twice"
+        );
+        assert!(!q.wants_md5_of_existing(0, 0));
+        let skip = q.handle(Event::Existing {
+            file: 0,
+            size: 10,
+            md5: Some("aa".into()),
+        });
+        // Skipping made no request, so the next file still goes alone.
+        assert_eq!(skip, [Action::Skip { file: 0 }, inspect(1)]);
+        assert_eq!(
+            q.handle(Event::Existing {
+                file: 1,
+                size: 5,
+                md5: None
+            }),
+            [fetch(1, 5)]
+        );
+        assert_eq!(q.handle(Event::Started { file: 1, from: 5 }), [inspect(2)]);
+        assert_eq!(q.bytes(), (15, 60));
+    }
+
+    #[test]
+    fn a_wrong_or_longer_file_is_fetched_whole() {
+        let mut q = three();
+        q.start();
+        let wrong = Event::Existing {
+            file: 0,
+            size: 10,
+            md5: Some("00".into()),
+        };
+        assert_eq!(q.handle(wrong), [fetch(0, 0)]);
+        let mut q = three();
+        q.start();
+        let longer = Event::Existing {
+            file: 0,
+            size: 99,
+            md5: None,
+        };
+        assert_eq!(q.handle(longer), [fetch(0, 0)]);
+    }
+
+    #[test]
+    fn a_checksum_mismatch_is_fetched_whole_once_more_then_reported() {
+        let mut q = three();
+        probed(&mut q);
+        let bad = || Event::Finished {
+            file: 0,
+            md5: "ff".into(),
+        };
+        assert_eq!(
+            q.handle(bad())[0],
+            Action::Retry {
+                file: 0,
+                after: Duration::ZERO
+            }
+        );
+        assert_eq!(q.handle(Event::RetryDue { file: 0 })[0], inspect(0));
+        // The complete copy on disk is known bad: no hashing it again, no resuming it.
+        assert!(!q.wants_md5_of_existing(0, 10));
+        assert_eq!(
+            q.handle(Event::Existing {
+                file: 0,
+                size: 10,
+                md5: None
+            }),
+            [fetch(0, 0)]
+        );
+        q.handle(Event::Started { file: 0, from: 0 });
+        let Action::Report {
+            outcome: Outcome::Failed(reason),
+            ..
+        } = &q.handle(bad())[0]
+        else {
+            panic!("a second mismatch is reported");
+        };
+        assert_eq!(reason, "MD5 differs from the listing: expected aa, got ff");
+    }
+
+    #[test]
+    fn transient_failures_back_off_and_honour_retry_after() {
+        let mut q = three();
+        probed(&mut q);
+        let dropped = Event::Failed {
+            file: 0,
+            failure: Failure::Dropped,
+        };
+        assert_eq!(
+            q.handle(dropped.clone())[0],
+            Action::Retry {
+                file: 0,
+                after: Duration::from_secs(1)
+            }
+        );
+        // Waiting out a retry keeps the file's place: no third file starts.
+        assert_eq!(q.state(0), &FileState::Backoff);
+        q.handle(Event::RetryDue { file: 0 });
+        q.handle(Event::Existing {
+            file: 0,
+            size: 4,
+            md5: None,
+        });
+        let busy = Event::Failed {
+            file: 0,
+            failure: Failure::Status {
+                status: 429,
+                retry_after: Some(Duration::from_secs(7)),
+            },
+        };
+        assert_eq!(
+            q.handle(busy)[0],
+            Action::Retry {
+                file: 0,
+                after: Duration::from_secs(7)
+            }
+        );
+        assert_eq!(backoff(3), Duration::from_secs(4));
+        assert_eq!(backoff(20), Duration::from_secs(30));
+        assert_eq!(retry_after_seconds(" 120"), Some(Duration::from_secs(120)));
+        assert_eq!(retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(content_range_start("bytes 100-199/200"), Some(100));
+        assert_eq!(content_range_start("bytes */200"), None);
+    }
+
+    #[test]
+    fn a_persistent_failure_is_reported_and_the_rest_go_on() {
+        let mut q = three();
+        probed(&mut q);
+        let server_error = || Event::Failed {
+            file: 0,
+            failure: Failure::Status {
+                status: 503,
+                retry_after: None,
+            },
+        };
+        for _ in 1..MAX_ATTEMPTS {
+            assert!(matches!(q.handle(server_error())[0], Action::Retry { .. }));
+            q.handle(Event::RetryDue { file: 0 });
+            q.handle(absent(0));
+        }
+        let actions = q.handle(server_error());
+        assert_eq!(
+            actions[0],
+            Action::Report {
+                file: 0,
+                outcome: Outcome::Failed("the service answered 503 (tried 5 times)".into())
+            }
+        );
+        assert_eq!(actions[1..], [inspect(2)]);
+
+        // Not found is not worth a retry; "Retry failed" tries both again.
+        let gone = Event::Failed {
+            file: 1,
+            failure: Failure::Status {
+                status: 404,
+                retry_after: None,
+            },
+        };
+        q.handle(absent(1));
+        assert!(matches!(
+            q.handle(gone)[0],
+            Action::Report {
+                outcome: Outcome::Failed(_),
+                ..
+            }
+        ));
+        assert_eq!(q.summary().failed, 2);
+        // File 2 holds one of the two places.
+        assert_eq!(q.retry_failed(), [inspect(0)]);
+        assert_eq!(q.summary().failed, 0);
+    }
+
+    #[test]
+    fn an_unreachable_first_file_stops_everything_before_anything_starts() {
+        let mut q = three();
+        q.start();
+        q.handle(absent(0));
+        let actions = q.handle(Event::Failed {
+            file: 0,
+            failure: Failure::Unreachable,
+        });
+        assert!(
+            matches!(&actions[..], [Action::Stop { reason }] if reason.contains("allow this site"))
+        );
+        assert!(q.is_finished());
+        // Later on, unreachable is network trouble like any other: retried.
+        let mut q = three();
+        probed(&mut q);
+        let later = q.handle(Event::Failed {
+            file: 0,
+            failure: Failure::Unreachable,
+        });
+        assert!(matches!(later[0], Action::Retry { .. }));
+    }
+
+    #[test]
+    fn pause_resume_and_cancel() {
+        let mut q = three();
+        probed(&mut q);
+        q.handle(absent(1));
+        q.pause();
+        assert_eq!(q.handle(Event::Interrupted { file: 0 }), []);
+        assert_eq!(q.state(0), &FileState::Waiting);
+        // Resuming looks in the folder again, so the kept bytes are resumed.
+        assert_eq!(q.resume(), [inspect(0)]);
+        let actions = q.cancel();
+        assert_eq!(
+            actions,
+            [Action::Report {
+                file: 2,
+                outcome: Outcome::Cancelled
+            }]
+        );
+        q.handle(Event::Interrupted { file: 1 });
+        q.handle(absent(0));
+        // A retry that comes due after the cancel does not bring its file back.
+        assert_eq!(q.handle(Event::RetryDue { file: 2 }), []);
+        assert_eq!(q.state(0), &FileState::Done(Outcome::Cancelled));
+        assert!(q.is_finished());
+        assert_eq!(q.summary().cancelled, 3);
+    }
+
+    #[test]
+    fn more_parallel_files_start_at_once() {
+        let mut q = three();
+        probed(&mut q);
+        assert_eq!(q.set_parallel(3), [inspect(2)]);
+        assert_eq!(q.set_parallel(0), []);
+        assert_eq!(q.parallel(), 1);
+    }
+
+    #[test]
+    fn the_report_names_each_file_without_addresses() {
+        let mut q = Queue::new(
+            ListedFile::all_of(&[Download {
+                url: "https://x/f?signature=s3cret".into(),
+                file_name: "../a.zip".into(),
+                size: Some(10),
+                md5: Some("AA".into()),
+            }]),
+            3,
+        );
+        q.start();
+        q.handle(Event::Existing {
+            file: 0,
+            size: 10,
+            md5: Some("aa".into()),
+        });
+        let report: serde_json::Value = serde_json::from_str(&q.report()).unwrap();
+        assert_eq!(
+            report,
+            serde_json::json!([{"name": "download-1.._a.zip", "size": 10, "md5": "aa", "status": "skipped"}])
+        );
+        assert!(!q.report().contains("s3cret"));
+    }
+
+    #[test]
+    fn rate_and_time_left() {
+        let mut rate = Rate::default();
+        rate.sample(0, 0);
+        assert_eq!(rate.bytes_per_second(), None);
+        rate.sample(1_000, 2_000_000);
+        rate.sample(2_000, 4_000_000);
+        assert_eq!(rate.bytes_per_second(), Some(2_000_000));
+        assert_eq!(rate.seconds_left(5_000_000), Some(3));
+        // Old samples fall out of the window.
+        rate.sample(10_000, 4_000_000);
+        assert_eq!(rate.bytes_per_second(), Some(0));
+        assert_eq!(format_seconds(75), "1 min 15 s");
+        assert_eq!(format_seconds(7_500), "2 h 5 min");
+    }
+}

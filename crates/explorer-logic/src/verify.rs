@@ -1,0 +1,144 @@
+//! "Verify files": the files a user picked, compared with a listing by name, size and md5.
+
+use std::collections::HashSet;
+
+use crate::download_queue::ListedFile;
+
+/// The name of the report a bulk download writes into its folder (never "not listed").
+pub const REPORT_NAME: &str = "download-report.json";
+
+/// A file the user picked, measured in the browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub name: String,
+    pub size: u64,
+    /// MD5, lower-case hex.
+    pub md5: String,
+}
+
+/// A picked file that is not what the listing says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Differs {
+    pub name: String,
+    /// The listed md5 (or size, when the listing gives no md5).
+    pub expected: String,
+    /// What the picked file has.
+    pub actual: String,
+}
+
+/// The outcome of a verification, each list in the listing's (or the picking's) order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Verification {
+    /// Names of picked files with the listed md5 (or size, when no md5 is listed).
+    pub matches: Vec<String>,
+    /// Picked files whose content is not the listed one.
+    pub differs: Vec<Differs>,
+    /// Listed files that were not picked.
+    pub missing: Vec<String>,
+    /// Picked files the listing does not name.
+    pub not_listed: Vec<String>,
+}
+
+impl Verification {
+    /// Compares what was picked with what was listed.
+    pub fn of(listed: &[ListedFile], found: &[Found]) -> Verification {
+        let mut result = Verification::default();
+        for file in listed {
+            let Some(picked) = found.iter().find(|f| f.name == file.name) else {
+                result.missing.push(file.name.clone());
+                continue;
+            };
+            match (&file.md5, file.size) {
+                (Some(md5), _) if !file.md5_matches(&picked.md5) => result.differs.push(Differs {
+                    name: file.name.clone(),
+                    expected: md5.clone(),
+                    actual: picked.md5.clone(),
+                }),
+                (None, Some(size)) if size != picked.size => result.differs.push(Differs {
+                    name: file.name.clone(),
+                    expected: format!("{size} bytes"),
+                    actual: format!("{} bytes", picked.size),
+                }),
+                _ => result.matches.push(file.name.clone()),
+            }
+        }
+        let names: HashSet<&str> = listed.iter().map(|f| f.name.as_str()).collect();
+        result.not_listed = found
+            .iter()
+            .filter(|f| !names.contains(f.name.as_str()) && f.name != REPORT_NAME)
+            .map(|f| f.name.clone())
+            .collect();
+        result
+    }
+
+    /// True when every listed file was picked and matches.
+    pub fn all_match(&self) -> bool {
+        self.differs.is_empty() && self.missing.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(name: &str, size: u64, md5: Option<&str>) -> ListedFile {
+        ListedFile {
+            name: name.into(),
+            size: Some(size),
+            md5: md5.map(str::to_owned),
+        }
+    }
+
+    fn found(name: &str, size: u64, md5: &str) -> Found {
+        Found {
+            name: name.into(),
+            size,
+            md5: md5.into(),
+        }
+    }
+
+    #[test]
+    fn each_picked_file_is_matched_differs_or_not_listed() {
+        let listing = [
+            listed("a.zip", 3, Some("aa")),
+            listed("b.zip", 3, Some("bb")),
+            listed("c.zip", 3, Some("cc")),
+            listed("d.csv", 5, None),
+        ];
+        let picked = [
+            found("a.zip", 3, "AA"),
+            found("b.zip", 3, "00"),
+            found("d.csv", 4, "dd"),
+            found("notes.txt", 1, "ee"),
+            found(REPORT_NAME, 9, "ff"),
+        ];
+        let result = Verification::of(&listing, &picked);
+        assert_eq!(result.matches, ["a.zip"]);
+        assert_eq!(
+            result.differs,
+            [
+                Differs {
+                    name: "b.zip".into(),
+                    expected: "bb".into(),
+                    actual: "00".into()
+                },
+                Differs {
+                    name: "d.csv".into(),
+                    expected: "5 bytes".into(),
+                    actual: "4 bytes".into()
+                }
+            ]
+        );
+        assert_eq!(result.missing, ["c.zip"]);
+        assert_eq!(result.not_listed, ["notes.txt"]);
+        assert!(!result.all_match());
+    }
+
+    #[test]
+    fn a_complete_folder_all_matches() {
+        let listing = [listed("a.zip", 3, Some("aa"))];
+        let result = Verification::of(&listing, &[found("a.zip", 3, "aa")]);
+        assert!(result.all_match());
+        assert!(result.not_listed.is_empty());
+    }
+}

@@ -1,0 +1,571 @@
+//! "Download to a folder": every listed file streamed into a folder the user picks,
+//! several at a time, each one's md5 checked as it arrives. The rules (what goes next,
+//! resume, retry, skip) are `explorer_logic::download_queue`'s; this only does the I/O.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::time::Duration;
+
+use download_api::Download;
+use explorer_logic::download_queue::{
+    Action, Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, Rate,
+    content_range_start, format_seconds, retry_after_seconds,
+};
+use explorer_logic::format_size;
+use explorer_logic::verify::REPORT_NAME;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use md5::{Digest, Md5};
+use web_sys::{AbortController, AbortSignal, FileSystemDirectoryHandle};
+
+use super::PackageVersion;
+use crate::api::{ServiceContext, ServiceError};
+use crate::auth::{Session, use_session};
+use crate::fs_access::{
+    Chunks, Pace, Writer, can_pick_folder, existing_file, fetch_from, hash_blob, hex, md5_of,
+    pick_folder, sleep, write_text,
+};
+
+/// Files fetched at once unless the user says otherwise.
+const DEFAULT_PARALLEL: usize = 3;
+/// How often progress is redrawn while bytes flow.
+const REDRAW_MS: f64 = 150.0;
+
+/// One run of the download: the queue, the folder and the transfers under way.
+struct Run {
+    queue: RefCell<Queue>,
+    folder: FileSystemDirectoryHandle,
+    downloads: Vec<Download>,
+    package: Option<PackageVersion>,
+    service: ServiceContext,
+    session: Session,
+    /// Abort handles of the running transfers (pause and cancel use them).
+    transfers: RefCell<Vec<(FileId, AbortController)>>,
+    rate: RefCell<Rate>,
+    /// Why the run stopped before starting, for the user.
+    stopped: RefCell<Option<String>>,
+    /// The report of a finished run was written (or is being written).
+    reported: Cell<bool>,
+    last_redraw: Cell<f64>,
+    changed: Trigger,
+}
+
+impl Run {
+    fn redraw(&self, now: bool) {
+        let time = js_sys::Date::now();
+        if now || time - self.last_redraw.get() > REDRAW_MS {
+            self.last_redraw.set(time);
+            let (done, _) = self.queue.borrow().bytes();
+            self.rate.borrow_mut().sample(time as u64, done);
+            self.changed.notify();
+        }
+    }
+
+    fn handle(self: &Rc<Self>, event: Event) {
+        let actions = self.queue.borrow_mut().handle(event);
+        self.apply(actions);
+    }
+
+    fn apply(self: &Rc<Self>, actions: Vec<Action>) {
+        for action in actions {
+            let run = Rc::clone(self);
+            match action {
+                Action::Inspect { file } => spawn_local(async move {
+                    let event = run.inspect(file).await;
+                    run.handle(event);
+                }),
+                Action::Fetch { file, range_from } => spawn_local(async move {
+                    let event = run.fetch(file, range_from).await;
+                    run.handle(event);
+                }),
+                Action::Retry { file, after } => spawn_local(async move {
+                    sleep(after).await;
+                    run.handle(Event::RetryDue { file });
+                }),
+                Action::Skip { .. } | Action::Report { .. } => {}
+                Action::Stop { reason } => *run.stopped.borrow_mut() = Some(reason),
+            }
+        }
+        let finished = self.queue.borrow().is_finished();
+        if finished && self.stopped.borrow().is_none() && !self.reported.replace(true) {
+            let run = Rc::clone(self);
+            spawn_local(async move {
+                let report = run.queue.borrow().report();
+                if let Err(error) = write_text(&run.folder, REPORT_NAME, &report).await {
+                    *run.stopped.borrow_mut() =
+                        Some(format!("Could not write the report: {error}"));
+                }
+                run.redraw(true);
+            });
+        }
+        self.redraw(true);
+    }
+
+    /// Pause or cancel: the running transfers stop, keeping what they wrote.
+    fn interrupt_all(&self) {
+        for (_, transfer) in self.transfers.borrow().iter() {
+            transfer.abort();
+        }
+    }
+
+    /// What the folder holds under the file's name.
+    async fn inspect(&self, file: FileId) -> Event {
+        let name = self.queue.borrow().file(file).name.clone();
+        let existing = match existing_file(&self.folder, &name).await {
+            Ok(existing) => existing,
+            Err(error) => {
+                let reason = format!("could not look in the folder: {error}");
+                return failed(file, Failure::Other(reason));
+            }
+        };
+        let Some(existing) = existing else {
+            return Event::Existing {
+                file,
+                size: 0,
+                md5: None,
+            };
+        };
+        let size = existing.size() as u64;
+        let md5 = if self.queue.borrow().wants_md5_of_existing(file, size) {
+            md5_of(&existing, |_| ()).await.ok()
+        } else {
+            None
+        };
+        Event::Existing { file, size, md5 }
+    }
+
+    async fn fetch(self: &Rc<Self>, file: FileId, from: u64) -> Event {
+        let Ok(controller) = AbortController::new() else {
+            return failed(file, Failure::Other("the browser refused".into()));
+        };
+        self.transfers.borrow_mut().push((file, controller.clone()));
+        let event = self.transfer(file, from, &controller.signal()).await;
+        self.transfers.borrow_mut().retain(|(f, _)| *f != file);
+        event
+    }
+
+    /// Streams the file from byte `from` into the folder, hashing the bytes already
+    /// there first, so the md5 covers the whole file.
+    async fn transfer(self: &Rc<Self>, file: FileId, mut from: u64, signal: &AbortSignal) -> Event {
+        let name = self.queue.borrow().file(file).name.clone();
+        let mut hasher = Md5::new();
+        if from > 0 {
+            match existing_file(&self.folder, &name).await {
+                Ok(Some(existing)) if existing.size() as u64 >= from => {
+                    let kept = existing.slice_with_f64_and_f64(0.0, from as f64);
+                    if let Err(error) = match kept {
+                        Ok(kept) => hash_blob(&kept, &mut hasher, |_| ()).await,
+                        Err(_) => Err("the browser refused".into()),
+                    } {
+                        let reason = format!("could not read {name} in the folder: {error}");
+                        return failed(file, Failure::Other(reason));
+                    }
+                }
+                _ => from = 0,
+            }
+        }
+        if signal.aborted() {
+            return Event::Interrupted { file };
+        }
+        let url = match self.address(file).await {
+            Ok(url) => url,
+            Err(failure) => return failed(file, failure),
+        };
+        let response = match fetch_from(&url, from, signal).await {
+            Ok(response) => response,
+            Err(_) if signal.aborted() => return Event::Interrupted { file },
+            Err(_) => return failed(file, Failure::Unreachable),
+        };
+        let headers = response.headers();
+        let start = match response.status() {
+            200 => 0,
+            206 if headers
+                .get("content-range")
+                .as_deref()
+                .and_then(content_range_start)
+                == Some(from) =>
+            {
+                from
+            }
+            206 => {
+                let reason = "the service sent another part of the file than asked for";
+                return failed(file, Failure::Other(reason.into()));
+            }
+            status => {
+                let retry_after = headers.get("retry-after").and_then(|v| retry_after(&v));
+                return failed(
+                    file,
+                    Failure::Status {
+                        status,
+                        retry_after,
+                    },
+                );
+            }
+        };
+        if start == 0 && from > 0 {
+            hasher = Md5::new(); // the service sent it all: start over
+        }
+        // Only now, with the answer in hand, is anything created in the folder.
+        self.handle(Event::Started { file, from: start });
+        let writer = match Writer::open(&self.folder, &name, start).await {
+            Ok(writer) => writer,
+            Err(error) => {
+                let reason = format!("could not write {name} into the folder: {error}");
+                return failed(file, Failure::Other(reason));
+            }
+        };
+        let Some(body) = response.body() else {
+            return finish(file, writer.close().await, hasher);
+        };
+        let mut chunks = Chunks::of(&body);
+        let mut pace = Pace::default();
+        let broke_off = loop {
+            match chunks.next(&mut hasher).await {
+                Ok(Some(chunk)) => {
+                    if let Err(error) = writer.write(&chunk).await {
+                        chunks.cancel();
+                        let reason = format!("could not write {name} into the folder: {error}");
+                        break Some(failed(file, Failure::Other(reason)));
+                    }
+                    let bytes = u64::from(chunk.length());
+                    self.queue.borrow_mut().handle(Event::Chunk { file, bytes });
+                    self.redraw(false);
+                    pace.breathe().await;
+                }
+                Ok(None) => break None,
+                Err(_) if signal.aborted() => break Some(Event::Interrupted { file }),
+                Err(_) => break Some(failed(file, Failure::Dropped)),
+            }
+        };
+        let closed = writer.close().await;
+        match broke_off {
+            Some(event) => event,
+            None => finish(file, closed, hasher),
+        }
+    }
+
+    /// Where to fetch the file: the listed address of an open product's file; for a
+    /// data-package file, a fresh direct address asked for with the signed-in
+    /// credentials (in a header, never in an address), or the listed signed address
+    /// when the service only redirects.
+    async fn address(&self, file: FileId) -> Result<String, Failure> {
+        let download = &self.downloads[file];
+        let Some(package) = &self.package else {
+            return Ok(download.url.clone());
+        };
+        let api = self.service.api_untracked();
+        let answer = api
+            .direct_download_url(
+                &package.package_id,
+                &package.version_id,
+                &download.file_name,
+            )
+            .await;
+        match self.session.guard(&api, answer) {
+            Ok(url) => Ok(url),
+            Err(ServiceError::OnlyRedirects) => Ok(download.url.clone()),
+            Err(ServiceError::Answered { status, .. } | ServiceError::Status { status, .. }) => {
+                Err(Failure::Status {
+                    status,
+                    retry_after: None,
+                })
+            }
+            Err(ServiceError::Unreachable { .. }) => Err(Failure::Unreachable),
+            Err(other) => Err(Failure::Other(other.to_string())),
+        }
+    }
+}
+
+fn failed(file: FileId, failure: Failure) -> Event {
+    Event::Failed { file, failure }
+}
+
+fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
+    match closed {
+        Ok(()) => Event::Finished {
+            file,
+            md5: hex(hasher),
+        },
+        Err(error) => failed(file, Failure::Other(format!("could not save it: {error}"))),
+    }
+}
+
+/// A `Retry-After` in seconds or as an HTTP date.
+fn retry_after(value: &str) -> Option<Duration> {
+    retry_after_seconds(value).or_else(|| {
+        let at = js_sys::Date::parse(value);
+        let wait = at - js_sys::Date::now();
+        (wait.is_finite()).then(|| Duration::from_millis(wait.max(0.0) as u64))
+    })
+}
+
+/// The "Download to a folder" button, its progress and its summary.
+#[component]
+pub fn FolderDownload(
+    files: Signal<Vec<Download>>,
+    package: Option<PackageVersion>,
+) -> impl IntoView {
+    let service = expect_context::<ServiceContext>();
+    let session = use_session();
+    let run = RwSignal::new_local(None::<Rc<Run>>);
+    let changed = Trigger::new();
+    let parallel = RwSignal::new(DEFAULT_PARALLEL);
+    let notice = RwSignal::new(None::<String>);
+    let package = StoredValue::new(package);
+    on_cleanup(move || {
+        if let Some(run) = run.try_get_untracked().flatten() {
+            run.interrupt_all();
+        }
+    });
+
+    if !can_pick_folder() {
+        return view! {
+            <p class="notice bulk-unsupported" role="note">
+                "This browser cannot save files into a folder (that needs the File System Access API, "
+                "which Chrome and Edge have and Firefox and Safari do not). What works here: the script "
+                "or the URL list below, or the links one by one."
+            </p>
+        }
+        .into_any();
+    }
+
+    let start = move |_| {
+        spawn_local(async move {
+            let folder = match pick_folder().await {
+                Ok(Some(folder)) => folder,
+                Ok(None) => return,
+                Err(error) => {
+                    notice.set(Some(format!("Could not open the folder: {error}")));
+                    return;
+                }
+            };
+            notice.set(None);
+            let downloads = files.get_untracked();
+            let queue = Queue::new(ListedFile::all_of(&downloads), parallel.get_untracked());
+            let new = Rc::new(Run {
+                queue: RefCell::new(queue),
+                folder,
+                downloads,
+                package: package.get_value(),
+                service,
+                session,
+                transfers: RefCell::default(),
+                rate: RefCell::default(),
+                stopped: RefCell::default(),
+                reported: Cell::new(false),
+                last_redraw: Cell::new(0.0),
+                changed,
+            });
+            run.set(Some(Rc::clone(&new)));
+            let actions = new.queue.borrow_mut().start();
+            new.apply(actions);
+        });
+    };
+    // Reads the run's state, redrawn whenever it changes.
+    let with_run = move |read: &dyn Fn(&Run) -> String| {
+        changed.track();
+        run.with(|r| r.as_deref().map(read).unwrap_or_default())
+    };
+    let is = move |test: fn(&Run) -> bool| {
+        changed.track();
+        run.with(|r| r.as_deref().is_some_and(test))
+    };
+    let running = move || is(|r| !r.queue.borrow().is_finished());
+    let control = move |what: fn(&Rc<Run>)| {
+        if let Some(run) = run.get_untracked() {
+            what(&run);
+        }
+    };
+
+    view! {
+        <div class="folder-download">
+            <div class="folder-controls">
+                <button type="button" class="button" disabled=running on:click=start>
+                    "Download to a folder"
+                </button>
+                <label class="parallel">
+                    "Files at once "
+                    <input
+                        type="number"
+                        min="1"
+                        max="8"
+                        prop:value=move || parallel.get().to_string()
+                        on:change=move |ev| {
+                            let n = event_target_value(&ev).parse().unwrap_or(DEFAULT_PARALLEL).clamp(1, 8);
+                            parallel.set(n);
+                            if let Some(run) = run.get_untracked() {
+                                let actions = run.queue.borrow_mut().set_parallel(n);
+                                run.apply(actions);
+                            }
+                        }
+                    />
+                </label>
+                <Show when=running>
+                    {move || if is(|r| r.queue.borrow().is_paused()) {
+                        view! {
+                            <button type="button" class="button secondary" on:click=move |_| control(|run| {
+                                let actions = run.queue.borrow_mut().resume();
+                                run.apply(actions);
+                            })>"Resume"</button>
+                        }.into_any()
+                    } else {
+                        view! {
+                            <button type="button" class="button secondary" on:click=move |_| control(|run| {
+                                run.queue.borrow_mut().pause();
+                                run.interrupt_all();
+                                run.redraw(true);
+                            })>"Pause"</button>
+                        }.into_any()
+                    }}
+                    <button type="button" class="button secondary" on:click=move |_| control(|run| {
+                        let actions = run.queue.borrow_mut().cancel();
+                        run.interrupt_all();
+                        run.apply(actions);
+                    })>"Cancel"</button>
+                </Show>
+            </div>
+            <p class="muted folder-hint">
+                "Every file is streamed to disk and its MD5 checked. Files already there are skipped, "
+                "partial ones resumed."
+            </p>
+            {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
+            {move || {
+                changed.track();
+                run.with(|r| r.as_ref().and_then(|r| r.stopped.borrow().clone()))
+                    .map(|reason| view! {
+                        <p class="notice bulk-stopped" role="alert">
+                            {reason} " Nothing was downloaded. What works instead: the script or the URL list "
+                            "below, which fetch the files outside the browser, or the links one by one."
+                        </p>
+                    })
+            }}
+            <Show when=move || is(|_| true)>
+                <div class="bulk-total">
+                    <Bar label="All files".into() percent=Signal::derive(move || {
+                        changed.track();
+                        run.with(|r| r.as_deref().map(total_percent).unwrap_or(0))
+                    }) />
+                    <span class="bulk-total-text">{move || with_run(&total_text)}</span>
+                </div>
+                <ul class="bulk-files">
+                    <For
+                        each=move || 0..run.with(|r| r.as_ref().map_or(0, |r| r.queue.borrow().len()))
+                        key=|file| *file
+                        children=move |file| {
+                            let name = with_run(&|r| r.queue.borrow().file(file).name.clone());
+                            let percent = Signal::derive(move || {
+                                changed.track();
+                                run.with(|r| r.as_deref().map(|r| file_percent(r, file)).unwrap_or(0))
+                            });
+                            let (label, data) = (name.clone(), name.clone());
+                            view! {
+                                <li class="bulk-file" data-file=data>
+                                    <span class="bulk-file-name">{name}</span>
+                                    <Bar label percent />
+                                    <span class="bulk-file-state">{move || with_run(&|r| file_text(r, file))}</span>
+                                </li>
+                            }
+                        }
+                    />
+                </ul>
+                <Show when=move || is(|r| r.reported.get() && r.queue.borrow().is_finished())>
+                    <div class="bulk-summary" role="status">
+                        <p>{move || with_run(&summary_text)}</p>
+                        <Show when=move || is(|r| r.queue.borrow().summary().failed > 0)>
+                            <button type="button" class="button" on:click=move |_| control(|run| {
+                                run.reported.set(false);
+                                let actions = run.queue.borrow_mut().retry_failed();
+                                run.apply(actions);
+                            })>"Retry failed"</button>
+                        </Show>
+                    </div>
+                </Show>
+            </Show>
+        </div>
+    }
+    .into_any()
+}
+
+/// A labelled progress bar.
+#[component]
+fn Bar(label: String, percent: Signal<u64>) -> impl IntoView {
+    view! {
+        <div
+            class="bar"
+            role="progressbar"
+            aria-label=label
+            aria-valuemin="0"
+            aria-valuemax="100"
+            aria-valuenow=move || percent.get().to_string()
+        >
+            <div class="bar-fill" style:width=move || format!("{}%", percent.get())></div>
+        </div>
+    }
+}
+
+/// `done` of `total` in whole percent (0 while the total is unknown).
+pub(super) fn percent(done: u64, total: u64) -> u64 {
+    (done.min(total) * 100).checked_div(total).unwrap_or(0)
+}
+
+fn total_percent(run: &Run) -> u64 {
+    let (done, total) = run.queue.borrow().bytes();
+    if run.queue.borrow().is_finished() && total == done {
+        return 100;
+    }
+    percent(done, total)
+}
+
+fn total_text(run: &Run) -> String {
+    let (done, total) = run.queue.borrow().bytes();
+    let mut text = format!("{} of {}", format_size(done), format_size(total));
+    if !run.queue.borrow().is_finished() {
+        let rate = run.rate.borrow();
+        if let Some(speed) = rate.bytes_per_second() {
+            text += &format!(", {}/s", format_size(speed));
+        }
+        if let Some(left) = rate.seconds_left(total.saturating_sub(done)) {
+            text += &format!(", {} left", format_seconds(left));
+        }
+    }
+    text
+}
+
+fn file_percent(run: &Run, file: FileId) -> u64 {
+    let queue = run.queue.borrow();
+    match queue.state(file) {
+        FileState::Fetching { done } => percent(*done, queue.file(file).size.unwrap_or(0)),
+        FileState::Done(Outcome::Downloaded | Outcome::Skipped) => 100,
+        _ => 0,
+    }
+}
+
+fn file_text(run: &Run, file: FileId) -> String {
+    let queue = run.queue.borrow();
+    let size = queue.file(file).size;
+    match queue.state(file) {
+        FileState::Waiting => "waiting".into(),
+        FileState::Inspecting => "looking in the folder".into(),
+        FileState::Fetching { done } => match size {
+            Some(size) => format!("{} of {}", format_size(*done), format_size(size)),
+            None => format_size(*done),
+        },
+        FileState::Backoff => "retrying soon".into(),
+        FileState::Done(Outcome::Downloaded) => "downloaded, MD5 checked".into(),
+        FileState::Done(Outcome::Skipped) => "already there, skipped".into(),
+        FileState::Done(Outcome::Failed(reason)) => format!("failed: {reason}"),
+        FileState::Done(Outcome::Cancelled) => "cancelled".into(),
+    }
+}
+
+fn summary_text(run: &Run) -> String {
+    let s = run.queue.borrow().summary();
+    let mut text = format!(
+        "Done: {} downloaded, {} skipped, {} failed",
+        s.downloaded, s.skipped, s.failed
+    );
+    if s.cancelled > 0 {
+        text += &format!(", {} cancelled", s.cancelled);
+    }
+    text + &format!(". The report is in the folder as {REPORT_NAME}.")
+}

@@ -1,0 +1,112 @@
+//! Everything for fetching all listed files at once, shared by the product page (the
+//! current selection) and a data-package version page: download into a folder
+//! (resumable, checksum-verified), verify files already on disk, and what works in any
+//! browser: a script, a URL list, an md5 checklist and the links one by one.
+
+mod folder;
+mod verify;
+
+use download_api::{Download, ProductDownload};
+use explorer_logic::bulk::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
+use leptos::prelude::*;
+
+use crate::components::CopyButton;
+use crate::components::save_file::save_text_file;
+use folder::FolderDownload;
+use verify::VerifyFiles;
+
+/// The data-package version the files belong to: their addresses are then asked for
+/// with the signed-in credentials.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageVersion {
+    pub package_id: String,
+    /// The version's real id (never `latest`).
+    pub version_id: String,
+}
+
+/// A product's listed downloads as plain downloads.
+pub fn as_downloads(list: &[ProductDownload]) -> Vec<Download> {
+    list.iter()
+        .map(|d| Download {
+            url: d.url.clone(),
+            file_name: d.file_name.clone(),
+            size: d.size,
+            md5: d.md5.clone(),
+        })
+        .collect()
+}
+
+/// Bulk download of the listed `files`, every way this app offers.
+#[component]
+pub fn BulkExport(
+    /// The listed files.
+    #[prop(into)]
+    files: Signal<Vec<Download>>,
+    /// What they are, e.g. "OS Open Map - Local (2024-10), SU, GeoPackage"; also names
+    /// the saved script and lists.
+    #[prop(into)]
+    title: Signal<String>,
+    /// Set for a data-package version's files.
+    #[prop(optional)]
+    package: Option<PackageVersion>,
+) -> impl IntoView {
+    let package = StoredValue::new(package);
+    let save = move |kind: &'static str| {
+        let title = title.get_untracked();
+        let stem = file_stem(&title);
+        files.with_untracked(|files| {
+            let list: Vec<BulkFile> = files.iter().map(BulkFile::from).collect();
+            match kind {
+                "script" => save_text_file(
+                    &format!("{stem}.sh"),
+                    "text/x-shellscript",
+                    &shell_script(&title, &list),
+                ),
+                "urls" => {
+                    save_text_file(&format!("{stem}-urls.txt"), "text/plain", &url_list(&list))
+                }
+                _ => save_text_file(&format!("{stem}.md5"), "text/plain", &md5_checklist(&list)),
+            }
+        })
+    };
+    let list_text = Signal::derive(move || {
+        files.with(|files| url_list(&files.iter().map(BulkFile::from).collect::<Vec<_>>()))
+    });
+    let count = move || files.with(Vec::len);
+    view! {
+        <Show when=move || { count() > 0 }>
+            <section class="bulk" aria-label="Download all listed files">
+                <FolderDownload files package=package.get_value() />
+                <div class="bulk-export" role="group" aria-label="Other ways to fetch them">
+                    <span class="bulk-label">"Or, in any browser:"</span>
+                    <button type="button" class="button secondary" on:click=move |_| save("script")>
+                        "Script (curl, resumable, checks MD5)"
+                    </button>
+                    <button type="button" class="button secondary" on:click=move |_| save("urls")>
+                        "URL list"
+                    </button>
+                    <button type="button" class="button secondary" on:click=move |_| save("md5")>
+                        "MD5 checklist"
+                    </button>
+                    <CopyButton text=list_text label="Copy URLs" title="Copy every listed URL" />
+                    {package
+                        .with_value(Option::is_some)
+                        .then(|| view! { <span class="muted">"The listed links work for about an hour."</span> })}
+                </div>
+                <details class="bulk-links">
+                    <summary>{move || format!("One by one ({} links)", count())}</summary>
+                    <ul>
+                        <For
+                            each=move || files.get()
+                            key=|file| file.url.clone()
+                            children=|file| view! {
+                                <li><a href=file.url download=file.file_name.clone()>{file.file_name.clone()}</a></li>
+                            }
+                        />
+                    </ul>
+                </details>
+                <VerifyFiles files />
+            </section>
+        </Show>
+    }
+}

@@ -1,0 +1,185 @@
+//! "Verify files": files the user already has (picked, dropped or a whole folder)
+//! checked against the listing by md5, computed in the browser as each file streams.
+
+use download_api::Download;
+use explorer_logic::download_queue::ListedFile;
+use explorer_logic::format_size;
+use explorer_logic::verify::{Found, Verification};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+use web_sys::{File, FileList};
+
+use super::folder::percent;
+use crate::fs_access::{can_pick_folder, files_in, md5_of, pick_folder};
+
+/// Where a verification is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Check {
+    Idle,
+    /// Hashing: bytes done of the total.
+    Hashing {
+        done: u64,
+        total: u64,
+    },
+    Done(Verification),
+    Failed(String),
+}
+
+/// Pick files (input, drop or folder) to compare with the listing.
+#[component]
+pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
+    let check = RwSignal::new(Check::Idle);
+    let dragging = RwSignal::new(false);
+    let verify = move |picked: Vec<File>| {
+        let listed = files.with_untracked(|f| ListedFile::all_of(f));
+        spawn_local(async move {
+            let total = picked.iter().map(|f| f.size() as u64).sum();
+            check.set(Check::Hashing { done: 0, total });
+            let mut found = Vec::new();
+            let mut done = 0;
+            for file in picked {
+                let progress = |bytes| {
+                    done += bytes;
+                    check.set(Check::Hashing { done, total });
+                };
+                match md5_of(&file, progress).await {
+                    Ok(md5) => found.push(Found {
+                        name: file.name(),
+                        size: file.size() as u64,
+                        md5,
+                    }),
+                    Err(error) => {
+                        check.set(Check::Failed(format!(
+                            "Could not read {}: {error}",
+                            file.name()
+                        )));
+                        return;
+                    }
+                }
+            }
+            check.set(Check::Done(Verification::of(&listed, &found)));
+        });
+    };
+    let from_list = move |list: Option<FileList>| {
+        let list = list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect());
+        verify(list.unwrap_or_default());
+    };
+    let pick_a_folder = move |_| {
+        spawn_local(async move {
+            match pick_folder().await {
+                Ok(Some(folder)) => match files_in(&folder).await {
+                    Ok(picked) => verify(picked),
+                    Err(error) => {
+                        check.set(Check::Failed(format!("Could not read the folder: {error}")))
+                    }
+                },
+                Ok(None) => {}
+                Err(error) => {
+                    check.set(Check::Failed(format!("Could not open the folder: {error}")))
+                }
+            }
+        });
+    };
+    view! {
+        <details class="verify-files">
+            <summary>"Verify files you already have"</summary>
+            <div
+                class="drop-zone"
+                class:dragging=move || dragging.get()
+                on:dragover=move |ev| {
+                    ev.prevent_default();
+                    dragging.set(true);
+                }
+                on:dragleave=move |_| dragging.set(false)
+                on:drop=move |ev: leptos::ev::DragEvent| {
+                    ev.prevent_default();
+                    dragging.set(false);
+                    from_list(ev.data_transfer().and_then(|d| d.files()));
+                }
+            >
+                <p>"Drop files here, or "</p>
+                <label class="button secondary">
+                    "Choose files…"
+                    <input
+                        type="file"
+                        multiple
+                        class="visually-hidden"
+                        on:change=move |ev| {
+                            let input = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+                            from_list(input.and_then(|i| i.files()));
+                        }
+                    />
+                </label>
+                {can_pick_folder().then(|| view! {
+                    <button type="button" class="button secondary verify-folder" on:click=pick_a_folder>
+                        "Check a folder…"
+                    </button>
+                })}
+            </div>
+            <div class="verify-result" aria-live="polite">{move || result_view(check.get())}</div>
+        </details>
+    }
+}
+
+fn result_view(check: Check) -> AnyView {
+    match check {
+        Check::Idle => ().into_any(),
+        Check::Hashing { done, total } => {
+            let percent = percent(done, total);
+            view! {
+                <div class="bar" role="progressbar" aria-label="Computing MD5s" aria-valuemin="0"
+                    aria-valuemax="100" aria-valuenow=percent.to_string()>
+                    <div class="bar-fill" style:width=format!("{percent}%")></div>
+                </div>
+                <p>{format!("Computing MD5s: {} of {}", format_size(done), format_size(total))}</p>
+            }
+            .into_any()
+        }
+        Check::Failed(reason) => view! { <p class="notice" role="alert">{reason}</p> }.into_any(),
+        Check::Done(result) => {
+            let names = |class: &'static str, title: String, names: Vec<String>| {
+                (!names.is_empty()).then(|| view! {
+                    <div class=format!("verify-list {class}")>
+                        <h4>{title}</h4>
+                        <ul>{names.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                    </div>
+                })
+            };
+            let differs = (!result.differs.is_empty()).then(|| {
+                let rows = result
+                    .differs
+                    .iter()
+                    .map(|d| {
+                        view! {
+                            <li>
+                                <strong>{d.name.clone()}</strong>
+                                " listed " <code>{d.expected.clone()}</code>
+                                ", yours " <code>{d.actual.clone()}</code>
+                            </li>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <div class="verify-list differs">
+                        <h4>{format!("Differ ({})", result.differs.len())}</h4>
+                        <ul>{rows}</ul>
+                    </div>
+                }
+            });
+            let verdict = if result.all_match() {
+                "Every listed file is there and matches."
+            } else {
+                "Some files are missing or differ."
+            };
+            view! {
+                <p class="verify-verdict">{verdict}</p>
+                {names("matches", format!("Match ({})", result.matches.len()), result.matches.clone())}
+                {differs}
+                {names("missing", format!("Missing ({})", result.missing.len()), result.missing.clone())}
+                {names("not-listed", format!("Not in the listing ({})", result.not_listed.len()), result.not_listed.clone())}
+            }
+            .into_any()
+        }
+    }
+}

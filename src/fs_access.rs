@@ -1,0 +1,299 @@
+//! The browser's file APIs a bulk download needs: picking a folder (File System Access
+//! API), finding and writing files in it, reading a file back through its stream, and
+//! fetching a file as a stream. Everything streams: no file is ever whole in memory.
+
+use std::time::Duration;
+
+use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use md5::{Digest, Md5};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    AbortSignal, Blob, File, FileSystemCreateWritableOptions, FileSystemDirectoryHandle,
+    FileSystemFileHandle, FileSystemGetFileOptions, FileSystemWritableFileStream, ReadableStream,
+    ReadableStreamDefaultReader,
+};
+
+/// A page may set this to a function answering a promise of a directory handle; the app
+/// then uses it in place of `showDirectoryPicker` (the browser tests hand it the
+/// origin-private file system this way).
+const PICKER_HOOK: &str = "__downloadExplorerPickDirectory";
+
+/// What a failed browser call threw, as text for the user.
+fn describe(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// The `name` of a thrown DOMException (`AbortError`, `NotFoundError`…).
+fn error_name(error: &JsValue) -> String {
+    Reflect::get(error, &"name".into())
+        .ok()
+        .and_then(|n| n.as_string())
+        .unwrap_or_default()
+}
+
+async fn wait(promise: Promise) -> Result<JsValue, String> {
+    JsFuture::from(promise).await.map_err(|e| describe(&e))
+}
+
+/// The folder picker, when this browser has one.
+fn picker() -> Option<Function> {
+    let window = web_sys::window()?;
+    [PICKER_HOOK, "showDirectoryPicker"]
+        .into_iter()
+        .find_map(|name| Reflect::get(&window, &name.into()).ok()?.dyn_into().ok())
+}
+
+/// Whether this browser can let the app write into a folder.
+pub fn can_pick_folder() -> bool {
+    picker().is_some()
+}
+
+/// Asks the user for a folder to read and write; `None` when they cancelled.
+pub async fn pick_folder() -> Result<Option<FileSystemDirectoryHandle>, String> {
+    let picker = picker().ok_or("This browser cannot open a folder.")?;
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"mode".into(), &"readwrite".into());
+    let promise = picker
+        .call1(&JsValue::UNDEFINED, &options)
+        .map_err(|e| describe(&e))?;
+    match JsFuture::from(Promise::resolve(&promise)).await {
+        Ok(folder) => Ok(Some(folder.unchecked_into())),
+        Err(e) if error_name(&e) == "AbortError" => Ok(None),
+        Err(e) => Err(describe(&e)),
+    }
+}
+
+/// The file called `name` in `folder`, if there is one.
+pub async fn existing_file(
+    folder: &FileSystemDirectoryHandle,
+    name: &str,
+) -> Result<Option<File>, String> {
+    match JsFuture::from(folder.get_file_handle(name)).await {
+        Ok(handle) => {
+            let handle: FileSystemFileHandle = handle.unchecked_into();
+            Ok(Some(wait(handle.get_file()).await?.unchecked_into()))
+        }
+        Err(e) if error_name(&e) == "NotFoundError" => Ok(None),
+        Err(e) => Err(describe(&e)),
+    }
+}
+
+/// Every file (not sub-folder) directly in `folder`.
+pub async fn files_in(folder: &FileSystemDirectoryHandle) -> Result<Vec<File>, String> {
+    let entries = folder.values();
+    let mut files = Vec::new();
+    loop {
+        let next = wait(entries.next().map_err(|e| describe(&e))?).await?;
+        if Reflect::get(&next, &"done".into()).is_ok_and(|d| d.is_truthy()) {
+            return Ok(files);
+        }
+        let handle = Reflect::get(&next, &"value".into()).map_err(|e| describe(&e))?;
+        if let Ok(handle) = handle.dyn_into::<FileSystemFileHandle>() {
+            files.push(wait(handle.get_file()).await?.unchecked_into());
+        }
+    }
+}
+
+/// A file being written in a folder. Its bytes land in the file when it is closed,
+/// so it is closed on failure too: what arrived is kept for resuming.
+#[derive(Debug)]
+pub struct Writer(FileSystemWritableFileStream);
+
+impl Writer {
+    /// Opens (creating it if need be) `name` in `folder` for writing from byte `at`,
+    /// keeping the bytes before it.
+    pub async fn open(
+        folder: &FileSystemDirectoryHandle,
+        name: &str,
+        at: u64,
+    ) -> Result<Writer, String> {
+        let options = FileSystemGetFileOptions::new();
+        options.set_create(true);
+        let handle: FileSystemFileHandle =
+            wait(folder.get_file_handle_with_options(name, &options))
+                .await?
+                .unchecked_into();
+        let options = FileSystemCreateWritableOptions::new();
+        options.set_keep_existing_data(at > 0);
+        let stream: FileSystemWritableFileStream =
+            wait(handle.create_writable_with_options(&options))
+                .await?
+                .unchecked_into();
+        if at > 0 {
+            wait(stream.seek_with_f64(at as f64).map_err(|e| describe(&e))?).await?;
+            wait(
+                stream
+                    .truncate_with_f64(at as f64)
+                    .map_err(|e| describe(&e))?,
+            )
+            .await?;
+        }
+        Ok(Writer(stream))
+    }
+
+    /// Writes `chunk` at the current position.
+    pub async fn write(&self, chunk: &Uint8Array) -> Result<(), String> {
+        wait(
+            self.0
+                .write_with_js_u8_array(chunk)
+                .map_err(|e| describe(&e))?,
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Puts what was written into the file.
+    pub async fn close(self) -> Result<(), String> {
+        wait(self.0.close()).await.map(drop)
+    }
+}
+
+/// Writes `text` as the whole of `name` in `folder`.
+pub async fn write_text(
+    folder: &FileSystemDirectoryHandle,
+    name: &str,
+    text: &str,
+) -> Result<(), String> {
+    let writer = Writer::open(folder, name, 0).await?;
+    let bytes = Uint8Array::from(text.as_bytes());
+    writer.write(&bytes).await?;
+    writer.close().await
+}
+
+/// Reads a stream chunk by chunk.
+#[derive(Debug)]
+pub struct Chunks {
+    reader: ReadableStreamDefaultReader,
+    /// Where a chunk is copied into wasm memory for hashing; reused.
+    buffer: Vec<u8>,
+}
+
+impl Chunks {
+    /// Chunks of `stream`.
+    pub fn of(stream: &ReadableStream) -> Chunks {
+        Chunks {
+            reader: stream.get_reader().unchecked_into(),
+            buffer: Vec::new(),
+        }
+    }
+
+    /// The next chunk, added to `hasher`; `None` at the end.
+    pub async fn next(&mut self, hasher: &mut Md5) -> Result<Option<Uint8Array>, String> {
+        let next = wait(self.reader.read()).await?;
+        if Reflect::get(&next, &"done".into()).is_ok_and(|d| d.is_truthy()) {
+            return Ok(None);
+        }
+        let chunk: Uint8Array = Reflect::get(&next, &"value".into())
+            .map_err(|e| describe(&e))?
+            .unchecked_into();
+        self.buffer.resize(chunk.length() as usize, 0);
+        chunk.copy_to(&mut self.buffer);
+        hasher.update(&self.buffer);
+        Ok(Some(chunk))
+    }
+
+    /// Stops reading (ends the request a response stream belongs to).
+    pub fn cancel(&self) {
+        let _ = self.reader.cancel();
+    }
+}
+
+/// Adds the bytes of `blob` to `hasher`, streamed, calling `progress` with each
+/// chunk's length and letting the page breathe between chunks.
+pub async fn hash_blob(
+    blob: &Blob,
+    hasher: &mut Md5,
+    mut progress: impl FnMut(u64),
+) -> Result<(), String> {
+    let mut chunks = Chunks::of(&blob.stream());
+    let mut pace = Pace::default();
+    while let Some(chunk) = chunks.next(hasher).await? {
+        progress(u64::from(chunk.length()));
+        pace.breathe().await;
+    }
+    Ok(())
+}
+
+/// The md5 of `blob`, lower-case hex.
+pub async fn md5_of(blob: &Blob, progress: impl FnMut(u64)) -> Result<String, String> {
+    let mut hasher = Md5::new();
+    hash_blob(blob, &mut hasher, progress).await?;
+    Ok(hex(hasher))
+}
+
+/// The digest of `hasher`, lower-case hex.
+pub fn hex(hasher: Md5) -> String {
+    format!("{:x}", hasher.finalize())
+}
+
+/// Yields to the event loop when the page has been busy for a while, so clicks and
+/// repaints keep going during a long hash or download.
+#[derive(Debug)]
+pub struct Pace {
+    since: f64,
+}
+
+impl Default for Pace {
+    fn default() -> Self {
+        Pace {
+            since: js_sys::Date::now(),
+        }
+    }
+}
+
+impl Pace {
+    /// Yields if 40 ms went by since the last time.
+    pub async fn breathe(&mut self) {
+        if js_sys::Date::now() - self.since > 40.0 {
+            next_task().await;
+            self.since = js_sys::Date::now();
+        }
+    }
+}
+
+/// Resolves in a new task. A message, not a timer: timers of background tabs are
+/// slowed to once a second or less, which would stall a download left running.
+async fn next_task() {
+    let promise = Promise::new(&mut |resolve, _| {
+        if let Ok(channel) = web_sys::MessageChannel::new() {
+            channel.port1().set_onmessage(Some(&resolve));
+            let _ = channel.port2().post_message(&JsValue::NULL);
+        } else {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Waits `duration` (a retry's backoff).
+pub async fn sleep(duration: Duration) {
+    let ms = i32::try_from(duration.as_millis()).unwrap_or(i32::MAX);
+    let promise = Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// A `GET` of `url` from byte `from` on (`Range`), abortable with `signal`.
+pub async fn fetch_from(
+    url: &str,
+    from: u64,
+    signal: &AbortSignal,
+) -> Result<gloo_net::http::Response, gloo_net::Error> {
+    // Not through the HTTP cache: the file goes to the folder only, not to disk twice,
+    // and a broken-off answer is resumed by the app's own rules, not the cache's.
+    let mut request = gloo_net::http::Request::get(url)
+        .cache(web_sys::RequestCache::NoStore)
+        .abort_signal(Some(signal));
+    if from > 0 {
+        request = request.header("Range", &format!("bytes={from}-"));
+    }
+    request.send().await
+}

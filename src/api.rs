@@ -178,7 +178,11 @@ impl Api {
         secret: &str,
     ) -> Result<TokenResponse, ServiceError> {
         let basic = basic_auth(key, secret)?;
+        // No cookies: the request carries its own credentials, and with credentials
+        // included the browser would answer the token endpoint's `WWW-Authenticate:
+        // Basic` challenge (RFC 6749 §5.2) to a wrong secret with its own login dialog.
         let request = Request::post(&self.token_url)
+            .credentials(web_sys::RequestCredentials::Omit)
             .header("Authorization", &basic)
             .header("Content-Type", "application/x-www-form-urlencoded")
             .body("grant_type=client_credentials")

@@ -219,9 +219,13 @@ impl Validators {
     fn range(&self, request: &HeaderMap) -> Option<Range> {
         let range = request.typed_get::<Range>()?;
         if request.contains_key(header::IF_RANGE) {
-            // Strong comparison: a weak tag never matches.
             let if_range = request.typed_get::<IfRange>()?;
-            if if_range.is_modified(Some(&self.etag), Some(&self.last_modified)) {
+            // RFC 9110 §13.1.5: a tag matches strongly (a weak one never does), a date
+            // only when it is exactly Last-Modified. `IfRange::is_modified` would also
+            // take any later date, so dates are compared here.
+            let current = if_range == IfRange::date(self.last_modified.into())
+                || !if_range.is_modified(Some(&self.etag), None);
+            if !current {
                 return None;
             }
         }
@@ -393,6 +397,21 @@ mod tests {
         assert!(validators().range(&weak).is_none());
         let garbage = request(&[(header::RANGE, "lines=1-2")]);
         assert!(validators().range(&garbage).is_none());
+    }
+
+    #[test]
+    fn if_range_with_a_date_needs_exactly_the_last_modified_one() {
+        let with_date = |date: SystemTime| {
+            let date = httpdate::fmt_http_date(date);
+            validators().range(&request(&[
+                (header::RANGE, "bytes=0-1"),
+                (header::IF_RANGE, &date),
+            ]))
+        };
+        // Last-Modified is sent in whole seconds: the same second matches.
+        assert!(with_date(modified()).is_some());
+        assert!(with_date(modified() + Duration::from_secs(60)).is_none());
+        assert!(with_date(modified() - Duration::from_secs(60)).is_none());
     }
 
     #[test]

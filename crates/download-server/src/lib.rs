@@ -159,7 +159,10 @@ fn process_signer() -> Signer {
         .clone()
 }
 
-/// Any origin may call: the real service answers `Access-Control-Allow-Origin: *`.
+/// Any origin may call: the real service answers `Access-Control-Allow-Origin: *`. A
+/// page may also `fetch` files itself, resuming and checking them: ranges and every
+/// conditional header are allowed, and the headers that describe a (partial) file are
+/// exposed.
 fn cors() -> CorsLayer {
     CorsLayer::new()
         .allow_origin(Any)
@@ -169,15 +172,20 @@ fn cors() -> CorsLayer {
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
             header::RANGE,
+            header::IF_MATCH,
             header::IF_NONE_MATCH,
+            header::IF_MODIFIED_SINCE,
+            header::IF_UNMODIFIED_SINCE,
             header::IF_RANGE,
         ])
         .expose_headers([
             header::LOCATION,
             header::CONTENT_DISPOSITION,
+            header::CONTENT_LENGTH,
             header::CONTENT_RANGE,
             header::ETAG,
             header::ACCEPT_RANGES,
+            header::RETRY_AFTER,
         ])
         .max_age(std::time::Duration::from_secs(3600))
 }

@@ -21,6 +21,7 @@ mod error;
 mod links;
 mod openapi;
 mod protocol;
+mod rate_limit;
 mod routes;
 mod serve_file;
 pub mod signed_link;
@@ -114,6 +115,7 @@ fn router(config: &Config) -> Result<Router, Error> {
         signer,
         token_ttl: config.token_ttl,
         body_timeout: Duration::from_secs(config.body_timeout),
+        rate_limit: config.rate_limit.map(rate_limit::RateLimit::new),
     });
 
     // JSON is compressed as it goes out; the web app brings its own `.br` and `.gz`
@@ -128,10 +130,20 @@ fn router(config: &Config) -> Result<Router, Error> {
         .merge(data_packages::router())
         .fallback(routes::api_not_found)
         .layer(compression.clone());
-    let app = Router::new()
+    let service = Router::new()
         .nest(API_PREFIX, api)
         .merge(token::router().layer(compression.clone()))
-        .merge(files::router())
+        .merge(files::router());
+    // The service is limited; the web app's page and files are not.
+    let service = if state.rate_limit.is_some() {
+        service.layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            rate_limit::check,
+        ))
+    } else {
+        service
+    };
+    let app = service
         .merge(web::router(config.web_root.as_deref(), compression)?)
         .layer(cors())
         .layer(axum::middleware::from_fn(protocol::check));

@@ -73,7 +73,7 @@ pub(crate) struct LoadedImage {
 }
 
 /// Names one project of the catalogue that made it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct ProjectId(usize);
 
 /// A project: who may see which data packages.

@@ -10,11 +10,13 @@
 //! - `cargo xtask schemathesis`: the OpenAPI document tested against the live server.
 //! - `cargo xtask soak [MINUTES]`: the release server under a long mixed load.
 //! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
+//! - `cargo xtask fuzz [SECONDS]`: every fuzz target in `fuzz/` for SECONDS each.
 
 mod bench;
 mod bundle;
 mod dev;
 mod exec;
+mod fuzz;
 mod schemathesis;
 mod server;
 mod soak;
@@ -48,6 +50,8 @@ commands:
                         MINUTES (10 by default); fails on any error or growing memory
   bench                 requests/s and latency of the release server next to nginx serving
                         the same bytes (installs nginx-light and wrk when missing)
+  fuzz [SECONDS]        every cargo-fuzz target in fuzz/ for SECONDS each (60 by default), on
+                        the pinned nightly (installs cargo-fuzz when missing)
 ";
 
 fn main() -> ExitCode {
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(),
         Some("schemathesis") => schemathesis::run_against_server(),
         Some("soak") => minutes(&args[1..]).and_then(soak::soak),
+        Some("fuzz") => fuzz::fuzz(&args[1..]),
         Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
             Ok(())

@@ -18,6 +18,8 @@ mod catalogue;
 mod config;
 mod connections;
 mod error;
+#[cfg(fuzzing)]
+pub mod fuzzing;
 mod links;
 mod openapi;
 mod protocol;

@@ -10,12 +10,14 @@
 //! - `cargo xtask schemathesis`: the OpenAPI document tested against the live server.
 //! - `cargo xtask soak [MINUTES]`: the release server under a long mixed load.
 //! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
+//! - `cargo xtask fuzz [SECONDS]`: every fuzz target in `fuzz/` for SECONDS each.
 
 mod bench;
 mod bench_download;
 mod bundle;
 mod dev;
 mod exec;
+mod fuzz;
 mod schemathesis;
 mod server;
 mod soak;
@@ -51,6 +53,8 @@ commands:
                         the same bytes (installs nginx-light and wrk when missing)
   bench download        the web app's download to a folder (md5 checked, headless Chromium)
                         next to curl, for 200 small files and one 1 GB file
+  fuzz [SECONDS]        every cargo-fuzz target in fuzz/ for SECONDS each (60 by default), on
+                        the pinned nightly (installs cargo-fuzz when missing)
 ";
 
 fn main() -> ExitCode {
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(),
         Some("schemathesis") => schemathesis::run_against_server(),
         Some("soak") => minutes(&args[1..]).and_then(soak::soak),
+        Some("fuzz") => fuzz::fuzz(&args[1..]),
         Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
             Ok(())

@@ -64,7 +64,7 @@ fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
 }
 
 /// The caller's project, from whichever credentials the request carries.
-fn authenticate(
+pub(crate) fn authenticate(
     state: &AppState,
     headers: &HeaderMap,
     query: Option<&str>,

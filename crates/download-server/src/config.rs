@@ -85,6 +85,12 @@ pub struct Config {
     )]
     pub max_connections: u64,
 
+    /// Most requests a minute for each API key (or access token's project), or for each
+    /// client address when a request has no valid one; more are answered 429 with
+    /// Retry-After. Off by default.
+    #[arg(long, env = "DOWNLOAD_RATE_LIMIT", value_name = "PER_MINUTE")]
+    pub rate_limit: Option<std::num::NonZeroU32>,
+
     /// Log every request (method, path, query without credentials, status, time);
     /// errors and start-up are logged either way.
     #[arg(long, env = "DOWNLOAD_LOG_REQUESTS")]
@@ -136,6 +142,7 @@ impl fmt::Debug for Config {
             .field("body_timeout", &self.body_timeout)
             .field("idle_timeout", &self.idle_timeout)
             .field("max_connections", &self.max_connections)
+            .field("rate_limit", &self.rate_limit)
             .field("log_requests", &self.log_requests)
             .finish()
     }
@@ -161,6 +168,8 @@ mod tests {
             (10, 30, 60, 400)
         );
         assert!(Config::try_parse_from(["download-server", "--max-connections", "0"]).is_err());
+        assert_eq!(config.rate_limit, None);
+        assert!(Config::try_parse_from(["download-server", "--rate-limit", "0"]).is_err());
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::pin::{Pin, pin};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::http::Request;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
@@ -61,8 +63,8 @@ pub(crate) async fn serve(
 
     let mut shutdown = pin!(shutdown);
     loop {
-        let stream = tokio::select! {
-            stream = accept(&listener) => stream,
+        let (stream, peer) = tokio::select! {
+            accepted = accept(&listener) => accepted,
             () = &mut shutdown => break,
         };
         let slot = tokio::select! {
@@ -75,8 +77,14 @@ pub(crate) async fn serve(
             tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
         }
         let (id, activity) = open.register();
-        let connection =
-            serve_connection(stream, app.clone(), http.clone(), activity, stop.clone());
+        let connection = serve_connection(
+            stream,
+            peer,
+            app.clone(),
+            http.clone(),
+            activity,
+            stop.clone(),
+        );
         let open = Arc::clone(&open);
         tasks.spawn(async move {
             connection.await;
@@ -92,10 +100,10 @@ pub(crate) async fn serve(
 
 /// The next connection. Errors that concern one connection are skipped; others (out
 /// of file descriptors) are logged and retried after a pause, as axum's `serve` does.
-async fn accept(listener: &TcpListener) -> TcpStream {
+async fn accept(listener: &TcpListener) -> (TcpStream, SocketAddr) {
     loop {
         match listener.accept().await {
-            Ok((stream, _)) => return stream,
+            Ok(accepted) => return accepted,
             Err(err)
                 if matches!(
                     err.kind(),
@@ -113,6 +121,7 @@ async fn accept(listener: &TcpListener) -> TcpStream {
 
 async fn serve_connection(
     stream: TcpStream,
+    peer: SocketAddr,
     app: Router,
     http: http1::Builder,
     activity: Arc<Activity>,
@@ -124,8 +133,10 @@ async fn serve_connection(
     });
     let service = {
         let activity = Arc::clone(&activity);
-        hyper::service::service_fn(move |request: Request<Incoming>| {
+        hyper::service::service_fn(move |mut request: Request<Incoming>| {
             let busy = activity.begin();
+            // The client's address, for the rate limit.
+            request.extensions_mut().insert(ConnectInfo(peer));
             let answer = app.clone().oneshot(request.map(Body::new));
             async move {
                 let response = answer.await?;

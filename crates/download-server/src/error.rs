@@ -80,6 +80,12 @@ pub enum ApiError {
          names; fetch it again without them."
     )]
     PreconditionFailed,
+    /// The client's allowance under `--rate-limit` is used up.
+    #[error(
+        "Too many requests: at most {per_minute} a minute are answered for each API key (or \
+         each address, without one); retry in {retry_after} s."
+    )]
+    TooManyRequests { per_minute: u32, retry_after: u64 },
     /// The requested byte range lies outside the file.
     #[error("Range not satisfiable: the file has {size} bytes.")]
     RangeNotSatisfiable { size: u64 },
@@ -126,6 +132,7 @@ impl ApiError {
             ApiError::TooManyHeaderFields { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
             ApiError::RangeNotSatisfiable { .. } => StatusCode::RANGE_NOT_SATISFIABLE,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::OAuth { status, .. } => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -175,6 +182,9 @@ impl IntoResponse for ApiError {
                     header::WWW_AUTHENTICATE,
                     HeaderValue::from_static("Bearer realm=\"Download Service\""),
                 );
+            }
+            ApiError::TooManyRequests { retry_after, .. } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
             }
             ApiError::RangeNotSatisfiable { size } => {
                 if let Ok(value) = HeaderValue::try_from(format!("bytes */{size}")) {

@@ -18,9 +18,12 @@ mod catalogue;
 mod config;
 mod connections;
 mod error;
+#[cfg(fuzzing)]
+pub mod fuzzing;
 mod links;
 mod openapi;
 mod protocol;
+mod rate_limit;
 mod routes;
 mod serve_file;
 pub mod signed_link;
@@ -114,6 +117,7 @@ fn router(config: &Config) -> Result<Router, Error> {
         signer,
         token_ttl: config.token_ttl,
         body_timeout: Duration::from_secs(config.body_timeout),
+        rate_limit: config.rate_limit.map(rate_limit::RateLimit::new),
     });
 
     // JSON is compressed as it goes out; the web app brings its own `.br` and `.gz`
@@ -128,10 +132,20 @@ fn router(config: &Config) -> Result<Router, Error> {
         .merge(data_packages::router())
         .fallback(routes::api_not_found)
         .layer(compression.clone());
-    let app = Router::new()
+    let service = Router::new()
         .nest(API_PREFIX, api)
         .merge(token::router().layer(compression.clone()))
-        .merge(files::router())
+        .merge(files::router());
+    // The service is limited; the web app's page and files are not.
+    let service = if state.rate_limit.is_some() {
+        service.layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            rate_limit::check,
+        ))
+    } else {
+        service
+    };
+    let app = service
         .merge(web::router(config.web_root.as_deref(), compression)?)
         .layer(cors())
         .layer(axum::middleware::from_fn(protocol::check));
@@ -159,7 +173,10 @@ fn process_signer() -> Signer {
         .clone()
 }
 
-/// Any origin may call: the real service answers `Access-Control-Allow-Origin: *`.
+/// Any origin may call: the real service answers `Access-Control-Allow-Origin: *`. A
+/// page may also `fetch` files itself, resuming and checking them: ranges and every
+/// conditional header are allowed, and the headers that describe a (partial) file are
+/// exposed.
 fn cors() -> CorsLayer {
     CorsLayer::new()
         .allow_origin(Any)
@@ -169,15 +186,20 @@ fn cors() -> CorsLayer {
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
             header::RANGE,
+            header::IF_MATCH,
             header::IF_NONE_MATCH,
+            header::IF_MODIFIED_SINCE,
+            header::IF_UNMODIFIED_SINCE,
             header::IF_RANGE,
         ])
         .expose_headers([
             header::LOCATION,
             header::CONTENT_DISPOSITION,
+            header::CONTENT_LENGTH,
             header::CONTENT_RANGE,
             header::ETAG,
             header::ACCEPT_RANGES,
+            header::RETRY_AFTER,
         ])
         .max_age(std::time::Duration::from_secs(3600))
 }

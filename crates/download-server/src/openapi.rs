@@ -314,6 +314,7 @@ mod operations {
                 body = OAuthErrorBody),
             (status = 401, description = "Wrong or missing key and secret", body = OAuthErrorBody,
                 headers(("WWW-Authenticate" = String, description = "The Basic scheme to use"))),
+            (status = 413, description = "A form body over 8 KiB", body = OAuthErrorBody),
         ),
         security(("BasicClient" = []))
     )]
@@ -362,5 +363,15 @@ mod tests {
         assert_eq!(schemes["APIKeyQuery"]["in"], "query");
         assert_eq!(schemes["APIKeyHeader"]["in"], "header");
         assert_eq!(json["openapi"], "3.1.0");
+    }
+
+    #[test]
+    fn the_token_operation_lists_its_answers() {
+        let json = serde_json::to_value(document("http://example.org", &[])).unwrap();
+        let responses = json["paths"][TOKEN_PATH]["post"]["responses"]
+            .as_object()
+            .unwrap();
+        let codes: Vec<&str> = responses.keys().map(String::as_str).collect();
+        assert_eq!(codes, ["200", "400", "401", "413"]);
     }
 }

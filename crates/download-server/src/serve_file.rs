@@ -186,9 +186,7 @@ impl Validators {
     /// read (then it never matches).
     pub(crate) fn precondition(&self, request: &HeaderMap) -> Precondition {
         let failed = if request.contains_key(header::IF_MATCH) {
-            !request
-                .typed_get::<IfMatch>()
-                .is_some_and(|tags| tags.precondition_passes(&self.etag))
+            !typed_tags::<IfMatch>(request).is_some_and(|tags| tags.precondition_passes(&self.etag))
         } else {
             // A date that cannot be read is ignored (§13.1.4).
             request
@@ -199,8 +197,7 @@ impl Validators {
             return Precondition::Failed;
         }
         let current = if request.contains_key(header::IF_NONE_MATCH) {
-            request
-                .typed_get::<IfNoneMatch>()
+            typed_tags::<IfNoneMatch>(request)
                 .is_some_and(|tags| !tags.precondition_passes(&self.etag))
         } else {
             request
@@ -219,14 +216,36 @@ impl Validators {
     fn range(&self, request: &HeaderMap) -> Option<Range> {
         let range = request.typed_get::<Range>()?;
         if request.contains_key(header::IF_RANGE) {
-            // Strong comparison: a weak tag never matches.
-            let if_range = request.typed_get::<IfRange>()?;
-            if if_range.is_modified(Some(&self.etag), Some(&self.last_modified)) {
+            let if_range = typed_tags::<IfRange>(request)?;
+            // RFC 9110 §13.1.5: a tag matches strongly (a weak one never does), a date
+            // only when it is exactly Last-Modified. `IfRange::is_modified` would also
+            // take any later date, so dates are compared here.
+            let current = if_range == IfRange::date(self.last_modified.into())
+                || !if_range.is_modified(Some(&self.etag), None);
+            if !current {
                 return None;
             }
         }
         Some(range)
     }
+}
+
+/// A header of entity tags (or `If-Range`'s date), `None` when it cannot be read. A tag
+/// with a space or tab inside its quotes is unreadable (RFC 9110 §8.8.3 allows neither):
+/// `headers` reads such a tag only after a debug assertion, so a debug build would
+/// panic on it (found by the `serve_file` fuzz target).
+fn typed_tags<H: headers::Header>(request: &HeaderMap) -> Option<H> {
+    let whitespace_in_quotes = request.get_all(H::name()).iter().any(|value| {
+        let mut quoted = false;
+        value.as_bytes().iter().any(|&byte| {
+            quoted ^= byte == b'"';
+            quoted && (byte == b' ' || byte == b'\t')
+        })
+    });
+    if whitespace_in_quotes {
+        return None;
+    }
+    request.typed_get::<H>()
 }
 
 /// RFC 6266: the plain name when it is safe ASCII, else an ASCII stand-in plus the
@@ -393,6 +412,39 @@ mod tests {
         assert!(validators().range(&weak).is_none());
         let garbage = request(&[(header::RANGE, "lines=1-2")]);
         assert!(validators().range(&garbage).is_none());
+    }
+
+    /// Found by fuzzing: `headers` asserts (in debug builds) that a tag has no space.
+    #[test]
+    fn tags_with_spaces_inside_their_quotes_never_match() {
+        let spaced = "\" 0123abcd\"";
+        let ranged = request(&[(header::RANGE, "bytes=-500"), (header::IF_RANGE, spaced)]);
+        assert!(validators().range(&ranged).is_none());
+        let if_match = request(&[(header::IF_MATCH, spaced)]);
+        assert_eq!(validators().precondition(&if_match), Precondition::Failed);
+        let if_none_match = request(&[(header::IF_NONE_MATCH, "\"a\", \"0123 abcd\"")]);
+        assert_eq!(
+            validators().precondition(&if_none_match),
+            Precondition::Passed
+        );
+        // Spaces between tags, and in If-Range's date, are fine.
+        let list = request(&[(header::IF_NONE_MATCH, "\"a\" , \"0123abcd\"")]);
+        assert_eq!(validators().precondition(&list), Precondition::NotModified);
+    }
+
+    #[test]
+    fn if_range_with_a_date_needs_exactly_the_last_modified_one() {
+        let with_date = |date: SystemTime| {
+            let date = httpdate::fmt_http_date(date);
+            validators().range(&request(&[
+                (header::RANGE, "bytes=0-1"),
+                (header::IF_RANGE, &date),
+            ]))
+        };
+        // Last-Modified is sent in whole seconds: the same second matches.
+        assert!(with_date(modified()).is_some());
+        assert!(with_date(modified() + Duration::from_secs(60)).is_none());
+        assert!(with_date(modified() - Duration::from_secs(60)).is_none());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use crate::catalogue::Catalogue;
 use crate::links::Links;
+use crate::rate_limit::RateLimit;
 use crate::signing::Signer;
 
 /// The loaded catalogue and the means to write links and check credentials.
@@ -14,4 +15,6 @@ pub(crate) struct AppState {
     pub token_ttl: u64,
     /// How long a client may take to send a request body.
     pub body_timeout: std::time::Duration,
+    /// `--rate-limit`, when given.
+    pub rate_limit: Option<RateLimit>,
 }

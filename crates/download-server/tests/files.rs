@@ -191,6 +191,64 @@ async fn ranges_give_206_with_the_right_bytes_or_416() {
     assert_eq!(&response.bytes().await.unwrap()[..], &whole[1000..]);
 }
 
+/// The web app's page, on another origin, may fetch a file in parts itself.
+#[tokio::test]
+async fn pages_on_other_origins_may_fetch_files_by_ranges() {
+    const APP: &str = "http://explorer.example.org";
+    let server = TestServer::start(&[]).await;
+    let url = format!("{}{BIG}", server.origin);
+    let preflight = server
+        .client
+        .request(reqwest::Method::OPTIONS, &url)
+        .header("origin", APP)
+        .header("access-control-request-method", "GET")
+        .header(
+            "access-control-request-headers",
+            "range, if-match, if-none-match, if-range, if-modified-since, if-unmodified-since",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success(), "{}", preflight.status());
+    let headers = preflight.headers();
+    assert_eq!(header(headers, "access-control-allow-origin"), "*");
+    assert!(header(headers, "access-control-allow-methods").contains("GET"));
+    let allowed = header(headers, "access-control-allow-headers").to_ascii_lowercase();
+    for name in [
+        "range",
+        "if-match",
+        "if-none-match",
+        "if-range",
+        "if-modified-since",
+        "if-unmodified-since",
+    ] {
+        assert!(allowed.contains(name), "{name} not in {allowed}");
+    }
+
+    let whole = server.get(&url).await.bytes().await.unwrap();
+    let response = server
+        .client
+        .get(&url)
+        .header("origin", APP)
+        .header("range", "bytes=100-199")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT);
+    let headers = response.headers();
+    assert_eq!(header(headers, "access-control-allow-origin"), "*");
+    let exposed = header(headers, "access-control-expose-headers").to_ascii_lowercase();
+    for name in ["content-length", "content-range", "etag", "accept-ranges"] {
+        assert!(exposed.contains(name), "{name} not in {exposed}");
+    }
+    assert_eq!(
+        header(headers, "content-range"),
+        format!("bytes 100-199/{}", whole.len())
+    );
+    assert_eq!(header(headers, "content-length"), "100");
+    assert_eq!(&response.bytes().await.unwrap()[..], &whole[100..200]);
+}
+
 #[tokio::test]
 async fn revalidation_answers_304() {
     let server = TestServer::start(&[]).await;

@@ -73,7 +73,7 @@ pub(crate) struct LoadedImage {
 }
 
 /// Names one project of the catalogue that made it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct ProjectId(usize);
 
 /// A project: who may see which data packages.
@@ -172,7 +172,16 @@ impl Catalogue {
 
     /// Reads, checks and measures a catalogue, and serialises its fixed bodies.
     pub(crate) fn load(source: &Source, links: &Links) -> Result<Catalogue, Error> {
-        let text = source.catalogue_text()?;
+        Catalogue::from_text(&source.catalogue_text()?, source, links)
+    }
+
+    /// [`Catalogue::load`] with the text of `catalogue.json` given: its files still
+    /// come from `source`.
+    pub(crate) fn from_text(
+        text: &str,
+        source: &Source,
+        links: &Links,
+    ) -> Result<Catalogue, Error> {
         // Serde would also read a struct from an array: only an object is a catalogue.
         if let Some(start) = text.trim_start().chars().next()
             && start != '{'
@@ -187,7 +196,7 @@ impl Catalogue {
                 message: "expected a JSON object with \"products\" and \"projects\"".into(),
             });
         }
-        let file: CatalogueFile = serde_json::from_str(&text).map_err(syntax_error)?;
+        let file: CatalogueFile = serde_json::from_str(text).map_err(syntax_error)?;
         let mut measurer = Measurer::new(source);
         let images = file.products.iter().flat_map(|p| &p.images);
         let product_files = file.products.iter().flat_map(|p| &p.downloads);

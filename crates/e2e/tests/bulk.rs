@@ -440,12 +440,11 @@ async fn a_429_with_retry_after_is_waited_out() {
     s.h.stop().await;
 }
 
-/// The server's own rate limit (branch h-server2's `--rate-limit N`: 429 with
-/// `Retry-After`), waited out file by file.
+/// The server's own rate limit (`--rate-limit N`: 429 with `Retry-After`), waited out:
+/// the page's own requests and the first files use up the minute's allowance.
 #[tokio::test]
-#[ignore = "needs --rate-limit"]
 async fn the_servers_rate_limit_is_waited_out() {
-    let h = Harness::start(&["--rate-limit", "2"]).await;
+    let h = Harness::start(&["--rate-limit", "5"]).await;
     h.driver
         .cdp()
         .page()

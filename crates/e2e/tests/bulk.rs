@@ -441,10 +441,11 @@ async fn a_429_with_retry_after_is_waited_out() {
 }
 
 /// The server's own rate limit (`--rate-limit N`: 429 with `Retry-After`), waited out:
-/// the page's own requests and the first files use up the minute's allowance.
+/// the minute's allowance is used up first, so every file has to wait its turn.
 #[tokio::test]
 async fn the_servers_rate_limit_is_waited_out() {
-    let h = Harness::start(&["--rate-limit", "5"]).await;
+    // 20 a minute: one more every 3 s.
+    let h = Harness::start(&["--rate-limit", "20"]).await;
     h.driver
         .cdp()
         .page()
@@ -453,6 +454,15 @@ async fn the_servers_rate_limit_is_waited_out() {
         .unwrap();
     h.goto(PRODUCT_PAGE).await;
     h.find(".downloads-table tbody tr").await;
+    let refused = h
+        .js("return Promise.all(Array.from({ length: 20 }, () => \
+             fetch('/downloads/v1/products').then(r => r.status)))\
+             .then(statuses => statuses.filter(s => s === 429).length);")
+        .await;
+    assert!(
+        refused.as_u64().is_some_and(|n| n > 0),
+        "the allowance is used up: {refused}"
+    );
     download_to_folder(&h).await;
     let summary = wait_for_text(&h, ".bulk-summary", "Done", 60).await;
     assert!(

@@ -19,6 +19,10 @@ const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// A `Retry-After` is honoured up to this long; a later one reports the file instead.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(10 * 60);
+/// How many times a file waits as a `Retry-After` asks before it is reported. These
+/// waits are the service pacing its callers, not failures, so they have their own,
+/// larger allowance: under a rate limit, parallel files take turns.
+pub const MAX_PACED_WAITS: u32 = 30;
 
 /// One file the service listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,6 +193,8 @@ struct Entry {
     state: FileState,
     /// Failed requests so far (reset by "Retry failed").
     failures: u32,
+    /// Waits a `Retry-After` asked for so far (see [`MAX_PACED_WAITS`]).
+    paced_waits: u32,
     /// Whole-file checksum mismatches so far.
     mismatches: u32,
     /// The md5 of the last complete copy, when it differed from the listing.
@@ -218,6 +224,7 @@ impl Queue {
                     listed,
                     state: FileState::Waiting,
                     failures: 0,
+                    paced_waits: 0,
                     mismatches: 0,
                     bad_md5: None,
                 })
@@ -546,7 +553,18 @@ impl Queue {
             };
         }
         let entry = &mut self.entries[file];
-        entry.failures += 1;
+        let paced = match &failure {
+            Failure::Status {
+                retry_after: Some(wait),
+                ..
+            } if failure.is_transient() && *wait <= MAX_RETRY_AFTER => Some(*wait),
+            _ => None,
+        };
+        if paced.is_some() {
+            entry.paced_waits += 1;
+        } else {
+            entry.failures += 1;
+        }
         let after = match &failure {
             Failure::Status {
                 retry_after: Some(wait),
@@ -554,13 +572,17 @@ impl Queue {
             } => Some(*wait).filter(|wait| *wait <= MAX_RETRY_AFTER),
             _ => Some(backoff(entry.failures)),
         };
+        let may_retry = match paced {
+            Some(_) => entry.paced_waits < MAX_PACED_WAITS,
+            None => entry.failures < MAX_ATTEMPTS,
+        };
         match after {
-            Some(after) if failure.is_transient() && entry.failures < MAX_ATTEMPTS => {
+            Some(after) if failure.is_transient() && may_retry => {
                 entry.state = FileState::Backoff;
                 Action::Retry { file, after }
             }
             _ => {
-                let tries = entry.failures;
+                let tries = entry.failures + entry.paced_waits;
                 let reason = format!("{} ({})", failure.describe(), tries_text(tries));
                 self.give_up(file, reason)
             }
@@ -856,6 +878,34 @@ mod tests {
         assert_eq!(retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT"), None);
         assert_eq!(content_range_start("bytes 100-199/200"), Some(100));
         assert_eq!(content_range_start("bytes */200"), None);
+    }
+
+    #[test]
+    fn waits_a_retry_after_asks_for_are_not_counted_as_failures() {
+        let mut q = three();
+        probed(&mut q);
+        let paced = || Event::Failed {
+            file: 0,
+            failure: Failure::Status {
+                status: 429,
+                retry_after: Some(Duration::from_secs(3)),
+            },
+        };
+        // Far more turns than MAX_ATTEMPTS: a rate limit shared by parallel files.
+        for _ in 1..MAX_PACED_WAITS {
+            assert_eq!(
+                q.handle(paced())[0],
+                Action::Retry {
+                    file: 0,
+                    after: Duration::from_secs(3)
+                }
+            );
+            q.handle(Event::RetryDue { file: 0 });
+        }
+        assert!(
+            matches!(q.handle(paced())[0], Action::Report { file: 0, .. }),
+            "reported after {MAX_PACED_WAITS} waits"
+        );
     }
 
     #[test]

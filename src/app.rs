@@ -14,7 +14,7 @@ use crate::components::{SessionBadge, SessionReminder};
 use crate::config::ServiceConfig;
 use crate::pages::{Gallery, NotFound, ProductPage, Settings};
 use crate::pages::{Login, Package, Packages, Version};
-use crate::routes::{BasePath, Route, base_path, set_page_title, use_current_path};
+use crate::routes::{BasePath, Href, Route, base_path, set_page_title, use_current_path};
 
 /// How many frames to wait for a new page's heading before giving up on focusing it.
 const HEADING_WAIT_FRAMES: u32 = 600;
@@ -31,7 +31,7 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
             <SkipLink />
             <PageChanges />
             <header class="site-header">
-                <A href=Route::home().path() exact=true attr:class="brand">
+                <A href=Route::home().href() exact=true attr:class="brand">
                     "Download Explorer"
                 </A>
                 <MainNav />

@@ -41,3 +41,17 @@ pub fn use_go_to() -> impl Fn(&Route, NavigateOptions) + Clone {
 pub fn set_page_title(page: &str) {
     document().set_title(&explorer_logic::routes::document_title(page));
 }
+
+/// The `href` of an in-app link: the route's path under the base path. The router
+/// follows only links inside its base, so a bare `/products/x` would leave the app when
+/// it is served from a sub-path such as `/explorer/`.
+pub trait Href {
+    /// The route's address in this document.
+    fn href(&self) -> String;
+}
+
+impl Href for Route {
+    fn href(&self) -> String {
+        format!("{}{}", base_path().as_str(), self.path())
+    }
+}

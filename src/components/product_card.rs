@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::use_api;
-use crate::routes::Route;
+use crate::routes::{Href, Route};
 
 /// Size of the service's small thumbnails; the box keeps this shape before they load.
 const THUMB_WIDTH: u32 = 200;
@@ -20,7 +20,7 @@ const THUMB_SIZES: &str = "(max-width: 600px) calc(100vw - 2rem), 22rem";
 #[component]
 pub fn ProductCard(product: Product) -> impl IntoView {
     let api = use_api();
-    let href = Route::product(&product.id).path();
+    let href = Route::product(&product.id).href();
     let has_image = product.image_count.unwrap_or(0) > 0;
     // A broken image falls back to the placeholder rather than the browser's icon.
     let image_failed = RwSignal::new(false);

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::auth::{SignInMethod, now_ms, use_session};
-use crate::routes::{Route, use_current_path};
+use crate::routes::{Href, Route, use_current_path};
 
 /// A signal of the clock that ticks each second while the component lives.
 fn use_clock() -> RwSignal<u64> {
@@ -27,7 +27,7 @@ pub fn SessionBadge() -> impl IntoView {
     let here = use_current_path();
     let now = use_clock();
 
-    let sign_in_href = move || Route::sign_in_from(&here.read()).path();
+    let sign_in_href = move || Route::sign_in_from(&here.read()).href();
 
     move || match session.info() {
         None => view! {
@@ -131,7 +131,7 @@ pub fn SessionReminder() -> impl IntoView {
                     _ => {
                         view! {
                             <A
-                                href=move || Route::sign_in_from(&here.read()).path()
+                                href=move || Route::sign_in_from(&here.read()).href()
                                 attr:class="button"
                             >
                                 "Sign in again"

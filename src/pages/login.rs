@@ -8,7 +8,7 @@ use explorer_logic::session::{Field, SignInError};
 
 use crate::auth::{SignInMethod, use_session};
 
-use crate::routes::{Route, use_go_to};
+use crate::routes::{Href, Route, use_go_to};
 
 /// The id of the sign-in error, which the fields it is about point at.
 const ERROR_ID: &str = "login-error";
@@ -136,7 +136,7 @@ pub fn Login() -> impl IntoView {
                         view! {
                             <p class="signed-in-note">
                                 "You are signed in with " <strong>{who}</strong> ". "
-                                <A href=Route::Packages.path()>"Go to your data packages"</A>
+                                <A href=Route::Packages.href()>"Go to your data packages"</A>
                                 ", or sign in again below to switch."
                             </p>
                         }

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::routes::Route;
+use crate::routes::{Href, Route};
 
 /// Shown for an address the app does not know.
 #[component]
@@ -9,7 +9,7 @@ pub fn NotFound() -> impl IntoView {
     view! {
         <section class="page">
             <h1>"Page not found"</h1>
-            <p>"There is nothing at this address. " <A href=Route::home().path()>"Browse the products"</A> "."</p>
+            <p>"There is nothing at this address. " <A href=Route::home().href()>"Browse the products"</A> "."</p>
         </section>
     }
 }

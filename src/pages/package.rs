@@ -7,7 +7,7 @@ use leptos_router::hooks::use_params_map;
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
-use crate::routes::{Route, set_page_title};
+use crate::routes::{Href, Route, set_page_title};
 
 /// `/packages/:id`: one data package and its versions, newest first.
 #[component]
@@ -32,7 +32,7 @@ fn PackageDetails() -> impl IntoView {
     view! {
         <section class="page package-page">
             <nav class="breadcrumbs" aria-label="Breadcrumbs">
-                <A href=Route::Packages.path() exact=true>
+                <A href=Route::Packages.href() exact=true>
                     "Data packages"
                 </A>
                 " / "
@@ -64,7 +64,7 @@ fn PackageDetails() -> impl IntoView {
 fn PackageView(package: DataPackage) -> impl IntoView {
     let mut versions = package.versions;
     sort_newest_first(&mut versions);
-    let latest_href = Route::version(&package.id, "latest").path();
+    let latest_href = Route::version(&package.id, "latest").href();
     let count = versions.len();
     set_page_title(&package.name);
     view! {
@@ -118,7 +118,7 @@ fn PackageView(package: DataPackage) -> impl IntoView {
                             {versions
                                 .into_iter()
                                 .map(|v| {
-                                    let href = Route::version(&package.id, &v.id).path();
+                                    let href = Route::version(&package.id, &v.id).href();
                                     let format = v.format.unwrap_or(v.product_format);
                                     view! {
                                         <tr>

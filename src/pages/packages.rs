@@ -7,7 +7,7 @@ use leptos_router::components::A;
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
-use crate::routes::Route;
+use crate::routes::{Href, Route};
 
 /// `/packages`: the signed-in project's data packages.
 #[component]
@@ -78,11 +78,11 @@ fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
                     {packages
                         .into_iter()
                         .map(|package| {
-                            let href = Route::package(&package.id).path();
+                            let href = Route::package(&package.id).href();
                             let latest = latest_created_on(&package.versions)
                                 .map(str::to_owned)
                                 .unwrap_or_else(|| "—".into());
-                            let latest_href = Route::version(&package.id, "latest").path();
+                            let latest_href = Route::version(&package.id, "latest").href();
                             let has_versions = !package.versions.is_empty();
                             view! {
                                 <tr>

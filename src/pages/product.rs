@@ -22,7 +22,7 @@ use crate::components::bulk_export::{BulkExport, as_downloads};
 use crate::components::{
     AreaGrid, CopyButton, DownloadsTable, Found, ImageStrip, MapMarker, PlaceFinder,
 };
-use crate::routes::{Route, set_page_title, use_go_to};
+use crate::routes::{Href, Route, set_page_title, use_go_to};
 
 /// How long the downloads list may take before the page offers to try again.
 const LIST_DEADLINE: Duration = Duration::from_secs(20);
@@ -149,7 +149,7 @@ fn ProductProblem(error: ServiceError, retry: Callback<()>) -> impl IntoView {
                 {(!missing).then(|| view! {
                     <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button>
                 })}
-                <A href=Route::home().path() attr:class="button secondary">"Back to products"</A>
+                <A href=Route::home().href() attr:class="button secondary">"Back to products"</A>
             </p>
         </div>
     }

@@ -14,7 +14,7 @@ use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
-use crate::routes::{Route, set_page_title, use_go_to};
+use crate::routes::{Href, Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
 /// links to the previous and next versions, bulk download and a comparison.
@@ -93,10 +93,10 @@ fn Breadcrumbs(
     package_name: Signal<String>,
     version_id: Option<String>,
 ) -> impl IntoView {
-    let href = Route::package(&package_id).path();
+    let href = Route::package(&package_id).href();
     view! {
         <nav class="breadcrumbs" aria-label="Breadcrumbs">
-            <A href=Route::Packages.path() exact=true>
+            <A href=Route::Packages.href() exact=true>
                 "Data packages"
             </A>
             " / "
@@ -128,7 +128,7 @@ fn VersionView(
     let route_of = |url: &Option<String>| {
         url.as_deref()
             .and_then(version_id_from_url)
-            .map(|id| (Route::version(&package_id, &id).path(), id))
+            .map(|id| (Route::version(&package_id, &id).href(), id))
     };
     let previous = route_of(&version.previous_version_url);
     let next = route_of(&version.next_version_url);
@@ -182,7 +182,7 @@ fn VersionView(
         </div>
         {asked_latest
             .then(|| {
-                let permalink = Route::version(&package_id, &id).path();
+                let permalink = Route::version(&package_id, &id).href();
                 view! {
                     <p class="resolved-note">
                         "The latest version is " <strong class="resolved-id">{id.clone()}</strong>

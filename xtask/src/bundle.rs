@@ -13,10 +13,10 @@ use crate::exec::{Result, cargo, command, root, run};
 use crate::tools::WASM_TOOLCHAIN;
 
 /// The standing goal for the first load (html + js + wasm + css, brotli). Not met yet:
-/// the app is about 330 kB, so `cargo xtask test` reports the gap instead of failing.
+/// the app is about 359 kB, so `cargo xtask test` reports the gap instead of failing.
 pub const GOAL_BYTES: u64 = 150_000;
 
-/// The most the first load may weigh today: the last measured size (329.2 kB) plus a
+/// The most the first load may weigh today: the last measured size (358.6 kB) plus a
 /// small margin, so growth fails CI. Lower it whenever the app shrinks.
 pub const LIMIT_BYTES: u64 = 365_000;
 

@@ -251,6 +251,28 @@ impl Harness {
             .clone()
     }
 
+    /// Whether the area-grid square `code` is picked (its `aria-selected`).
+    pub async fn square_is_selected(&self, code: &str) -> bool {
+        self.find(&format!("#square-{code}"))
+            .await
+            .attr("aria-selected")
+            .await
+            .expect("read aria-selected")
+            .as_deref()
+            == Some("true")
+    }
+
+    /// Sends `key` to the focused element, as a keyboard user would.
+    pub async fn press(&self, key: impl Into<TypingData>) {
+        self.driver
+            .active_element()
+            .await
+            .expect("a focused element")
+            .send_keys(key)
+            .await
+            .expect("send keys");
+    }
+
     /// Errors the current page has hit so far (see [`ERROR_RECORDER`]).
     pub async fn console_errors(&self) -> Vec<String> {
         serde_json::from_value(self.js("return window.__errors || [];").await).unwrap_or_default()

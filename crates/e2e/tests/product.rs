@@ -51,26 +51,6 @@ fn files_of(lists: &[Vec<ProductDownload>]) -> BTreeSet<(String, u64)> {
         .collect()
 }
 
-async fn is_selected(h: &Harness, code: &str) -> bool {
-    h.find(&format!("#square-{code}"))
-        .await
-        .attr("aria-selected")
-        .await
-        .unwrap()
-        .as_deref()
-        == Some("true")
-}
-
-async fn press(h: &Harness, key: impl Into<TypingData>) {
-    h.driver
-        .active_element()
-        .await
-        .expect("a focused element")
-        .send_keys(key)
-        .await
-        .expect("send keys");
-}
-
 #[tokio::test]
 async fn squares_picked_by_click_and_keyboard_list_what_the_server_lists() {
     let h = Harness::start(&[]).await;
@@ -78,10 +58,10 @@ async fn squares_picked_by_click_and_keyboard_list_what_the_server_lists() {
 
     // Click SU, then move south with the arrow key and pick SZ with Space.
     h.find("#square-SU").await.click().await.expect("click SU");
-    assert!(is_selected(&h, "SU").await);
+    assert!(h.square_is_selected("SU").await);
     h.wait_for_js("document.activeElement && document.activeElement.id === 'square-SU'")
         .await;
-    press(&h, Key::Down).await;
+    h.press(Key::Down).await;
     h.wait_for_js("document.activeElement.id === 'square-SZ'")
         .await;
     assert_eq!(
@@ -94,7 +74,7 @@ async fn squares_picked_by_click_and_keyboard_list_what_the_server_lists() {
         Some("0"),
         "roving tabindex follows the focus"
     );
-    press(&h, Key::Space).await;
+    h.press(Key::Space).await;
     h.wait_for_js("document.querySelector('#square-SZ').getAttribute('aria-selected') === 'true'")
         .await;
 
@@ -145,8 +125,8 @@ async fn the_url_carries_the_selection_and_a_reload_keeps_it() {
 
     h.driver.refresh().await.unwrap();
     assert_eq!(table_rows(&h, expected.len()).await, expected);
-    assert!(is_selected(&h, "SU").await && is_selected(&h, "TQ").await);
-    assert!(!is_selected(&h, "SZ").await);
+    assert!(h.square_is_selected("SU").await && h.square_is_selected("TQ").await);
+    assert!(!h.square_is_selected("SZ").await);
     let format = h.find("#format-select").await.prop("value").await.unwrap();
     assert_eq!(format.as_deref(), Some("GeoPackage"));
 
@@ -169,7 +149,7 @@ async fn typed_codes_are_added_and_codes_not_offered_are_explained() {
     let problem = h.find("#typed-areas-problem").await.text().await.unwrap();
     assert!(problem.contains("not offered for HW"), "{problem}");
     assert!(problem.contains("XX is not an area code"), "{problem}");
-    assert!(is_selected(&h, "SU").await && is_selected(&h, "SZ").await);
+    assert!(h.square_is_selected("SU").await && h.square_is_selected("SZ").await);
     // HW is drawn but cannot be picked.
     let hw = h.find("#square-HW").await;
     assert_eq!(
@@ -180,7 +160,7 @@ async fn typed_codes_are_added_and_codes_not_offered_are_explained() {
     h.js("document.querySelector('#square-HW').scrollIntoView({block: 'center'}); return null;")
         .await;
     hw.click().await.unwrap();
-    assert!(!is_selected(&h, "HW").await);
+    assert!(!h.square_is_selected("HW").await);
     h.stop().await;
 }
 
@@ -229,10 +209,10 @@ async fn images_open_large_and_the_keyboard_drives_the_lightbox() {
             .unwrap()
             .ends_with("/images/0?large")
     );
-    press(&h, Key::Right).await;
+    h.press(Key::Right).await;
     h.wait_for_js("document.querySelector('.lightbox img').src.endsWith('/images/1?large')")
         .await;
-    press(&h, Key::Escape).await;
+    h.press(Key::Escape).await;
     h.wait_for_js("!document.querySelector('.lightbox')").await;
     h.wait_for_js("document.activeElement.id === 'product-image-0'")
         .await;

@@ -95,26 +95,6 @@ async fn text(h: &Harness, css: &str) -> String {
     h.find(css).await.text().await.expect("text")
 }
 
-async fn is_selected(h: &Harness, code: &str) -> bool {
-    h.find(&format!("#square-{code}"))
-        .await
-        .attr("aria-selected")
-        .await
-        .unwrap()
-        .as_deref()
-        == Some("true")
-}
-
-async fn press(h: &Harness, key: impl Into<TypingData>) {
-    h.driver
-        .active_element()
-        .await
-        .expect("a focused element")
-        .send_keys(key)
-        .await
-        .expect("send keys");
-}
-
 async fn no_console_errors(h: &Harness) {
     assert_eq!(h.console_errors().await, Vec::<String>::new());
 }
@@ -157,7 +137,7 @@ async fn the_map_shows_at_once_and_the_list_says_it_is_loading() {
     h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
     // The product and its map are there while the files are on their way.
     h.find(".files-loading").await;
-    assert!(is_selected(&h, "SU").await && is_selected(&h, "SZ").await);
+    assert!(h.square_is_selected("SU").await && h.square_is_selected("SZ").await);
     let totals = text(&h, ".totals").await;
     assert!(!totals.contains("0 files"), "{totals}");
     assert_eq!(totals, "Getting the list of files…");
@@ -194,7 +174,7 @@ async fn a_failed_list_shows_one_panel_whose_try_again_lists_the_files() {
     );
     assert_eq!(text(&h, ".totals").await, "Files not listed");
     // Nothing the user picked is lost.
-    assert!(is_selected(&h, "SU").await && is_selected(&h, "TQ").await);
+    assert!(h.square_is_selected("SU").await && h.square_is_selected("TQ").await);
 
     block_urls(&h, &[]).await;
     h.find(".files-problem button").await.click().await.unwrap();
@@ -306,21 +286,21 @@ async fn space_picks_the_square_that_has_the_focus() {
     let h = Harness::start(&[]).await;
     h.goto(&format!("/products/{PRODUCT}")).await;
     h.find("#square-SZ").await.click().await.unwrap();
-    assert!(is_selected(&h, "SZ").await);
+    assert!(h.square_is_selected("SZ").await);
     // Focus moved some other way (a screen reader, a script): Space acts on SU.
     h.js("document.querySelector('#square-SU').focus(); return null;")
         .await;
-    press(&h, Key::Space).await;
+    h.press(Key::Space).await;
     h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'true'")
         .await;
-    assert!(is_selected(&h, "SZ").await, "SZ stays picked");
+    assert!(h.square_is_selected("SZ").await, "SZ stays picked");
     // Tab from the control before the map lands on the square last focused.
     h.js("document.querySelector('.area-chip').focus(); return null;")
         .await;
-    press(&h, Key::Tab).await;
+    h.press(Key::Tab).await;
     h.wait_for_js("document.activeElement.id === 'square-SU'")
         .await;
-    press(&h, Key::Space).await;
+    h.press(Key::Space).await;
     h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'false'")
         .await;
 

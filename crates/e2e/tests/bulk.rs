@@ -443,8 +443,6 @@ async fn a_429_with_retry_after_is_waited_out() {
 /// The server's own rate limit (`--rate-limit N`: 429 with `Retry-After`), waited out:
 /// the minute's allowance is used up first, so every file has to wait its turn.
 #[tokio::test]
-#[ignore = "under the server's own --rate-limit the run does not finish within 60 s: \
-            to be found (the proxy's 429 is waited out, see above)"]
 async fn the_servers_rate_limit_is_waited_out() {
     // 20 a minute: one more every 3 s.
     let h = Harness::start(&["--rate-limit", "20"]).await;

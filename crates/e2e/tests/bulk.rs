@@ -476,28 +476,7 @@ async fn the_servers_rate_limit_is_waited_out() {
 async fn package_files_download_for_a_signed_in_user() {
     let s = Setup::start(vec![]).await;
     s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
-    s.h.find(".login-form").await;
-    for option in s.h.find_all(".method-option").await {
-        if option
-            .text()
-            .await
-            .unwrap_or_default()
-            .contains("API key and secret")
-        {
-            option.click().await.unwrap();
-        }
-    }
-    s.h.find("#login-key").await.send_keys(KEY).await.unwrap();
-    s.h.find("#login-secret")
-        .await
-        .send_keys(SECRET)
-        .await
-        .unwrap();
-    s.h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    s.h.sign_in_with_secret(KEY, SECRET).await;
     s.h.find(".files-table").await;
     download_to_folder(&s.h).await;
     let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 20).await;

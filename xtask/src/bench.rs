@@ -26,6 +26,9 @@ const WRK_THREADS: u32 = 1;
 const WRK_CONNECTIONS: u32 = 32;
 const WARM_UP: &str = "1s";
 const MEASURE: &str = "5s";
+/// Each path is timed this many times on each server, alternating, so that a burst of
+/// other work on the machine weighs on both; the table shows medians.
+const ROUNDS: usize = 3;
 
 /// Below this share of nginx's requests per second, a path is called out (as is one
 /// whose 99th percentile latency is above nginx's).
@@ -76,7 +79,8 @@ pub fn bench() -> Result {
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "\nwrk -t{WRK_THREADS} -c{WRK_CONNECTIONS} -d{MEASURE} (after a {WARM_UP} warm-up), one \
-         server at a time.\nThis machine has {cores} cores: wrk and the server under test share \
+         server at a time, {ROUNDS} rounds alternating ours and nginx: the ratio is the median \
+         of the rounds' ratios (their range beside it), the other figures medians.\nThis machine has {cores} cores: wrk and the server under test share \
          them, the same for both.\nLogging is off on both: ours with RUST_LOG=warn (no line per \
          request), nginx with access_log off.\nNo compression on either (wrk sends no \
          Accept-Encoding)."
@@ -84,13 +88,17 @@ pub fn bench() -> Result {
     let mut rows = Vec::new();
     for target in &targets {
         println!("timing {} ...", target.path);
-        let ours = measure(&tools.wrk, &ours.base, &target.path)?;
-        let nginx = measure(&tools.wrk, &nginx.base, &target.path)?;
+        let mut rounds = Vec::new();
+        for _ in 0..ROUNDS {
+            rounds.push(Round {
+                ours: measure(&tools.wrk, &ours.base, &target.path)?,
+                nginx: measure(&tools.wrk, &nginx.base, &target.path)?,
+            });
+        }
         rows.push(Row {
             path: target.path.clone(),
             bytes: target.bytes,
-            ours,
-            nginx,
+            rounds,
         });
     }
     println!("\n{}", table(&rows));
@@ -107,7 +115,7 @@ pub fn bench() -> Result {
     }
     let later: Vec<&str> = rows
         .iter()
-        .filter(|row| row.ours.latency_p99 > row.nginx.latency_p99)
+        .filter(|row| row.ours().latency_p99 > row.nginx().latency_p99)
         .map(|row| row.path.as_str())
         .collect();
     if !later.is_empty() {
@@ -364,14 +372,66 @@ fn parse_wrk_duration(text: &str) -> Option<Duration> {
 struct Row {
     path: String,
     bytes: u64,
+    rounds: Vec<Round>,
+}
+
+/// One timing of each server, one right after the other.
+#[derive(Debug, Clone, Copy)]
+struct Round {
     ours: WrkResult,
     nginx: WrkResult,
 }
 
-impl Row {
-    /// Our requests per second as a share of nginx's.
+impl Round {
     fn ratio(&self) -> f64 {
         self.ours.requests_per_sec / self.nginx.requests_per_sec
+    }
+}
+
+impl Row {
+    /// Our requests per second as a share of nginx's: the median of the rounds.
+    fn ratio(&self) -> f64 {
+        median(self.rounds.iter().map(Round::ratio))
+    }
+
+    /// The lowest and highest ratio of a round.
+    fn ratio_range(&self) -> (f64, f64) {
+        let ratios = self.rounds.iter().map(Round::ratio);
+        let low = ratios.clone().fold(f64::INFINITY, f64::min);
+        (low, ratios.fold(f64::NEG_INFINITY, f64::max))
+    }
+
+    fn ours(&self) -> WrkResult {
+        WrkResult::median(self.rounds.iter().map(|round| round.ours))
+    }
+
+    fn nginx(&self) -> WrkResult {
+        WrkResult::median(self.rounds.iter().map(|round| round.nginx))
+    }
+}
+
+impl WrkResult {
+    /// Each figure's median over `results`.
+    fn median(results: impl Iterator<Item = WrkResult> + Clone) -> WrkResult {
+        let seconds = |pick: fn(&WrkResult) -> Duration| {
+            Duration::from_secs_f64(median(results.clone().map(|r| pick(&r).as_secs_f64())))
+        };
+        WrkResult {
+            requests_per_sec: median(results.clone().map(|r| r.requests_per_sec)),
+            latency_avg: seconds(|r| r.latency_avg),
+            latency_p99: seconds(|r| r.latency_p99),
+        }
+    }
+}
+
+/// The middle value (the mean of the two middle ones for an even count); NaN for none.
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    match values.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }
 
@@ -383,30 +443,34 @@ fn table(rows: &[Row]) -> String {
         .unwrap_or(4)
         .max(4);
     let mut out = format!(
-        "{:<width$} {:>8} {:>11} {:>11} {:>6} {:>9} {:>9} {:>9} {:>9}\n",
+        "{:<width$} {:>8} {:>11} {:>11} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
         "path",
         "bytes",
         "ours req/s",
         "nginx req/s",
         "ratio",
+        "range",
         "ours avg",
         "nginx avg",
         "ours p99",
         "nginx p99"
     );
     for row in rows {
+        let (ours, nginx) = (row.ours(), row.nginx());
+        let (low, high) = row.ratio_range();
         let _ = writeln!(
             out,
-            "{:<width$} {:>8} {:>11.0} {:>11.0} {:>5.0}% {:>9} {:>9} {:>9} {:>9}",
+            "{:<width$} {:>8} {:>11.0} {:>11.0} {:>5.0}% {:>9} {:>9} {:>9} {:>9} {:>9}",
             row.path,
             row.bytes,
-            row.ours.requests_per_sec,
-            row.nginx.requests_per_sec,
+            ours.requests_per_sec,
+            nginx.requests_per_sec,
             row.ratio() * 100.0,
-            short_duration(row.ours.latency_avg),
-            short_duration(row.nginx.latency_avg),
-            short_duration(row.ours.latency_p99),
-            short_duration(row.nginx.latency_p99),
+            format!("{:.0}-{:.0}%", low * 100.0, high * 100.0),
+            short_duration(ours.latency_avg),
+            short_duration(nginx.latency_avg),
+            short_duration(ours.latency_p99),
+            short_duration(nginx.latency_p99),
         );
     }
     out
@@ -504,8 +568,10 @@ Transfer/sec:     20.00MB
         let rows = [Row {
             path: "/downloads/v1/products".into(),
             bytes: 4321,
-            ours: result(30_000.0, 500),
-            nginx: result(40_000.0, 400),
+            rounds: vec![Round {
+                ours: result(30_000.0, 500),
+                nginx: result(40_000.0, 400),
+            }],
         }];
         assert_eq!(rows[0].ratio(), 0.75);
         let table = table(&rows);
@@ -516,5 +582,35 @@ Transfer/sec:     20.00MB
         ] {
             assert!(line.contains(cell), "{cell} missing from {line}");
         }
+    }
+
+    #[test]
+    fn rounds_are_summed_up_by_their_medians() {
+        let result = |requests_per_sec, micros| WrkResult {
+            requests_per_sec,
+            latency_avg: Duration::from_micros(micros),
+            latency_p99: Duration::from_micros(micros * 2),
+        };
+        let round = |ours, nginx| Round {
+            ours: result(ours, 100),
+            nginx: result(nginx, 200),
+        };
+        // One round disturbed by other work on the machine: the median ignores it.
+        let row = Row {
+            path: "/".into(),
+            bytes: 1,
+            rounds: vec![
+                round(9_000.0, 10_000.0),
+                round(2_000.0, 10_000.0),
+                round(9_500.0, 10_000.0),
+            ],
+        };
+        assert_eq!(row.ratio(), 0.9);
+        assert_eq!(row.ratio_range(), (0.2, 0.95));
+        assert_eq!(row.ours().requests_per_sec, 9_000.0);
+        assert_eq!(row.nginx().latency_p99, Duration::from_micros(400));
+        let line = table(std::slice::from_ref(&row));
+        assert!(line.contains("20-95%"), "{line}");
+        assert_eq!(median([4.0, 1.0, 3.0, 2.0].into_iter()), 2.5);
     }
 }

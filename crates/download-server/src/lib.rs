@@ -92,7 +92,7 @@ impl Server {
 
     /// Serves until `shutdown` completes, then finishes the answers in progress.
     pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
-        connections::serve(self.listener, self.app, self.limits, shutdown).await;
+        connections::serve(self.listener, self.app, self.limits, shutdown).await?;
         Ok(())
     }
 }

@@ -18,7 +18,7 @@ use crate::tools::WASM_TOOLCHAIN;
 /// about 214 kB, so `cargo xtask test` reports the gap instead of failing.
 pub const GOAL_BYTES: u64 = 150_000;
 
-/// The most the first load may weigh today: the last measured size (213.9 kB, down
+/// The most the first load may weigh today: the last measured size (214.2 kB, down
 /// from 358.6 kB unsplit) plus a small margin, so growth fails CI. Lower it whenever
 /// the app shrinks.
 pub const LIMIT_BYTES: u64 = 220_000;

@@ -242,7 +242,8 @@ fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -
 
 /// What starts the app: the js and the main wasm preloaded (both fetched while the
 /// page parses) and the module script that runs it. Relative addresses, so they
-/// follow the `<base href>`.
+/// follow the `<base href>` (the wasm's as a string, which `fetch` resolves against
+/// the page's base).
 fn start_script(names: &BTreeMap<String, String>) -> Result<String> {
     let name = |old: &str| {
         names
@@ -258,7 +259,7 @@ fn start_script(names: &BTreeMap<String, String>) -> Result<String> {
     <link rel="preload" href="{wasm}" as="fetch" type="application/wasm" crossorigin />
     <script type="module">
       import init from "./{js}";
-      init({{ module_or_path: new URL("{wasm}", document.baseURI) }});
+      init({{ module_or_path: "{wasm}" }});
     </script>
 "#
     ))

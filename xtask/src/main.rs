@@ -21,6 +21,7 @@ mod fuzz;
 mod schemathesis;
 mod server;
 mod soak;
+mod split;
 mod tools;
 
 use std::env;
@@ -191,16 +192,15 @@ fn test() -> Result {
         ]))
     })?;
     steps.run("clippy wasm", || {
-        run(cargo().args([
-            "clippy",
-            "-p",
-            "download-explorer",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--",
-            "-D",
-            "warnings",
-        ]))
+        // Unsplit, as `trunk serve` builds it, and split by route, as the release does.
+        for features in [&[][..], &["--features", "split"]] {
+            run(cargo()
+                .args(["clippy", "-p", "download-explorer"])
+                .args(["--target", "wasm32-unknown-unknown"])
+                .args(features)
+                .args(["--", "-D", "warnings"]))?;
+        }
+        Ok(())
     })?;
     steps.run("unit tests", || {
         let mut test = cargo();

@@ -226,7 +226,7 @@ impl Run {
         }
         // Only now, with the answer in hand, is anything created in the folder.
         self.handle(Event::Started { file, from: start });
-        let writer = match Writer::open(&self.folder, &name, start).await {
+        let mut writer = match Writer::open(&self.folder, &name, start).await {
             Ok(writer) => writer,
             Err(error) => {
                 let reason = format!("could not write {name} into the folder: {error}");

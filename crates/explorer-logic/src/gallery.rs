@@ -187,8 +187,19 @@ impl CatalogueQuery {
 
     /// The products that pass, in the chosen order.
     pub fn apply<'a>(&self, products: &'a [Product]) -> Vec<&'a Product> {
-        let mut shown: Vec<&Product> = products.iter().filter(|p| self.matches(p)).collect();
-        shown.sort_by(|a, b| self.sort.order(a, b));
+        self.positions(products)
+            .into_iter()
+            .map(|i| &products[i])
+            .collect()
+    }
+
+    /// Where in `products` the ones that pass are, in the chosen order: the gallery
+    /// keeps the list and shows it through these, never copying a product.
+    pub fn positions(&self, products: &[Product]) -> Vec<usize> {
+        let mut shown: Vec<usize> = (0..products.len())
+            .filter(|&i| self.matches(&products[i]))
+            .collect();
+        shown.sort_by(|&a, &b| self.sort.order(&products[a], &products[b]));
         shown
     }
 }

@@ -4,6 +4,7 @@ use explorer_logic::versions::{
     ChangedFile, Comparison, is_older, name_and_size, sort_newest_first, supply_type_label,
     version_id_from_url,
 };
+use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
@@ -14,6 +15,7 @@ use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
+use crate::components::virtual_list::Windowed;
 use crate::routes::{Href, Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
@@ -352,14 +354,7 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
     };
     let result = Comparison::between(&older.downloads, &newer.downloads);
     let list = |title: &'static str, class: &'static str, files: Vec<String>| {
-        (!files.is_empty()).then(|| {
-            view! {
-                <div class=format!("compare-list {class}")>
-                    <h3>{title}</h3>
-                    <ul>{files.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
-                </div>
-            }
-        })
+        (!files.is_empty()).then(|| view! { <CompareList title class files /> })
     };
     let added = result.added.iter().map(|d| name_and_size(d)).collect();
     let removed = result.removed.iter().map(|d| name_and_size(d)).collect();
@@ -379,4 +374,39 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
         </div>
     }
     .into_any()
+}
+
+/// One list of a comparison (added, removed or changed files), windowed when long.
+#[component]
+fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> impl IntoView {
+    let count = files.len();
+    let files = StoredValue::new(files);
+    let windowed = Windowed::new(Signal::stored(count));
+    let list = NodeRef::<leptos::html::Ul>::new();
+    list.on_load(move |list| windowed.attach(list.into()));
+    let padding = move |side: fn((f64, f64)) -> f64| {
+        move || {
+            let px = side(windowed.padding.get());
+            (px > 0.0).then(|| format!("{px}px"))
+        }
+    };
+    view! {
+        <div class=format!("compare-list {class}")>
+            <h3>{title}</h3>
+            <ul
+                node_ref=list
+                class:windowed={ count > SHOW_WHOLE_UP_TO }
+                style:padding-top=padding(|(above, _)| above)
+                style:padding-bottom=padding(|(_, below)| below)
+            >
+                <For
+                    each=move || windowed.range.get()
+                    key=|pos| *pos
+                    children=move |pos| {
+                        view! { <li data-pos=pos>{files.with_value(|f| f[pos].clone())}</li> }
+                    }
+                />
+            </ul>
+        </div>
+    }
 }

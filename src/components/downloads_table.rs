@@ -76,6 +76,7 @@ pub fn DownloadsTable(
         <TableFilter
             id="downloads-filter"
             label="Filter downloads"
+            placeholder="Name, area or format"
             filter
             shown=count
             total

@@ -1,5 +1,5 @@
 use download_api::Download;
-use explorer_logic::listing::{Column, Listing, Order, RowKeys};
+use explorer_logic::listing::{Column, Listing, RowKeys, TableQuery};
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use explorer_logic::{Totals, counted, format_size};
 use leptos::prelude::*;
@@ -29,6 +29,12 @@ pub fn FilesTable(
     package_id: String,
     /// The version's real id (never `latest`).
     version_id: String,
+    /// The filter and order to start with.
+    #[prop(optional)]
+    query: TableQuery,
+    /// Told each new filter and order (to keep them in the address).
+    #[prop(optional, into)]
+    on_query: Option<Callback<TableQuery>>,
 ) -> impl IntoView {
     let api = use_api();
     let session = use_session();
@@ -42,8 +48,20 @@ pub fn FilesTable(
         ..RowKeys::default()
     })));
     let files = StoredValue::new(files);
-    let filter = RwSignal::new(String::new());
-    let order = RwSignal::new(None::<Order>);
+    let filter = RwSignal::new(query.filter);
+    let order = RwSignal::new(query.order);
+    if let Some(on_query) = on_query {
+        Effect::watch(
+            move || (filter.get(), order.get()),
+            move |(filter, order), _, _| {
+                on_query.run(TableQuery {
+                    filter: filter.clone(),
+                    order: *order,
+                })
+            },
+            false,
+        );
+    }
     // Positions in the table as shown -> indices into `files`.
     let shown = Memo::new(move |_| listing.with_value(|l| l.view(&filter.read(), order.get())));
     let count = Signal::derive(move || shown.read().len());
@@ -161,6 +179,7 @@ pub fn FilesTable(
         <TableFilter
             id="files-filter"
             label="Filter files"
+            placeholder="Part of a file name"
             filter
             shown=count
             total=total.files

@@ -45,6 +45,8 @@ pub fn TableFilter(
     id: &'static str,
     /// Its label, e.g. "Filter files".
     label: &'static str,
+    /// What can be typed, e.g. "Name, area or format".
+    placeholder: &'static str,
     filter: RwSignal<String>,
     /// How many rows pass the filter, and how many there are.
     shown: Signal<usize>,
@@ -58,7 +60,7 @@ pub fn TableFilter(
                 id=id
                 type="search"
                 class="table-filter"
-                placeholder="Name, area or format"
+                placeholder=placeholder
                 autocomplete="off"
                 spellcheck="false"
                 prop:value=move || filter.get()

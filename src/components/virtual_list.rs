@@ -253,7 +253,7 @@ pub fn spacers(windowed: Windowed, columns: usize) -> (impl IntoView, impl IntoV
         view! {
             <Show when=move || { height.get() > 0.0 }>
                 <tr class="spacer" aria-hidden="true">
-                    <td colspan=columns style:height=move || format!("{}px", height.get())></td>
+                    <td colspan=columns style:height=move || px(height.get())></td>
                 </tr>
             </Show>
         }
@@ -273,4 +273,11 @@ fn focus_target(list: &web_sys::Element, pos: usize) -> Option<web_sys::HtmlElem
         item.query_selector("a[href], button").ok()??
     };
     target.dyn_into().ok()
+}
+
+/// A CSS length in whole pixels (`None` for none), as padding for the items not shown.
+/// Whole pixels: formatting floats would add about 15 kB to the app.
+pub fn px(value: f64) -> Option<String> {
+    let whole = value.round() as i64;
+    (whole > 0).then(|| format!("{whole}px"))
 }

@@ -8,7 +8,7 @@ use leptos_router::NavigateOptions;
 use leptos_router::hooks::use_location;
 
 use crate::api::use_api;
-use crate::components::virtual_list::Windowed;
+use crate::components::virtual_list::{Windowed, px};
 use crate::components::{Errors, ProductCard, ProductCardSkeleton};
 use crate::routes::{Route, use_go_to};
 
@@ -251,12 +251,7 @@ fn Results(
     let windowed = Windowed::new(count);
     let grid = NodeRef::<leptos::html::Ul>::new();
     grid.on_load(move |grid| windowed.attach(grid.into()));
-    let padding = move |side: fn((f64, f64)) -> f64| {
-        move || {
-            let px = side(windowed.padding.get());
-            (px > 0.0).then(|| format!("{px}px"))
-        }
-    };
+    let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding.get()));
 
     view! {
         <div class="results-bar">

@@ -105,6 +105,38 @@ impl Order {
     }
 }
 
+/// A table's filter and order as the page's address keeps them:
+/// `filter=su%20gml&sort=-size`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableQuery {
+    /// The filter box's text, as typed.
+    pub filter: String,
+    /// The sorted column, if any.
+    pub order: Option<Order>,
+}
+
+impl TableQuery {
+    /// From the `filter` and `sort` query values; an unknown order is ignored.
+    pub fn from_params(filter: Option<&str>, sort: Option<&str>) -> Self {
+        TableQuery {
+            filter: filter.unwrap_or_default().to_owned(),
+            order: sort.and_then(Order::from_code),
+        }
+    }
+
+    /// The query pairs to write, leaving out what is not set.
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if !self.filter.trim().is_empty() {
+            pairs.push(("filter", self.filter.clone()));
+        }
+        if let Some(order) = self.order {
+            pairs.push(("sort", order.code()));
+        }
+        pairs
+    }
+}
+
 /// What a row is filtered and sorted by.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RowKeys<'a> {
@@ -330,6 +362,24 @@ mod tests {
         assert_eq!(Order::from_code("-size").unwrap().column, Column::Size);
         assert_eq!(Order::from_code("md5"), None);
         assert_eq!(Order::from_code(""), None);
+    }
+
+    #[test]
+    fn a_table_query_writes_only_what_is_set() {
+        assert!(TableQuery::default().pairs().is_empty());
+        assert!(
+            TableQuery::from_params(Some("  "), Some("md5"))
+                .pairs()
+                .is_empty()
+        );
+        let query = TableQuery::from_params(Some("su gml"), Some("-size"));
+        assert_eq!(
+            query.pairs(),
+            [
+                ("filter", "su gml".to_owned()),
+                ("sort", "-size".to_owned())
+            ]
+        );
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn DownloadsTable(
     let windowed = Windowed::new(count);
     let body = NodeRef::<leptos::html::Tbody>::new();
     body.on_load(move |body| windowed.attach(body.into()));
-    let copied = RwSignal::new(None::<String>);
+    let copied = RwSignal::new(None::<usize>);
 
     // One handler for every row's MD5 copy button.
     let on_click = move |ev: leptos::ev::MouseEvent| {
@@ -50,13 +50,10 @@ pub fn DownloadsTable(
         let Some(index) = event_index(&ev).filter(|_| on_copy) else {
             return;
         };
-        let Some((url, md5)) = downloads.with_untracked(|all| {
-            all.get(index)
-                .and_then(|d| Some((d.url.clone(), d.md5.clone()?)))
-        }) else {
+        let Some(md5) = downloads.with_untracked(|all| all.get(index)?.md5.clone()) else {
             return;
         };
-        copy_then(&md5, move |ok| copied.set(ok.then(|| url.clone())));
+        copy_then(&md5, move |ok| copied.set(ok.then_some(index)));
     };
     let each = move || {
         let rows = windowed.rows(shown);
@@ -121,8 +118,8 @@ fn DownloadRow(
     /// Its index in the list of downloads.
     index: usize,
     windowed: Windowed,
-    /// The URL of the row whose MD5 was just copied.
-    copied: RwSignal<Option<String>>,
+    /// The index of the row whose MD5 was just copied.
+    copied: RwSignal<Option<usize>>,
 ) -> impl IntoView {
     let ProductDownload {
         url,
@@ -135,11 +132,10 @@ fn DownloadRow(
     } = download;
     let md5_cell = md5.map(|md5| {
         let title = format!("Copy the MD5 of {file_name}");
-        let url = url.clone();
         view! {
             <code class="md5" title=md5.clone()>{short_md5(&md5)}</code>
             <button type="button" class="copy-button" title=title>
-                {move || if copied.read().as_ref() == Some(&url) { "Copied" } else { "Copy" }}
+                {move || if copied.get() == Some(index) { "Copied" } else { "Copy" }}
             </button>
         }
     });

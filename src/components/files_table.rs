@@ -51,16 +51,16 @@ pub fn FilesTable(
     let filter = RwSignal::new(query.filter);
     let order = RwSignal::new(query.order);
     if let Some(on_query) = on_query {
-        Effect::watch(
-            move || (filter.get(), order.get()),
-            move |(filter, order), _, _| {
-                on_query.run(TableQuery {
-                    filter: filter.clone(),
-                    order: *order,
-                })
-            },
-            false,
-        );
+        // Each change after the first.
+        Effect::new(move |first: Option<()>| {
+            let query = TableQuery {
+                filter: filter.get(),
+                order: order.get(),
+            };
+            if first.is_some() {
+                on_query.run(query);
+            }
+        });
     }
     // Positions in the table as shown -> indices into `files`.
     let shown = Memo::new(move |_| listing.with_value(|l| l.view(&filter.read(), order.get())));

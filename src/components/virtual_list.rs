@@ -15,50 +15,56 @@ use wasm_bindgen::JsCast;
 /// scrolls, resizes or the list changes.
 #[derive(Debug, Clone, Copy)]
 pub struct Windowed {
-    /// The positions to show.
-    pub range: Memo<Range<usize>>,
-    /// The space in pixels standing in for the items before and after `range`.
-    pub padding: Memo<(f64, f64)>,
+    shown: Memo<Shown>,
     /// The position that has (or last had) the keyboard focus.
     pub active: RwSignal<usize>,
     total: Signal<usize>,
-    window: RwSignal<Window>,
-    viewport: RwSignal<Viewport>,
+    /// What was last measured. (Few reactive types: each one adds to the app's size.)
+    frame: RwSignal<(Window, Viewport)>,
     list: RwSignal<Option<web_sys::Element>, LocalStorage>,
     /// Every item shown (to print, or to find in the page).
     pub show_all: RwSignal<bool>,
+}
+
+/// The positions to show, and the space in pixels standing in for the items before
+/// and after them.
+#[derive(Debug, Clone, PartialEq)]
+struct Shown {
+    range: Range<usize>,
+    padding: (f64, f64),
 }
 
 impl Windowed {
     /// Follows the list whose items are the children (or grandchildren) of the element
     /// given to [`Windowed::attach`]: its top is where the list starts.
     pub fn new(total: Signal<usize>) -> Self {
-        let window = RwSignal::new(Window::default());
-        let viewport = RwSignal::new(Viewport {
+        let viewport = Viewport {
             scrolled: 0.0,
             height: inner_height(),
-        });
+        };
+        let frame = RwSignal::new((Window::default(), viewport));
         let show_all = RwSignal::new(false);
-        let range = Memo::new(move |_| {
-            if show_all.get() {
-                0..total.get()
+        let shown = Memo::new(move |_| {
+            let (window, viewport) = frame.get();
+            let total = total.get();
+            let range = if show_all.get() {
+                0..total
             } else {
-                window.get().range(total.get(), viewport.get())
-            }
+                window.range(total, viewport)
+            };
+            let padding = window.padding(total, &range);
+            Shown { range, padding }
         });
-        let padding = Memo::new(move |_| window.get().padding(total.get(), &range.get()));
         let this = Windowed {
-            range,
-            padding,
+            shown,
             active: RwSignal::new(0),
             total,
-            window,
-            viewport,
+            frame,
             list: RwSignal::new_local(None),
             show_all,
         };
-        let scroll = window_event_listener(leptos::ev::scroll, move |_| this.measure());
-        let resize = window_event_listener(leptos::ev::resize, move |_| this.measure());
+        let scroll = window_event_listener_untyped("scroll", move |_| this.measure());
+        let resize = window_event_listener_untyped("resize", move |_| this.measure());
         // A printout shows every item (the page draws them before it is laid out
         // for printing, as the render runs in a microtask after this handler).
         let before_print =
@@ -72,11 +78,20 @@ impl Windowed {
         });
         // Once the items for a new total or range are drawn, measure them.
         Effect::new(move |_| {
-            total.track();
-            range.track();
+            shown.track();
             request_animation_frame(move || this.measure());
         });
         this
+    }
+
+    /// The positions to show.
+    pub fn range(&self) -> Range<usize> {
+        self.shown.read().range.clone()
+    }
+
+    /// The space in pixels standing in for the items before and after [`Windowed::range`].
+    pub fn padding(&self) -> (f64, f64) {
+        self.shown.read().padding
     }
 
     /// The element holding the items (a `tbody`, a `ul`).
@@ -113,7 +128,7 @@ impl Windowed {
             (Some(first), Some(last)) if lines > 1 => (last - first) / (lines - 1) as f64,
             _ => 0.0,
         };
-        let old = self.window.get_untracked();
+        let (old, old_viewport) = self.frame.get_untracked();
         let window = old.measured(row_height, per_row);
         // Sub-pixel differences between measurements are not worth a redraw.
         let window = if (window.row_height - old.row_height).abs() < 0.5 {
@@ -124,9 +139,6 @@ impl Windowed {
         } else {
             window
         };
-        if window != old {
-            self.window.set(window);
-        }
         // The list's top: above its first shown item by the lines before that item.
         let top = match (items.first(), tops.first()) {
             (Some(item), Some(item_top)) => {
@@ -142,14 +154,14 @@ impl Windowed {
             scrolled: -top,
             height: inner_height(),
         };
-        if viewport != self.viewport.get_untracked() {
-            self.viewport.set(viewport);
+        if (window, viewport) != (old, old_viewport) {
+            self.frame.set((window, viewport));
         }
     }
 
     /// The position a row gets its `tabindex` from: 0 for the one Tab stop.
     pub fn tab_index(&self, pos: usize) -> i32 {
-        if tab_stop(self.active.get(), &self.range.get()) == pos {
+        if tab_stop(self.active.get(), &self.range()) == pos {
             0
         } else {
             -1
@@ -166,8 +178,7 @@ impl Windowed {
         let Some(from) = event_pos(ev) else {
             return;
         };
-        let view = self.viewport.get_untracked();
-        let window = self.window.get_untracked();
+        let (window, view) = self.frame.get_untracked();
         let total = self.total.get_untracked();
         let step_size = match step {
             Move::Up | Move::Down => window.per_row,
@@ -225,7 +236,7 @@ impl Windowed {
     /// The `(position, index)` of each row to show, where `order` maps positions in
     /// the list as shown to indices into its data.
     pub fn rows(&self, order: Memo<Vec<usize>>) -> Vec<(usize, usize)> {
-        let range = self.range.get();
+        let range = self.range();
         order.with(|order| {
             range
                 .filter_map(|pos| Some((pos, *order.get(pos)?)))
@@ -248,17 +259,23 @@ pub fn event_index(ev: &web_sys::Event) -> Option<usize> {
 /// The empty table rows, `columns` wide, standing in for the rows above and below the
 /// shown ones; absent when there are none (a short table is only its rows).
 pub fn spacers(windowed: Windowed, columns: usize) -> (impl IntoView, impl IntoView) {
-    let spacer = move |height: fn((f64, f64)) -> f64| {
-        let height = Memo::new(move |_| height(windowed.padding.get()));
+    let spacer = move |side: fn((f64, f64)) -> f64| {
         view! {
-            <Show when=move || { height.get() > 0.0 }>
+            <Show when=move || { side(windowed.padding()) > 0.0 }>
                 <tr class="spacer" aria-hidden="true">
-                    <td colspan=columns style:height=move || px(height.get())></td>
+                    <td colspan=columns style:height=move || px(side(windowed.padding()))></td>
                 </tr>
             </Show>
         }
     };
     (spacer(|(above, _)| above), spacer(|(_, below)| below))
+}
+
+/// A CSS length in whole pixels (`None` for none), as padding for the items not shown.
+/// Whole pixels are plenty, and integers are cheaper to format than floats.
+pub fn px(value: f64) -> Option<String> {
+    let whole = value.round() as i64;
+    (whole > 0).then(|| format!("{whole}px"))
 }
 
 /// What takes the focus for the item at `pos`: the item itself when it is focusable
@@ -273,11 +290,4 @@ fn focus_target(list: &web_sys::Element, pos: usize) -> Option<web_sys::HtmlElem
         item.query_selector("a[href], button").ok()??
     };
     target.dyn_into().ok()
-}
-
-/// A CSS length in whole pixels (`None` for none), as padding for the items not shown.
-/// Whole pixels: formatting floats would add about 15 kB to the app.
-pub fn px(value: f64) -> Option<String> {
-    let whole = value.round() as i64;
-    (whole > 0).then(|| format!("{whole}px"))
 }

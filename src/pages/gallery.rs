@@ -251,7 +251,7 @@ fn Results(
     let windowed = Windowed::new(count);
     let grid = NodeRef::<leptos::html::Ul>::new();
     grid.on_load(move |grid| windowed.attach(grid.into()));
-    let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding.get()));
+    let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding()));
 
     view! {
         <div class="results-bar">

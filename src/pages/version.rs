@@ -421,7 +421,7 @@ fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> 
     let windowed = Windowed::new(Signal::stored(count));
     let list = NodeRef::<leptos::html::Ul>::new();
     list.on_load(move |list| windowed.attach(list.into()));
-    let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding.get()));
+    let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding()));
     view! {
         <div class=format!("compare-list {class}")>
             <h3>{title}</h3>
@@ -432,7 +432,7 @@ fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> 
                 style:padding-bottom=padding(|(_, below)| below)
             >
                 <For
-                    each=move || windowed.range.get()
+                    each=move || windowed.range()
                     key=|pos| *pos
                     children=move |pos| {
                         view! { <li data-pos=pos>{files.with_value(|f| f[pos].clone())}</li> }

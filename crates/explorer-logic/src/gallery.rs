@@ -12,6 +12,7 @@ use download_api::{Area, Product};
 use download_api::{encode_component, parse_query};
 
 use crate::counted;
+use crate::listing::sort_positions;
 
 /// How the gallery orders products.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -199,7 +200,9 @@ impl CatalogueQuery {
         let mut shown: Vec<usize> = (0..products.len())
             .filter(|&i| self.matches(&products[i]))
             .collect();
-        shown.sort_by(|&a, &b| self.sort.order(&products[a], &products[b]));
+        sort_positions(&mut shown, &|a, b| {
+            self.sort.order(&products[a], &products[b])
+        });
         shown
     }
 }

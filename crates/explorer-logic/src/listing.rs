@@ -196,8 +196,7 @@ impl Listing {
             .filter(|&i| words.iter().all(|word| self.rows[i].matches(word)))
             .collect();
         if let Some(order) = order {
-            // A stable sort keeps the table's own order among equal rows.
-            shown.sort_by(|&a, &b| self.compare(a, b, order));
+            sort_positions(&mut shown, &|a, b| self.compare(a, b, order));
         }
         shown
     }
@@ -221,6 +220,12 @@ impl Listing {
         };
         by_column.then_with(|| a.name.cmp(&b.name))
     }
+}
+
+/// Sorts positions into a list by `order`, keeping equal ones as they were (a stable
+/// sort). One sort for every list of the app: each copy of the sort adds to its size.
+pub(crate) fn sort_positions(positions: &mut [usize], order: &dyn Fn(usize, usize) -> Ordering) {
+    positions.sort_by(|&a, &b| order(a, b));
 }
 
 impl Keys {

@@ -557,8 +557,8 @@ async fn measure(web_root: &str) -> Figures {
 }
 
 /// Prints the figures for the built apps named in `SCALE_WEB_ROOTS`
-/// (`before=/path,after=/path`; default: the built app), each measured three times
-/// in turn, with the median of each figure.
+/// (`before=/path,after=/path`; default: the built app), each measured `SCALE_ROUNDS`
+/// (default 3) times in turn, with the median of each figure.
 #[tokio::test]
 #[ignore = "prints figures; run by name"]
 async fn figures() {
@@ -570,8 +570,12 @@ async fn figures() {
         .map(|(name, root)| (name.to_owned(), root.to_owned()))
         .collect();
     let mut runs: Vec<Vec<Figures>> = vec![Vec::new(); roots.len()];
+    let rounds: usize = std::env::var("SCALE_ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3);
     let started = Instant::now();
-    for _ in 0..3 {
+    for _ in 0..rounds {
         for (i, (_, root)) in roots.iter().enumerate() {
             runs[i].push(measure(root).await);
         }
@@ -618,7 +622,7 @@ async fn figures() {
             f.wasm_mb_after_ten
         }),
     ];
-    let _ = write!(table, "{:42}", "median of 3");
+    let _ = write!(table, "{:42}", format!("median of {rounds}"));
     for (name, _) in &roots {
         let _ = write!(table, " {name:>10}");
     }

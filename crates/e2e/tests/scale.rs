@@ -614,10 +614,16 @@ async fn figures() {
             f.older_newer_longest_task_ms
         }),
         ("JS heap MB, first version", |f| f.js_heap_mb_after_first),
+        ("JS heap MB, after 5 back and forth", |f| {
+            f.js_heap_mb_after_five
+        }),
         ("JS heap MB, after 10 back and forth", |f| {
             f.js_heap_mb_after_ten
         }),
         ("wasm memory MB, first version", |f| f.wasm_mb_after_first),
+        ("wasm memory MB, after 5 back and forth", |f| {
+            f.wasm_mb_after_five
+        }),
         ("wasm memory MB, after 10 back and forth", |f| {
             f.wasm_mb_after_ten
         }),

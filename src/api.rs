@@ -15,6 +15,7 @@ use explorer_logic::service_error::{Endpoint, read_answer};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
+use wasm_bindgen::JsCast;
 
 use crate::config::ServiceConfig;
 
@@ -91,9 +92,17 @@ impl Api {
         &self.urls
     }
 
-    /// `GET /products?expanded`: the whole catalogue with details.
+    /// `GET /products?expanded`: the whole catalogue with details. The first call
+    /// takes the answer index.html's script requested while the app's code loaded.
     pub async fn products(&self) -> Result<Vec<Product>, ServiceError> {
-        self.get(&self.urls.products(true)).await
+        let url = self.urls.products(true);
+        // The script asks without credentials, as the app does when signed out.
+        if self.credentials.is_none()
+            && let Some(response) = prefetched_products(&url).await
+        {
+            return read(&url, &response).await;
+        }
+        self.get(&url).await
     }
 
     /// `GET /products/{id}`.
@@ -230,6 +239,28 @@ impl Api {
             None => request,
         }
     }
+}
+
+/// The name of the promise index.html's script leaves on `window`: it resolves to
+/// `{ url, response }`, the products request it made and the `Response`.
+const PREFETCHED_PRODUCTS: &str = "__downloadExplorerProducts";
+
+/// The products answer index.html's script fetched, taken once: `None` when there
+/// is none (already taken, or a page without the script), it failed, or it asked
+/// another address than `url` (the user changed services since).
+async fn prefetched_products(url: &str) -> Option<Response> {
+    let window = web_sys::window()?;
+    let key = wasm_bindgen::JsValue::from_str(PREFETCHED_PRODUCTS);
+    let promise = js_sys::Reflect::get(&window, &key).ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let promise = promise.dyn_into::<js_sys::Promise>().ok()?;
+    let prefetched = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let field = |name: &str| js_sys::Reflect::get(&prefetched, &name.into()).ok();
+    if field("url")?.as_string().as_deref() != Some(url) {
+        return None;
+    }
+    let response = field("response")?.dyn_into::<web_sys::Response>().ok()?;
+    Some(Response::from(response))
 }
 
 /// The answer's type and text (empty when the body cannot be read).

@@ -3,6 +3,7 @@
 
 use explorer_logic::routes::{NOT_FOUND_TITLE, Section};
 use leptos::prelude::*;
+use leptos_router::Lazy;
 use leptos_router::components::{A, Route, Router, Routes};
 use leptos_router::hooks::use_location;
 use leptos_router::path;
@@ -12,8 +13,10 @@ use crate::api::ServiceContext;
 use crate::auth::Session;
 use crate::components::{SessionBadge, SessionReminder};
 use crate::config::ServiceConfig;
-use crate::pages::{Gallery, NotFound, ProductPage, Settings};
-use crate::pages::{Login, Package, Packages, Version};
+use crate::pages::{Gallery, NotFound};
+use crate::pages::{
+    LoginRoute, PackageRoute, PackagesRoute, ProductRoute, SettingsRoute, VersionRoute,
+};
 use crate::routes::{BasePath, Href, Route, base_path, set_page_title, use_current_path};
 
 /// How many frames to wait for a new page's heading before giving up on focusing it.
@@ -26,8 +29,10 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
     Session::provide(service);
     let base = base_path();
     provide_context(base.clone());
+    let (is_routing, set_is_routing) = signal(false);
+    prefetch_pages_on_hover(base.clone());
     view! {
-        <Router base=base.as_str().to_owned()>
+        <Router base=base.as_str().to_owned() set_is_routing>
             <SkipLink />
             <PageChanges />
             <header class="site-header">
@@ -39,17 +44,61 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
                 <SessionReminder />
             </header>
             <main id="main" tabindex="-1">
+                <PageLoading is_routing />
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=Gallery />
-                    <Route path=path!("/login") view=Login />
-                    <Route path=path!("/packages") view=Packages />
-                    <Route path=path!("/packages/:id") view=Package />
-                    <Route path=path!("/packages/:id/versions/:version") view=Version />
-                    <Route path=path!("/products/:id") view=ProductPage />
-                    <Route path=path!("/settings") view=Settings />
+                    <Route path=path!("/login") view={Lazy::<LoginRoute>::new()} />
+                    <Route path=path!("/packages") view={Lazy::<PackagesRoute>::new()} />
+                    <Route path=path!("/packages/:id") view={Lazy::<PackageRoute>::new()} />
+                    <Route
+                        path=path!("/packages/:id/versions/:version")
+                        view={Lazy::<VersionRoute>::new()}
+                    />
+                    <Route path=path!("/products/:id") view={Lazy::<ProductRoute>::new()} />
+                    <Route path=path!("/settings") view={Lazy::<SettingsRoute>::new()} />
                 </Routes>
             </main>
         </Router>
+    }
+}
+
+/// Says a page is on its way: while the router waits for a page's code (or its data)
+/// after a click, and on a first load straight into a page whose code is still
+/// arriving. The stylesheet shows it only then: while it is `<main>`'s only element.
+#[component]
+fn PageLoading(is_routing: ReadSignal<bool>) -> impl IntoView {
+    view! {
+        <p class="page-loading" class:routing=is_routing role="status">
+            "Loading the page…"
+        </p>
+    }
+}
+
+/// Starts fetching a page's code as soon as a pointer rests on (or the keyboard focus
+/// reaches) a link to it, so the click usually finds it loaded. One listener each on
+/// the document for every link, present and future.
+fn prefetch_pages_on_hover(base: BasePath) {
+    let prefetch = move |ev: web_sys::Event| {
+        let link = ev
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+            .and_then(|element| element.closest("a[href]").ok().flatten());
+        let Some(href) = link.and_then(|link| link.get_attribute("href")) else {
+            return;
+        };
+        let Ok(url) = web_sys::Url::new_with_base(
+            &href,
+            &document().base_uri().ok().flatten().unwrap_or_default(),
+        ) else {
+            return;
+        };
+        if let Some(route) = Route::parse(base.app_path(&url.pathname())) {
+            leptos::task::spawn_local(crate::pages::preload(route));
+        }
+    };
+    for event in ["pointerover", "focusin"] {
+        // Kept for the page's life: dropping the handle leaves the listener in place.
+        _ = window_event_listener_untyped(event, prefetch.clone());
     }
 }
 

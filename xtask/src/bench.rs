@@ -26,6 +26,9 @@ const WRK_THREADS: u32 = 1;
 const WRK_CONNECTIONS: u32 = 32;
 const WARM_UP: &str = "1s";
 const MEASURE: &str = "5s";
+/// Each path is timed this many times on each server, alternating, so that a burst of
+/// other work on the machine weighs on both; the table shows medians.
+const ROUNDS: usize = 3;
 
 /// Below this share of nginx's requests per second, a path is called out (as is one
 /// whose 99th percentile latency is above nginx's).
@@ -52,8 +55,11 @@ pub fn bench() -> Result {
         println!("no dist/index.html: the web app page is left out (`cargo xtask size` builds it)");
     }
     let ours = start_ours("release", web_root.as_deref())?;
+    let ours_processes = vec![ours.pid()];
     let targets = save_responses(&ours.base, web_root.is_some(), &work.path().join("www"))?;
     let nginx = start_nginx(&tools.nginx, work.path(), &targets)?;
+    let nginx_processes = with_children(nginx.pid());
+    let cpu = CpuClock::new();
 
     for target in &targets {
         let ours_body = get_body(&ours.base, &target.path)?;
@@ -76,21 +82,34 @@ pub fn bench() -> Result {
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "\nwrk -t{WRK_THREADS} -c{WRK_CONNECTIONS} -d{MEASURE} (after a {WARM_UP} warm-up), one \
-         server at a time.\nThis machine has {cores} cores: wrk and the server under test share \
+         server at a time, {ROUNDS} rounds alternating ours and nginx: the ratio is the median \
+         of the rounds' ratios (their range beside it), the other figures medians.\nThis machine has {cores} cores: wrk and the server under test share \
          them, the same for both.\nLogging is off on both: ours with RUST_LOG=warn (no line per \
-         request), nginx with access_log off.\nNo compression on either (wrk sends no \
+         request), nginx with access_log off.\nCPU per request is the server's processes' CPU \
+         time (user and system, from /proc) over the requests answered: less sensitive to \
+         other work on the machine than requests per second.\nNo compression on either (wrk sends no \
          Accept-Encoding)."
     );
     let mut rows = Vec::new();
     for target in &targets {
         println!("timing {} ...", target.path);
-        let ours = measure(&tools.wrk, &ours.base, &target.path)?;
-        let nginx = measure(&tools.wrk, &nginx.base, &target.path)?;
+        let mut rounds = Vec::new();
+        for _ in 0..ROUNDS {
+            rounds.push(Round {
+                ours: measure(&tools.wrk, &ours.base, &target.path, &cpu, &ours_processes)?,
+                nginx: measure(
+                    &tools.wrk,
+                    &nginx.base,
+                    &target.path,
+                    &cpu,
+                    &nginx_processes,
+                )?,
+            });
+        }
         rows.push(Row {
             path: target.path.clone(),
             bytes: target.bytes,
-            ours,
-            nginx,
+            rounds,
         });
     }
     println!("\n{}", table(&rows));
@@ -107,7 +126,7 @@ pub fn bench() -> Result {
     }
     let later: Vec<&str> = rows
         .iter()
-        .filter(|row| row.ours.latency_p99 > row.nginx.latency_p99)
+        .filter(|row| row.ours().latency_p99 > row.nginx().latency_p99)
         .map(|row| row.path.as_str())
         .collect();
     if !later.is_empty() {
@@ -289,8 +308,14 @@ fn get_body(base: &str, path: &str) -> Result<Vec<u8>> {
     Ok(output.stdout)
 }
 
-/// Warms the server up on `path`, then times it.
-fn measure(wrk: &Path, base: &str, path: &str) -> Result<WrkResult> {
+/// Warms the server up on `path`, then times it, and the CPU time `processes` spend.
+fn measure(
+    wrk: &Path,
+    base: &str,
+    path: &str,
+    cpu: &CpuClock,
+    processes: &[u32],
+) -> Result<WrkResult> {
     let url = format!("{base}{path}");
     let wrk_run = |duration: &str| {
         capture(
@@ -303,26 +328,88 @@ fn measure(wrk: &Path, base: &str, path: &str) -> Result<WrkResult> {
         )
     };
     wrk_run(WARM_UP)?;
+    let before = cpu.time(processes)?;
     let report = wrk_run(MEASURE)?;
-    parse_wrk(&report).map_err(|error| format!("wrk on {url}: {error}\n{report}").into())
+    let spent = cpu.time(processes)?.saturating_sub(before);
+    let result = parse_wrk(&report).map_err(|error| format!("wrk on {url}: {error}\n{report}"))?;
+    let requests = u32::try_from(result.requests.max(1)).unwrap_or(u32::MAX);
+    Ok(WrkResult {
+        cpu_per_request: spent / requests,
+        ..result
+    })
+}
+
+/// `pid` and its child processes (nginx's workers).
+fn with_children(pid: u32) -> Vec<u32> {
+    let children =
+        fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+    std::iter::once(pid)
+        .chain(children.split_whitespace().filter_map(|n| n.parse().ok()))
+        .collect()
+}
+
+/// Reads processes' CPU time from `/proc`.
+#[derive(Debug)]
+struct CpuClock {
+    ticks_per_second: u32,
+}
+
+impl CpuClock {
+    fn new() -> Self {
+        let ticks = capture(Command::new("getconf").arg("CLK_TCK")).ok();
+        Self {
+            // Linux's USER_HZ is 100 everywhere in practice.
+            ticks_per_second: ticks.and_then(|t| t.parse().ok()).unwrap_or(100),
+        }
+    }
+
+    /// The user and system time `processes` (all their threads) have used so far.
+    fn time(&self, processes: &[u32]) -> Result<Duration> {
+        let mut ticks = 0;
+        for pid in processes {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat"))?;
+            ticks += cpu_ticks(&stat).ok_or_else(|| format!("cannot read /proc/{pid}/stat"))?;
+        }
+        Ok(Duration::from_secs_f64(
+            ticks as f64 / f64::from(self.ticks_per_second),
+        ))
+    }
+}
+
+/// `utime + stime` from a `/proc/PID/stat` line: fields 14 and 15, counted after the
+/// command name, which is in parentheses and may hold spaces.
+fn cpu_ticks(stat: &str) -> Option<u64> {
+    let (_, after_name) = stat.rsplit_once(')')?;
+    let mut fields = after_name.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(user + system)
 }
 
 /// What one wrk run measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct WrkResult {
+    requests: u64,
     requests_per_sec: f64,
     latency_avg: Duration,
     latency_p99: Duration,
+    /// The server's CPU time over `requests` (zero until measured).
+    cpu_per_request: Duration,
 }
 
 /// Reads wrk's report (run with `--latency`). Error answers or socket errors make the
 /// figures meaningless, so they are an error too.
 fn parse_wrk(report: &str) -> std::result::Result<WrkResult, String> {
+    let mut requests = None;
     let mut requests_per_sec = None;
     let mut latency_avg = None;
     let mut latency_p99 = None;
     for line in report.lines().map(str::trim) {
         let mut words = line.split_whitespace();
+        // `350123 requests in 5.00s, 100.00MB read`
+        if let Some((count, _)) = line.split_once(" requests in ") {
+            requests = count.parse().ok();
+        }
         match words.next() {
             Some("Requests/sec:") => requests_per_sec = words.next().and_then(|n| n.parse().ok()),
             // The thread stats row: `Latency  avg  stdev  max  +/-stdev`.
@@ -336,9 +423,11 @@ fn parse_wrk(report: &str) -> std::result::Result<WrkResult, String> {
         }
     }
     Ok(WrkResult {
+        requests: requests.ok_or("no request count")?,
         requests_per_sec: requests_per_sec.ok_or("no `Requests/sec:` line")?,
         latency_avg: latency_avg.ok_or("no latency average")?,
         latency_p99: latency_p99.ok_or("no 99% latency (run wrk with --latency)")?,
+        cpu_per_request: Duration::ZERO,
     })
 }
 
@@ -364,14 +453,68 @@ fn parse_wrk_duration(text: &str) -> Option<Duration> {
 struct Row {
     path: String,
     bytes: u64,
+    rounds: Vec<Round>,
+}
+
+/// One timing of each server, one right after the other.
+#[derive(Debug, Clone, Copy)]
+struct Round {
     ours: WrkResult,
     nginx: WrkResult,
 }
 
-impl Row {
-    /// Our requests per second as a share of nginx's.
+impl Round {
     fn ratio(&self) -> f64 {
         self.ours.requests_per_sec / self.nginx.requests_per_sec
+    }
+}
+
+impl Row {
+    /// Our requests per second as a share of nginx's: the median of the rounds.
+    fn ratio(&self) -> f64 {
+        median(self.rounds.iter().map(Round::ratio))
+    }
+
+    /// The lowest and highest ratio of a round.
+    fn ratio_range(&self) -> (f64, f64) {
+        let ratios = self.rounds.iter().map(Round::ratio);
+        let low = ratios.clone().fold(f64::INFINITY, f64::min);
+        (low, ratios.fold(f64::NEG_INFINITY, f64::max))
+    }
+
+    fn ours(&self) -> WrkResult {
+        WrkResult::median(self.rounds.iter().map(|round| round.ours))
+    }
+
+    fn nginx(&self) -> WrkResult {
+        WrkResult::median(self.rounds.iter().map(|round| round.nginx))
+    }
+}
+
+impl WrkResult {
+    /// Each figure's median over `results`.
+    fn median(results: impl Iterator<Item = WrkResult> + Clone) -> WrkResult {
+        let seconds = |pick: fn(&WrkResult) -> Duration| {
+            Duration::from_secs_f64(median(results.clone().map(|r| pick(&r).as_secs_f64())))
+        };
+        WrkResult {
+            requests: median(results.clone().map(|r| r.requests as f64)) as u64,
+            requests_per_sec: median(results.clone().map(|r| r.requests_per_sec)),
+            latency_avg: seconds(|r| r.latency_avg),
+            latency_p99: seconds(|r| r.latency_p99),
+            cpu_per_request: seconds(|r| r.cpu_per_request),
+        }
+    }
+}
+
+/// The middle value (the mean of the two middle ones for an even count); NaN for none.
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    match values.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }
 
@@ -383,30 +526,38 @@ fn table(rows: &[Row]) -> String {
         .unwrap_or(4)
         .max(4);
     let mut out = format!(
-        "{:<width$} {:>8} {:>11} {:>11} {:>6} {:>9} {:>9} {:>9} {:>9}\n",
+        "{:<width$} {:>8} {:>11} {:>11} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
         "path",
         "bytes",
         "ours req/s",
         "nginx req/s",
         "ratio",
+        "range",
         "ours avg",
         "nginx avg",
         "ours p99",
-        "nginx p99"
+        "nginx p99",
+        "ours cpu",
+        "nginx cpu"
     );
     for row in rows {
+        let (ours, nginx) = (row.ours(), row.nginx());
+        let (low, high) = row.ratio_range();
         let _ = writeln!(
             out,
-            "{:<width$} {:>8} {:>11.0} {:>11.0} {:>5.0}% {:>9} {:>9} {:>9} {:>9}",
+            "{:<width$} {:>8} {:>11.0} {:>11.0} {:>5.0}% {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
             row.path,
             row.bytes,
-            row.ours.requests_per_sec,
-            row.nginx.requests_per_sec,
+            ours.requests_per_sec,
+            nginx.requests_per_sec,
             row.ratio() * 100.0,
-            short_duration(row.ours.latency_avg),
-            short_duration(row.nginx.latency_avg),
-            short_duration(row.ours.latency_p99),
-            short_duration(row.nginx.latency_p99),
+            format!("{:.0}-{:.0}%", low * 100.0, high * 100.0),
+            short_duration(ours.latency_avg),
+            short_duration(nginx.latency_avg),
+            short_duration(ours.latency_p99),
+            short_duration(nginx.latency_p99),
+            tenths_of_micros(ours.cpu_per_request),
+            tenths_of_micros(nginx.cpu_per_request),
         );
     }
     out
@@ -420,6 +571,11 @@ fn short_duration(duration: Duration) -> String {
     } else {
         format!("{:.2}ms", micros / 1000.0)
     }
+}
+
+/// `21.4us`: CPU per request is a few microseconds.
+fn tenths_of_micros(duration: Duration) -> String {
+    format!("{:.1}us", duration.as_secs_f64() * 1e6)
 }
 
 #[cfg(test)]
@@ -445,6 +601,7 @@ Transfer/sec:     20.00MB
     #[test]
     fn reads_throughput_and_latencies_from_a_wrk_report() {
         let result = parse_wrk(REPORT).unwrap();
+        assert_eq!(result.requests, 350_123);
         assert_eq!(result.requests_per_sec, 70024.60);
         assert_eq!(result.latency_avg, Duration::from_nanos(415_230));
         assert_eq!(result.latency_p99, Duration::from_micros(1_200));
@@ -497,24 +654,74 @@ Transfer/sec:     20.00MB
     #[test]
     fn the_table_shows_the_share_of_nginx_and_readable_times() {
         let result = |requests_per_sec, micros| WrkResult {
+            requests: 100_000,
             requests_per_sec,
             latency_avg: Duration::from_micros(micros),
             latency_p99: Duration::from_micros(micros * 3),
+            cpu_per_request: Duration::from_nanos(micros * 50),
         };
         let rows = [Row {
             path: "/downloads/v1/products".into(),
             bytes: 4321,
-            ours: result(30_000.0, 500),
-            nginx: result(40_000.0, 400),
+            rounds: vec![Round {
+                ours: result(30_000.0, 500),
+                nginx: result(40_000.0, 400),
+            }],
         }];
         assert_eq!(rows[0].ratio(), 0.75);
         let table = table(&rows);
         let line = table.lines().nth(1).unwrap();
         assert!(line.starts_with("/downloads/v1/products"), "{table}");
         for cell in [
-            "4321", "30000", "40000", "75%", "500us", "400us", "1.50ms", "1.20ms",
+            "4321", "30000", "40000", "75%", "500us", "400us", "1.50ms", "1.20ms", "25.0us",
+            "20.0us",
         ] {
             assert!(line.contains(cell), "{cell} missing from {line}");
         }
+    }
+
+    #[test]
+    fn rounds_are_summed_up_by_their_medians() {
+        let result = |requests_per_sec, micros| WrkResult {
+            requests: 1,
+            requests_per_sec,
+            latency_avg: Duration::from_micros(micros),
+            latency_p99: Duration::from_micros(micros * 2),
+            cpu_per_request: Duration::from_micros(micros / 10),
+        };
+        let round = |ours, nginx| Round {
+            ours: result(ours, 100),
+            nginx: result(nginx, 200),
+        };
+        // One round disturbed by other work on the machine: the median ignores it.
+        let row = Row {
+            path: "/".into(),
+            bytes: 1,
+            rounds: vec![
+                round(9_000.0, 10_000.0),
+                round(2_000.0, 10_000.0),
+                round(9_500.0, 10_000.0),
+            ],
+        };
+        assert_eq!(row.ratio(), 0.9);
+        assert_eq!(row.ratio_range(), (0.2, 0.95));
+        assert_eq!(row.ours().requests_per_sec, 9_000.0);
+        assert_eq!(row.nginx().latency_p99, Duration::from_micros(400));
+        assert_eq!(row.ours().cpu_per_request, Duration::from_micros(10));
+        let line = table(std::slice::from_ref(&row));
+        assert!(line.contains("20-95%"), "{line}");
+        assert_eq!(median([4.0, 1.0, 3.0, 2.0].into_iter()), 2.5);
+    }
+
+    #[test]
+    fn cpu_time_is_read_after_the_command_name() {
+        let stat = "4242 (nginx: worker (x)) S 4241 4241 4241 0 -1 4194624 300 0 0 0 \
+                    1234 567 0 0 20 0 1 0 100 1000 200";
+        assert_eq!(cpu_ticks(stat), Some(1234 + 567));
+        assert_eq!(cpu_ticks("4242 (truncated) S 1 2"), None);
+        let ours = std::process::id();
+        let clock = CpuClock::new();
+        assert!(clock.time(&[ours]).is_ok());
+        assert_eq!(with_children(ours)[0], ours);
     }
 }

@@ -9,18 +9,21 @@ use std::process::Command;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use crate::exec::{Result, cargo, command, root, run};
+use crate::exec::{Result, cargo, root, run};
+use crate::split;
 use crate::tools::WASM_TOOLCHAIN;
 
-/// The standing goal for the first load (html + js + wasm + css, brotli). Not met yet:
-/// the app is about 359 kB, so `cargo xtask test` reports the gap instead of failing.
+/// The standing goal for the gallery's first load (html + js + main wasm + css,
+/// brotli; the other pages' chunks load on demand). Not met yet: split by route it is
+/// about 214 kB, so `cargo xtask test` reports the gap instead of failing.
 pub const GOAL_BYTES: u64 = 150_000;
 
-/// The most the first load may weigh today: the last measured size (358.6 kB) plus a
-/// small margin, so growth fails CI. Lower it whenever the app shrinks.
-pub const LIMIT_BYTES: u64 = 365_000;
+/// The most the first load may weigh today: the last measured size (214.2 kB, down
+/// from 358.6 kB unsplit) plus a small margin, so growth fails CI. Lower it whenever
+/// the app shrinks.
+pub const LIMIT_BYTES: u64 = 220_000;
 
-/// The files a browser fetches to start the app; the server sends them precompressed.
+/// The files the server sends precompressed: the first load's and the chunks.
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 
 /// The built web app, which `cargo xtask run` serves.
@@ -70,31 +73,21 @@ impl Target {
 pub struct FileSize {
     /// Path relative to `dist/`.
     pub name: String,
+    /// Whether the gallery (`/`) loads it at start; a page's chunk loads on demand.
+    pub first_load: bool,
     pub raw: u64,
     pub gzip: u64,
     pub brotli: u64,
 }
 
-/// The deployable app: `trunk build --release` for `target.public_url` into
-/// `target.dist`, a `.br` and a `.gz` next to every html, js, wasm and css file, and
-/// `404.html`. Returns the first-load files' sizes.
+/// The deployable app for `target.public_url` into `target.dist`: built split by route
+/// ([`crate::split`]), a `.br` and a `.gz` next to every html, js, wasm and css file,
+/// and `404.html`. Returns every file's sizes.
 pub fn build(target: &Target) -> Result<Vec<FileSize>> {
-    check_cargo_profile()?;
-    // trunk runs cargo offline (Trunk.toml), so fetch the crates first, the standard
-    // library's own ones included.
+    // The standard library's crates too, for `-Zbuild-std`.
     run(cargo().arg("fetch"))?;
     run(size_toolchain(&mut cargo()).args(["fetch", "--target", "wasm32-unknown-unknown"]))?;
-    // Trunk's errors already say what failed; a backtrace of trunk itself only hides that.
-    run(size_toolchain(&mut command("trunk"))
-        .args([
-            "build",
-            "--release",
-            "--public-url",
-            &target.public_url,
-            "--dist",
-        ])
-        .arg(&target.dist)
-        .env("RUST_LIB_BACKTRACE", "0"))?;
+    split::build(&target.dist, &target.public_url)?;
     let sizes = precompress(&target.dist)?;
     write_not_found_page(&target.dist)?;
     Ok(sizes)
@@ -115,7 +108,7 @@ fn write_not_found_page(dist: &Path) -> Result {
 /// stderr nobody sees, and the app installs no hook to show it), which drops core's
 /// formatting and unwinding code. Without this (plain `trunk build`, on stable) the app
 /// works the same and is about 10% bigger.
-fn size_toolchain(command: &mut Command) -> &mut Command {
+pub fn size_toolchain(command: &mut Command) -> &mut Command {
     command
         .env("RUSTUP_TOOLCHAIN", WASM_TOOLCHAIN)
         .env("CARGO_UNSTABLE_BUILD_STD", "std,panic_abort")
@@ -127,28 +120,6 @@ fn size_toolchain(command: &mut Command) -> &mut Command {
         )
 }
 
-/// trunk takes the cargo profile from index.html; without it the app would be built with
-/// the server's speed-tuned `release` profile, several times bigger.
-fn check_cargo_profile() -> Result {
-    let html = fs::read_to_string(root().join("index.html"))
-        .map_err(|error| format!("cannot read index.html: {error}"))?;
-    let selects_profile = [
-        r#"data-cargo-profile="wasm-release""#,
-        r#"data-cargo-profile-release="wasm-release""#,
-    ]
-    .iter()
-    .any(|attribute| html.contains(attribute));
-    if selects_profile {
-        Ok(())
-    } else {
-        Err(
-            "index.html's `<link data-trunk rel=\"rust\">` must select the small cargo profile: \
-             add data-cargo-profile-release=\"wasm-release\""
-                .into(),
-        )
-    }
-}
-
 fn precompress(dist: &Path) -> Result<Vec<FileSize>> {
     let mut files = Vec::new();
     find_first_load_files(dist, &mut files)?;
@@ -157,7 +128,7 @@ fn precompress(dist: &Path) -> Result<Vec<FileSize>> {
         .iter()
         .any(|file| file.extension() == Some("wasm".as_ref()))
     {
-        return Err(format!("trunk built no .wasm file into {}", dist.display()).into());
+        return Err(format!("the build wrote no .wasm file into {}", dist.display()).into());
     }
 
     let mut sizes = Vec::new();
@@ -167,8 +138,10 @@ fn precompress(dist: &Path) -> Result<Vec<FileSize>> {
         let brotli = brotli(&raw)?;
         fs::write(with_suffix(&file, ".gz"), &gzip)?;
         fs::write(with_suffix(&file, ".br"), &brotli)?;
+        let name = file.strip_prefix(dist)?.display().to_string();
         sizes.push(FileSize {
-            name: file.strip_prefix(dist)?.display().to_string(),
+            first_load: !split::is_chunk(&name),
+            name,
             raw: raw.len() as u64,
             gzip: gzip.len() as u64,
             brotli: brotli.len() as u64,
@@ -218,30 +191,34 @@ fn brotli(data: &[u8]) -> Result<Vec<u8>> {
     Ok(compressed)
 }
 
-/// Sums of all first-load files.
-fn total(files: &[FileSize]) -> FileSize {
+/// The sums of the files the gallery loads at start (`first_load`) or of the others.
+fn total(files: &[FileSize], first_load: bool) -> FileSize {
+    let files = || files.iter().filter(|file| file.first_load == first_load);
     FileSize {
-        name: "first load".to_string(),
-        raw: files.iter().map(|file| file.raw).sum(),
-        gzip: files.iter().map(|file| file.gzip).sum(),
-        brotli: files.iter().map(|file| file.brotli).sum(),
+        name: if first_load {
+            "first load"
+        } else {
+            "on demand"
+        }
+        .to_string(),
+        first_load,
+        raw: files().map(|file| file.raw).sum(),
+        gzip: files().map(|file| file.gzip).sum(),
+        brotli: files().map(|file| file.brotli).sum(),
     }
 }
 
-/// The size table: one row per file, then the first-load total against the budget.
+/// The size table: the first-load files and their total against the budget, then
+/// the chunks loaded on demand and theirs.
 pub fn print_table(files: &[FileSize]) {
-    let total = total(files);
+    let (total, chunks) = (total(files, true), total(files, false));
     let width = files
         .iter()
         .map(|file| file.name.len())
         .max()
         .unwrap_or(0)
         .max(total.name.len());
-    println!(
-        "{:width$}  {:>10}  {:>10}  {:>10}",
-        "file", "raw", "gzip", "brotli"
-    );
-    for file in files.iter().chain([&total]) {
+    let row = |file: &FileSize| {
         println!(
             "{:width$}  {:>10}  {:>10}  {:>10}",
             file.name,
@@ -249,7 +226,24 @@ pub fn print_table(files: &[FileSize]) {
             kilobytes(file.gzip),
             kilobytes(file.brotli)
         );
+    };
+    println!(
+        "{:width$}  {:>10}  {:>10}  {:>10}",
+        "file", "raw", "gzip", "brotli"
+    );
+    for first_load in [false, true] {
+        files
+            .iter()
+            .filter(|file| file.first_load == first_load)
+            .for_each(row);
+        row(if first_load { &total } else { &chunks });
+        println!();
     }
+    println!(
+        "{} chunks loaded on demand: {} brotli in all",
+        files.iter().filter(|file| !file.first_load).count(),
+        kilobytes(chunks.brotli)
+    );
     println!(
         "first load (html + js + wasm + css, brotli): {} ({} bytes); goal {}, limit {}",
         kilobytes(total.brotli),
@@ -268,12 +262,13 @@ pub fn print_table(files: &[FileSize]) {
 
 /// Fails, with the figures, when the first load has grown past the limit.
 pub fn check_budget(files: &[FileSize]) -> Result {
-    let brotli = total(files).brotli;
+    let brotli = total(files, true).brotli;
     if brotli <= LIMIT_BYTES {
         return Ok(());
     }
     let largest = files
         .iter()
+        .filter(|file| file.first_load)
         .max_by_key(|file| file.brotli)
         .map(|file| format!("; largest: {} at {}", file.name, kilobytes(file.brotli)))
         .unwrap_or_default();
@@ -298,6 +293,7 @@ mod tests {
     fn file(name: &str, brotli: u64) -> FileSize {
         FileSize {
             name: name.to_string(),
+            first_load: !split::is_chunk(name),
             raw: brotli * 3,
             gzip: brotli + 10,
             brotli,
@@ -319,14 +315,31 @@ mod tests {
     #[test]
     fn budget_counts_every_first_load_file() {
         let wasm = LIMIT_BYTES - 1_000;
-        let within = [file("index.html", 1_000), file("app_bg.wasm", wasm)];
+        let within = [
+            file("index.html", 1_000),
+            file("download-explorer-00ff_bg.wasm", wasm),
+        ];
         assert!(check_budget(&within).is_ok());
 
-        let over = [file("index.html", 1_001), file("app_bg.wasm", wasm)];
+        // A page's chunk, loaded on demand, is not part of the first load.
+        let with_chunk = [
+            file("index.html", 1_000),
+            file("download-explorer-00ff_bg.wasm", wasm),
+            file("split_product_page-00ff.wasm", LIMIT_BYTES),
+        ];
+        assert!(check_budget(&with_chunk).is_ok());
+
+        let over = [
+            file("index.html", 1_001),
+            file("download-explorer-00ff_bg.wasm", wasm),
+        ];
         let error = check_budget(&over).unwrap_err().to_string();
         let total = LIMIT_BYTES + 1;
         assert!(error.contains(&format!("({total} bytes)")), "{error}");
-        assert!(error.contains("largest: app_bg.wasm"), "{error}");
+        assert!(
+            error.contains("largest: download-explorer-00ff_bg.wasm"),
+            "{error}"
+        );
     }
 
     #[test]

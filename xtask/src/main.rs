@@ -10,10 +10,13 @@
 //! - `cargo xtask schemathesis`: the OpenAPI document tested against the live server.
 //! - `cargo xtask soak [MINUTES]`: the release server under a long mixed load.
 //! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
+//! - `cargo xtask bench download|web`: the app's download to a folder next to curl; the
+//!   app at scale and on slow 4G next to plain-JS pages.
 //! - `cargo xtask fuzz [SECONDS]`: every fuzz target in `fuzz/` for SECONDS each.
 
 mod bench;
 mod bench_download;
+mod bench_web;
 mod bundle;
 mod dev;
 mod exec;
@@ -21,6 +24,7 @@ mod fuzz;
 mod schemathesis;
 mod server;
 mod soak;
+mod split;
 mod tools;
 
 use std::env;
@@ -53,6 +57,8 @@ commands:
                         the same bytes (installs nginx-light and wrk when missing)
   bench download        the web app's download to a folder (md5 checked, headless Chromium)
                         next to curl, for 200 small files and one 1 GB file
+  bench web             the web app at 1,000 products and 10,000 files, and on slow 4G, next to
+                        plain-JS pages rendering the same JSON (headless Chromium, medians of 3)
   fuzz [SECONDS]        every cargo-fuzz target in fuzz/ for SECONDS each (60 by default), on
                         the pinned nightly (installs cargo-fuzz when missing)
 ";
@@ -67,6 +73,7 @@ fn main() -> ExitCode {
         Some("size") => size(),
         Some("screenshots") => screenshots(),
         Some("bench") if args.get(1).is_some_and(|a| a == "download") => bench_download::bench(),
+        Some("bench") if args.get(1).is_some_and(|a| a == "web") => bench_web::bench(),
         Some("bench") => bench::bench(),
         Some("schemathesis") => schemathesis::run_against_server(),
         Some("soak") => minutes(&args[1..]).and_then(soak::soak),
@@ -191,16 +198,15 @@ fn test() -> Result {
         ]))
     })?;
     steps.run("clippy wasm", || {
-        run(cargo().args([
-            "clippy",
-            "-p",
-            "download-explorer",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--",
-            "-D",
-            "warnings",
-        ]))
+        // Unsplit, as `trunk serve` builds it, and split by route, as the release does.
+        for features in [&[][..], &["--features", "split"]] {
+            run(cargo()
+                .args(["clippy", "-p", "download-explorer"])
+                .args(["--target", "wasm32-unknown-unknown"])
+                .args(features)
+                .args(["--", "-D", "warnings"]))?;
+        }
+        Ok(())
     })?;
     steps.run("unit tests", || {
         let mut test = cargo();

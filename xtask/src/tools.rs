@@ -2,7 +2,7 @@
 //! the project pins, and skipping each one already there.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::exec::{Result, cargo, command, output, root, run, tools_bin, tools_dir};
 
@@ -15,14 +15,54 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// about 10% off the first load; everything else (clippy, tests, the server) is stable.
 pub const WASM_TOOLCHAIN: &str = "nightly-2026-05-20";
 
-/// Everything `trunk build` needs: the wasm target, the size toolchain, trunk,
-/// wasm-bindgen and wasm-opt.
+/// wasm-split-cli (crate `wasm_split_cli_support`): its 0.2 line reads the split
+/// points that `wasm_split_helpers` 0.2 (leptos's `#[lazy]`) writes.
+const WASM_SPLIT_VERSION: &str = "0.2.4";
+
+/// Everything the builds need: the wasm target, the size toolchain, trunk (the
+/// development build), wasm-split, wasm-bindgen and wasm-opt.
 pub fn ensure_build_tools() -> Result {
     ensure_wasm_target()?;
     ensure_wasm_toolchain()?;
     ensure_trunk()?;
+    ensure_wasm_split()?;
     ensure_wasm_bindgen()?;
     ensure_wasm_opt()
+}
+
+/// Where wasm-split-cli is installed: under `.tools/`, in a directory named for its
+/// version (it has no `--version` to ask).
+pub fn wasm_split_cli() -> PathBuf {
+    tools_dir()
+        .join(format!("wasm-split-{WASM_SPLIT_VERSION}"))
+        .join("bin/wasm-split-cli")
+}
+
+fn ensure_wasm_split() -> Result {
+    let installed = wasm_split_cli();
+    if installed.is_file() {
+        println!(
+            "ok: wasm-split-cli {WASM_SPLIT_VERSION} ({})",
+            installed.display()
+        );
+        return Ok(());
+    }
+    let root = installed
+        .parent()
+        .and_then(Path::parent)
+        .ok_or("wasm-split-cli's install directory has no parent")?;
+    run(cargo()
+        .args([
+            "install",
+            "--locked",
+            "wasm_split_cli_support",
+            "--version",
+            WASM_SPLIT_VERSION,
+            "--features",
+            "build-binary",
+            "--root",
+        ])
+        .arg(root))
 }
 
 /// axe-core, the accessibility rules the browser tests check pages with (from npm,

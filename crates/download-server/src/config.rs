@@ -75,7 +75,8 @@ pub struct Config {
 
     /// Most connections open at once: when full, the connection idle the longest is
     /// closed for a new one. Each may hold a socket and an open file, so the default
-    /// stays well under the usual limit of 1,024 open files.
+    /// stays well under the usual limit of 1,024 open files. Shared evenly among the
+    /// server's threads (one per core), each of which keeps to its share.
     #[arg(
         long,
         env = "DOWNLOAD_MAX_CONNECTIONS",

@@ -15,7 +15,7 @@ use std::net::SocketAddr;
 use std::pin::{Pin, pin};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -30,7 +30,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
+use tokio_util::task::{AbortOnDropHandle, TaskTracker};
 use tower::ServiceExt;
 
 use crate::protocol::HYPER_MAX_HEADER_FIELDS;
@@ -48,54 +48,126 @@ pub(crate) struct Limits {
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets each answer in
 /// progress finish.
+///
+/// Connections are served by one single-threaded runtime per core, each accepting from
+/// the same listening socket: the caller's runtime and a thread for each other core. A
+/// connection stays on the runtime that accepted it, so its requests never move between
+/// threads. Like nginx's workers, each runtime keeps its own share of the connection
+/// limit and closes its own idle connections: making room never waits on another thread.
 pub(crate) async fn serve(
     listener: TcpListener,
     app: Router,
     limits: Limits,
     shutdown: impl Future<Output = ()>,
-) {
-    let open = Arc::new(Open::new(limits));
+) -> io::Result<()> {
     let stop = CancellationToken::new();
-    let tasks = TaskTracker::new();
-    let sweeper = tokio::spawn(sweep(Arc::clone(&open)));
+    // Also when this future is dropped unfinished, so that the other threads end.
+    let _stop_workers = stop.clone().drop_guard();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut http = http1::Builder::new();
     http.max_headers(HYPER_MAX_HEADER_FIELDS);
+    let worker = Worker {
+        app,
+        http,
+        limits: Limits {
+            max_connections: limits.max_connections.div_ceil(cores),
+            ..limits
+        },
+        stop: stop.clone(),
+    };
 
-    let mut shutdown = pin!(shutdown);
-    loop {
-        let (stream, peer) = tokio::select! {
-            accepted = accept(&listener) => accepted,
-            () = &mut shutdown => break,
-        };
-        let slot = tokio::select! {
-            slot = open.slot() => slot,
-            () = &mut shutdown => break,
-        };
-        // Without TCP_NODELAY a streamed body (files, the web app) waits for the
-        // client's delayed ACK of the headers, up to 40 ms a response.
-        if let Err(err) = stream.set_nodelay(true) {
-            tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
-        }
-        let (id, activity) = open.register();
-        let connection = serve_connection(
-            stream,
-            peer,
-            app.clone(),
-            http.clone(),
-            activity,
-            stop.clone(),
-        );
-        let open = Arc::clone(&open);
-        tasks.spawn(async move {
-            connection.await;
-            open.unregister(id);
-            drop(slot);
-        });
+    let listener = listener.into_std()?;
+    let mut threads = Vec::new();
+    for index in 1..cores {
+        let listener = listener.try_clone()?;
+        let worker = worker.clone();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let thread = std::thread::Builder::new()
+            .name(format!("serve-{index}"))
+            .spawn(move || {
+                runtime.block_on(async move {
+                    match TcpListener::from_std(listener) {
+                        Ok(listener) => worker.run(listener).await,
+                        Err(err) => tracing::error!("worker {index} cannot listen: {err}"),
+                    }
+                });
+            })?;
+        threads.push(thread);
     }
-    stop.cancel();
-    tasks.close();
-    tasks.wait().await;
-    sweeper.abort();
+    let mut serving = pin!(worker.run(TcpListener::from_std(listener)?));
+    tokio::select! {
+        () = serving.as_mut() => {}
+        () = shutdown => stop.cancel(),
+    }
+    serving.await;
+    // The other threads are finishing their answers too.
+    tokio::task::spawn_blocking(move || {
+        for thread in threads {
+            let _ = thread.join();
+        }
+    })
+    .await
+    .map_err(io::Error::other)
+}
+
+/// What each runtime needs to accept and serve connections.
+#[derive(Debug, Clone)]
+struct Worker {
+    app: Router,
+    http: http1::Builder,
+    /// This runtime's share.
+    limits: Limits,
+    stop: CancellationToken,
+}
+
+impl Worker {
+    /// Accepts connections from `listener` and serves them on this runtime until told
+    /// to stop, then waits for their answers in progress.
+    async fn run(self, listener: TcpListener) {
+        let Worker {
+            app,
+            http,
+            limits,
+            stop,
+        } = self;
+        let open = Arc::new(Open::new(limits));
+        let _sweeper = AbortOnDropHandle::new(tokio::spawn(sweep(Arc::clone(&open))));
+        let tasks = TaskTracker::new();
+        loop {
+            let (stream, peer) = tokio::select! {
+                accepted = accept(&listener) => accepted,
+                () = stop.cancelled() => break,
+            };
+            let slot = tokio::select! {
+                slot = open.slot() => slot,
+                () = stop.cancelled() => break,
+            };
+            // Without TCP_NODELAY a streamed body (files, the web app) waits for the
+            // client's delayed ACK of the headers, up to 40 ms a response.
+            if let Err(err) = stream.set_nodelay(true) {
+                tracing::debug!("cannot set TCP_NODELAY on a connection: {err}");
+            }
+            let (id, activity) = open.register();
+            let connection = serve_connection(
+                stream,
+                peer,
+                app.clone(),
+                http.clone(),
+                activity,
+                stop.clone(),
+            );
+            let open = Arc::clone(&open);
+            tasks.spawn(async move {
+                connection.await;
+                open.unregister(id);
+                drop(slot);
+            });
+        }
+        tasks.close();
+        tasks.wait().await;
+    }
 }
 
 /// The next connection. Errors that concern one connection are skipped; others (out
@@ -127,10 +199,7 @@ async fn serve_connection(
     activity: Arc<Activity>,
     stop: CancellationToken,
 ) {
-    let io = TokioIo::new(Watched {
-        stream,
-        activity: Arc::clone(&activity),
-    });
+    let io = TokioIo::new(Watched::new(stream, Arc::clone(&activity)));
     let service = {
         let activity = Arc::clone(&activity);
         hyper::service::service_fn(move |mut request: Request<Incoming>| {
@@ -142,10 +211,10 @@ async fn serve_connection(
                 let response = answer.await?;
                 // Busy until the body's end is handed to the connection.
                 Ok::<_, Infallible>(response.map(|body| {
-                    Body::new(body.map_frame(move |frame| {
+                    body.map_frame(move |frame| {
                         let _busy = &busy;
                         frame
-                    }))
+                    })
                 }))
             }
         })
@@ -355,11 +424,36 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// A connection's socket, noting when the bytes of a request start to arrive.
+/// How long a closing connection keeps reading what the client still sends.
+const LINGER_TIME: Duration = Duration::from_secs(2);
+/// How much of it is read at most.
+const LINGER_BYTES: usize = 1024 * 1024;
+
+/// A connection's socket, noting when the bytes of a request start to arrive, and
+/// closing it gently.
+///
+/// Closing a socket with unread bytes makes the kernel send a reset, which can reach
+/// the client before it has read our last answer (a 413 for a body left unread, say) and
+/// make it lose that answer. So the write side is shut down first, and what the client
+/// still sends is read and dropped (as nginx's `lingering_close` does) until it closes
+/// too, or for a bounded time and number of bytes.
 #[derive(Debug)]
 struct Watched {
     stream: TcpStream,
     activity: Arc<Activity>,
+    /// Set once the write side is shut down: when to stop reading, and how much may
+    /// still be read.
+    linger: Option<(Pin<Box<tokio::time::Sleep>>, usize)>,
+}
+
+impl Watched {
+    fn new(stream: TcpStream, activity: Arc<Activity>) -> Watched {
+        Watched {
+            stream,
+            activity,
+            linger: None,
+        }
+    }
 }
 
 impl AsyncRead for Watched {
@@ -403,6 +497,27 @@ impl AsyncWrite for Watched {
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_shutdown(cx)
+        let this = &mut *self;
+        if this.linger.is_none() {
+            ready!(Pin::new(&mut this.stream).poll_shutdown(cx))?;
+            this.linger = Some((Box::pin(tokio::time::sleep(LINGER_TIME)), LINGER_BYTES));
+        }
+        let Some((deadline, left)) = &mut this.linger else {
+            unreachable!("set above");
+        };
+        let mut scratch = [0; 4096];
+        loop {
+            if deadline.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Ok(()));
+            }
+            let mut buf = ReadBuf::new(&mut scratch);
+            match ready!(Pin::new(&mut this.stream).poll_read(cx, &mut buf)) {
+                Ok(()) if !buf.filled().is_empty() && buf.filled().len() < *left => {
+                    *left -= buf.filled().len();
+                }
+                // The client closed too (or is past its allowance): close now.
+                _ => return Poll::Ready(Ok(())),
+            }
+        }
     }
 }

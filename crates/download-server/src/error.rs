@@ -205,6 +205,15 @@ impl IntoResponse for ApiError {
             }
             _ => {}
         }
+        // These answer before the request body has been read (too large, or too slow): the
+        // connection closes after them, and says so (RFC 9112 §9.6), so that a client does
+        // not send its next request on it.
+        if matches!(
+            status,
+            StatusCode::PAYLOAD_TOO_LARGE | StatusCode::REQUEST_TIMEOUT
+        ) {
+            headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
         response
     }
 }

@@ -92,7 +92,7 @@ impl Server {
 
     /// Serves until `shutdown` completes, then finishes the answers in progress.
     pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
-        connections::serve(self.listener, self.app, self.limits, shutdown).await;
+        connections::serve(self.listener, self.app, self.limits, shutdown).await?;
         Ok(())
     }
 }
@@ -134,9 +134,11 @@ fn router(config: &Config) -> Result<Router, Error> {
         .layer(compression.clone());
     let service = Router::new()
         .nest(API_PREFIX, api)
-        .merge(token::router().layer(compression.clone()))
-        .merge(files::router());
-    // The service is limited; the web app's page and files are not.
+        .merge(token::router().layer(compression.clone()));
+    // The API and the token endpoint are limited. The files are the storage a 307 leads
+    // to (on the real service, another host): limiting them too made each redirected
+    // download cost two requests, and clients retrying in step after a 429 used the one
+    // request that had refilled on the redirect, then met a 429 on the file, forever.
     let service = if state.rate_limit.is_some() {
         service.layer(axum::middleware::from_fn_with_state(
             Arc::clone(&state),
@@ -146,6 +148,7 @@ fn router(config: &Config) -> Result<Router, Error> {
         service
     };
     let app = service
+        .merge(files::router())
         .merge(web::router(config.web_root.as_deref(), compression)?)
         .layer(cors())
         .layer(axum::middleware::from_fn(protocol::check));

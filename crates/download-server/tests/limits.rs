@@ -164,3 +164,36 @@ async fn a_body_must_arrive_within_the_body_timeout() {
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains(r#""error":"invalid_request""#), "{answer}");
 }
+
+/// An answer given before the request body was read (a 413) reaches a client that is
+/// still sending that body: the server reads and drops the rest before closing, rather
+/// than resetting the connection under the client's writes.
+#[tokio::test]
+async fn an_early_answer_reaches_a_client_still_sending_its_body() {
+    let server = TestServer::start(&[]).await;
+    let chunk = vec![b'x'; 64 * 1024];
+    let chunks = 4;
+    let mut stream = TcpStream::connect(address(&server.origin)).await.unwrap();
+    let headers = format!(
+        "POST /oauth2/token/v1 HTTP/1.1\r\nHost: x\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n",
+        chunk.len() * chunks
+    );
+    stream.write_all(headers.as_bytes()).await.unwrap();
+    // Slowly, so that the server has answered and is closing while the body arrives.
+    for _ in 0..chunks {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        stream
+            .write_all(&chunk)
+            .await
+            .expect("the server reads the body it will not use");
+    }
+    stream.shutdown().await.unwrap();
+    let answer = read_until_closed(&mut stream, Duration::from_secs(4))
+        .await
+        .expect("closed after the answer");
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    // So that a client does not send another request on a connection about to close.
+    assert!(answer.contains("connection: close\r\n"), "{answer}");
+    assert!(answer.contains(r#""error":"invalid_request""#), "{answer}");
+}

@@ -273,6 +273,43 @@ impl Harness {
             .expect("send keys");
     }
 
+    /// Replaces the text of the field at `css` with `text`, as a user typing would.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        let input = self.find(css).await;
+        input.clear().await.expect("clear field");
+        input.send_keys(text).await.expect("type");
+    }
+
+    /// Picks the sign-in method whose label contains `label` ("API key and secret",
+    /// "Access token", …) on the sign-in form shown now.
+    pub async fn choose_sign_in_method(&self, label: &str) {
+        self.find(".login-form").await;
+        for option in self.find_all(".method-option").await {
+            if option.text().await.unwrap_or_default().contains(label) {
+                option.click().await.expect("choose sign-in method");
+                return;
+            }
+        }
+        panic!("no sign-in method labelled {label:?}");
+    }
+
+    /// Sends the sign-in form as it is filled in.
+    pub async fn submit_sign_in(&self) {
+        self.find(".login-form button[type='submit']")
+            .await
+            .click()
+            .await
+            .expect("submit the sign-in form");
+    }
+
+    /// Signs in with an API key and secret on the sign-in form shown now.
+    pub async fn sign_in_with_secret(&self, key: &str, secret: &str) {
+        self.choose_sign_in_method("API key and secret").await;
+        self.type_into("#login-key", key).await;
+        self.type_into("#login-secret", secret).await;
+        self.submit_sign_in().await;
+    }
+
     /// Errors the current page has hit so far (see [`ERROR_RECORDER`]).
     pub async fn console_errors(&self) -> Vec<String> {
         serde_json::from_value(self.js("return window.__errors || [];").await).unwrap_or_default()

@@ -13,22 +13,6 @@ const KEY: &str = "alpha-demo-key";
 const SECRET: &str = "alpha-demo-secret";
 const PACKAGE: &str = "0040046952";
 
-async fn type_into(h: &Harness, css: &str, text: &str) {
-    let input = h.find(css).await;
-    input.clear().await.expect("clear field");
-    input.send_keys(text).await.expect("type");
-}
-
-async fn submit_sign_in(h: &Harness, key: &str, secret: &str) {
-    type_into(h, "#login-key", key).await;
-    type_into(h, "#login-secret", secret).await;
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
-}
-
 /// Waits up to 10 s for the page's JavaScript `expression` to equal `want`.
 async fn wait_for_value(h: &Harness, expression: &str, want: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -110,7 +94,7 @@ async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
 async fn a_wrong_secret_marks_both_fields_and_passes_axe() {
     let h = Harness::start(&[]).await;
     h.goto("/login").await;
-    submit_sign_in(&h, KEY, "not-the-secret").await;
+    h.sign_in_with_secret(KEY, "not-the-secret").await;
     let error = h.find("#login-error").await;
     let message = error.text().await.unwrap();
     // One sentence saying what to check.
@@ -135,7 +119,7 @@ async fn a_wrong_secret_marks_both_fields_and_passes_axe() {
 async fn signed_in_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
     let h = Harness::start(&[]).await;
     h.goto("/login?next=/packages").await;
-    submit_sign_in(&h, KEY, SECRET).await;
+    h.sign_in_with_secret(KEY, SECRET).await;
     h.find(".packages-table tbody tr").await;
     let mut problems = axe::check_all_looks(&h, "/packages").await;
     // Kept on this tab, so each address opens signed in.
@@ -187,7 +171,7 @@ async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
         .unwrap();
     wait_for_value(&h, "document.activeElement.textContent", "Sign in").await;
     assert_eq!(title(&h).await, "Sign in · Download Explorer");
-    submit_sign_in(&h, KEY, SECRET).await;
+    h.sign_in_with_secret(KEY, SECRET).await;
     wait_for_value(&h, "document.activeElement.textContent", "Data packages").await;
     assert_eq!(title(&h).await, "Data packages · Download Explorer");
 
@@ -290,7 +274,7 @@ async fn the_skip_link_comes_first_and_goes_to_the_content() {
 async fn on_a_phone_the_files_and_packages_fit_the_screen() {
     let h = Harness::start(&[]).await;
     h.goto("/login?next=/packages").await;
-    submit_sign_in(&h, KEY, SECRET).await;
+    h.sign_in_with_secret(KEY, SECRET).await;
     h.find(".packages-table tbody tr").await;
     axe::emulate(&h, PHONE, Scheme::Light).await;
     let fits = "document.documentElement.scrollWidth <= innerWidth";

@@ -72,43 +72,11 @@ async fn wait_for_text(h: &Harness, css: &str, needle: &str) -> String {
     }
 }
 
-async fn choose_method(h: &Harness, label: &str) {
-    for option in h.find_all(".method-option").await {
-        if option.text().await.unwrap_or_default().contains(label) {
-            option.click().await.expect("choose sign-in method");
-            return;
-        }
-    }
-    panic!("no sign-in method labelled {label:?}");
-}
-
-async fn type_into(h: &Harness, css: &str, text: &str) {
-    let input = h.find(css).await;
-    input.clear().await.expect("clear field");
-    input.send_keys(text).await.expect("type");
-}
-
-async fn submit(h: &Harness) {
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .expect("submit");
-}
-
-async fn sign_in_with_secret(h: &Harness, key: &str, secret: &str) {
-    h.find(".login-form").await;
-    choose_method(h, "API key and secret").await;
-    type_into(h, "#login-key", key).await;
-    type_into(h, "#login-secret", secret).await;
-    submit(h).await;
-}
-
 async fn sign_in_with_token(h: &Harness, token: &str) {
     h.find(".login-form").await;
-    choose_method(h, "Access token").await;
-    type_into(h, "#login-token", token).await;
-    submit(h).await;
+    h.choose_sign_in_method("Access token").await;
+    h.type_into("#login-token", token).await;
+    h.submit_sign_in().await;
 }
 
 /// No secret or token in any address the tab visited or fetched, in its storage
@@ -148,9 +116,9 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
     // Not signed in: the sign-in page, coming back here afterwards.
     wait_for_path(&h, |p| p == "/login?next=/packages", "the sign-in page").await;
     h.find("#login-key").await;
-    type_into(&h, "#login-key", KEY).await;
-    type_into(&h, "#login-secret", SECRET).await;
-    submit(&h).await;
+    h.type_into("#login-key", KEY).await;
+    h.type_into("#login-secret", SECRET).await;
+    h.submit_sign_in().await;
     wait_for_path(&h, |p| p == "/packages", "the package list").await;
 
     let names = package_names(&h).await;
@@ -207,7 +175,7 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
 async fn a_wrong_secret_says_what_to_check() {
     let h = Harness::start(&[]).await;
     h.goto("/login").await;
-    sign_in_with_secret(&h, KEY, "not-the-secret").await;
+    h.sign_in_with_secret(KEY, "not-the-secret").await;
     let message = wait_for_text(&h, ".form-error", "did not accept").await;
     assert!(
         message.contains("key") && message.contains("secret"),
@@ -227,8 +195,8 @@ async fn a_wrong_secret_says_what_to_check() {
     assert_no_secrets(&h, &["not-the-secret"]).await;
 
     // A key with the secret pasted into it is caught before sending.
-    type_into(&h, "#login-key", &format!("{KEY}:{SECRET}")).await;
-    submit(&h).await;
+    h.type_into("#login-key", &format!("{KEY}:{SECRET}")).await;
+    h.submit_sign_in().await;
     wait_for_text(&h, ".form-error", "contains ':'").await;
     h.stop().await;
 }
@@ -252,9 +220,9 @@ async fn a_pasted_token_and_an_api_key_alone_both_sign_in_and_download() {
 
     h.find(".session-sign-out").await.click().await.unwrap();
     h.find(".login-form").await;
-    choose_method(&h, "API key only").await;
-    type_into(&h, "#login-key", KEY).await;
-    submit(&h).await;
+    h.choose_sign_in_method("API key only").await;
+    h.type_into("#login-key", KEY).await;
+    h.submit_sign_in().await;
     wait_for_path(&h, |p| p.ends_with("/versions/110012"), "the version").await;
     let badge = text_of(&h, ".session-badge").await;
     assert!(badge.contains("alpha-de…"), "{badge}");
@@ -272,13 +240,13 @@ async fn the_tab_keeps_the_token_not_the_secret_by_default() {
     let h = Harness::start(&[]).await;
     h.goto("/login").await;
     h.find(".login-form").await;
-    type_into(&h, "#login-key", KEY).await;
-    type_into(&h, "#login-secret", SECRET).await;
+    h.type_into("#login-key", KEY).await;
+    h.type_into("#login-secret", SECRET).await;
     assert!(
         h.find("#login-keep").await.is_selected().await.unwrap(),
         "kept by default"
     );
-    submit(&h).await;
+    h.submit_sign_in().await;
     wait_for_path(&h, |p| p == "/packages", "the package list").await;
     let stored = h
         .js("return sessionStorage.getItem('download-explorer.session') || '';")
@@ -361,7 +329,7 @@ async fn a_held_secret_renews_the_token_before_it_expires() {
     let h = Harness::start(&["--token-ttl", "3"]).await;
     h.goto(&format!("/login?next=/packages/{PACKAGE}/versions/118429"))
         .await;
-    sign_in_with_secret(&h, KEY, SECRET).await;
+    h.sign_in_with_secret(KEY, SECRET).await;
     wait_for_text(&h, "h1", "Version 118429").await;
     // Twice the token's lifetime later the session still works.
     tokio::time::sleep(Duration::from_secs(6)).await;
@@ -378,7 +346,7 @@ async fn latest_resolves_versions_link_up_and_compare() {
     let h = Harness::start(&[]).await;
     h.goto(&format!("/login?next=/packages/{PACKAGE}/versions/latest"))
         .await;
-    sign_in_with_secret(&h, KEY, SECRET).await;
+    h.sign_in_with_secret(KEY, SECRET).await;
     wait_for_text(&h, "h1", "Version 131866").await;
     assert_eq!(text_of(&h, ".resolved-id").await, "131866");
     assert!(h.current_url().await.ends_with("/versions/latest"));
@@ -463,7 +431,7 @@ async fn the_browser_downloads_a_file_whose_md5_matches() {
         .expect("allow downloads");
     h.goto(&format!("/login?next=/packages/{PACKAGE}/versions/110012"))
         .await;
-    sign_in_with_secret(&h, KEY, SECRET).await;
+    h.sign_in_with_secret(KEY, SECRET).await;
     let link = h.find(".files-table .download-link").await;
     let name = link.text().await.unwrap();
     let row = h.find(".files-table tbody tr").await;

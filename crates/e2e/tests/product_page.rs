@@ -20,7 +20,8 @@ const FETCH_CONTROL: &str = r#"
 window.__held = [];
 const realFetch = window.fetch.bind(window);
 window.fetch = (input, init) => {
-  const url = typeof input === 'string' ? input : input.url;
+  // A string, a Request or (as wasm-split's chunk loader passes) a URL.
+  const url = typeof input === 'string' ? input : (input.url || input.href);
   if (window.__answerMatching && url.includes(window.__answerMatching)) {
     return Promise.resolve(new Response(window.__answerText,
       { status: 200, headers: { 'content-type': 'application/json' } }));

@@ -14,30 +14,6 @@ async fn start(token_cors: bool) -> (Harness, QuirkyService) {
     (h, service)
 }
 
-async fn sign_in_with_secret(h: &Harness) {
-    h.find(".login-form").await;
-    for option in h.find_all(".method-option").await {
-        if option
-            .text()
-            .await
-            .unwrap_or_default()
-            .contains("API key and secret")
-        {
-            option.click().await.expect("choose key and secret");
-        }
-    }
-    for (field, text) in [("#login-key", KEY), ("#login-secret", SECRET)] {
-        let input = h.find(field).await;
-        input.clear().await.unwrap();
-        input.send_keys(text).await.unwrap();
-    }
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
-}
-
 async fn text_of(h: &Harness, css: &str) -> String {
     h.find(css).await.text().await.unwrap_or_default()
 }
@@ -114,7 +90,7 @@ async fn a_download_behind_a_redirect_to_storage_yields_the_listed_file() {
 async fn a_bearertoken_with_a_numeric_lifetime_signs_in_and_lists_packages() {
     let (h, _service) = start(true).await;
     h.goto("/login?next=/packages").await;
-    sign_in_with_secret(&h).await;
+    h.sign_in_with_secret(KEY, SECRET).await;
     // The service answers data packages only to `Authorization: Bearer <token>`.
     h.wait_for_js(
         "(document.querySelector('.packages-table') || {}).textContent?.includes('Partner Paths Package')",
@@ -144,7 +120,7 @@ async fn a_bearertoken_with_a_numeric_lifetime_signs_in_and_lists_packages() {
 async fn a_token_endpoint_without_cors_is_explained_and_the_api_key_still_works() {
     let (h, service) = start(false).await;
     h.goto("/login?next=/packages").await;
-    sign_in_with_secret(&h).await;
+    h.sign_in_with_secret(KEY, SECRET).await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let message = loop {
         let text = match h.find_all(".form-error").await.first() {
@@ -169,24 +145,9 @@ async fn a_token_endpoint_without_cors_is_explained_and_the_api_key_still_works(
     assert_eq!(h.js("return location.pathname;").await, "/login");
 
     // What needs no token endpoint still works: the API key alone.
-    for option in h.find_all(".method-option").await {
-        if option
-            .text()
-            .await
-            .unwrap_or_default()
-            .contains("API key only")
-        {
-            option.click().await.expect("choose the API key alone");
-        }
-    }
-    let key = h.find("#login-key").await;
-    key.clear().await.unwrap();
-    key.send_keys(KEY).await.unwrap();
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.choose_sign_in_method("API key only").await;
+    h.type_into("#login-key", KEY).await;
+    h.submit_sign_in().await;
     h.wait_for_js(
         "(document.querySelector('.packages-table') || {}).textContent?.includes('Partner Paths Package')",
     )

@@ -10,28 +10,18 @@ const SECRET: &str = "alpha-demo-secret";
 const STORED: &str = "return sessionStorage.getItem('download-explorer.session');";
 const VERSION_PAGE: &str = "/packages/0040046952/versions/118429";
 
-async fn type_into(h: &Harness, css: &str, text: &str) {
-    let input = h.find(css).await;
-    input.clear().await.expect("clear field");
-    input.send_keys(text).await.expect("type");
-}
-
 /// Signs in with the demo key and secret from the sign-in page at `path`,
 /// unticking "Keep me signed in on this tab" when `keep` is false.
 async fn sign_in(h: &Harness, path: &str, keep: bool) {
     h.goto(&format!("/login?next={path}")).await;
-    type_into(h, "#login-key", KEY).await;
-    type_into(h, "#login-secret", SECRET).await;
+    h.type_into("#login-key", KEY).await;
+    h.type_into("#login-secret", SECRET).await;
     let option = h.find("#login-keep").await;
     assert!(option.is_selected().await.unwrap(), "kept by default");
     if !keep {
         option.click().await.unwrap();
     }
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.submit_sign_in().await;
     wait_for_path(h, path).await;
 }
 
@@ -125,7 +115,7 @@ async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page
     wait_for_text(&h, "h1", "Version 118429").await;
     wait_for_text(&h, ".session-reminder", "Enter your API key and secret").await;
     h.js("window.__samePage = true; return true;").await;
-    type_into(&h, "#prompt-key", KEY).await;
+    h.type_into("#prompt-key", KEY).await;
 
     // The token runs out meanwhile: the page and the key typed stay.
     wait_for_text(&h, ".session-reminder", "has ended").await;
@@ -134,7 +124,7 @@ async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page
     assert_eq!(key.as_deref(), Some(KEY));
 
     // A wrong secret says so by the fields, and keeps the prompt.
-    type_into(&h, "#prompt-secret", "not-the-secret").await;
+    h.type_into("#prompt-secret", "not-the-secret").await;
     h.find(".session-prompt button[type='submit']")
         .await
         .click()
@@ -149,7 +139,7 @@ async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page
         .unwrap();
     assert_eq!(invalid.as_deref(), Some("true"));
 
-    type_into(&h, "#prompt-secret", SECRET).await;
+    h.type_into("#prompt-secret", SECRET).await;
     h.find(".session-prompt button[type='submit']")
         .await
         .click()

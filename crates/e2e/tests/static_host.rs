@@ -135,20 +135,8 @@ async fn a_version_page_after_sign_in_survives_a_reload() {
     let (h, _) = start(&[]).await;
     let version = format!("/packages/{PACKAGE}/versions/124307");
     h.goto(&format!("/login?next={version}")).await;
-    h.find(".login-form").await;
-    for (field, text) in [
-        ("#login-key", "alpha-demo-key"),
-        ("#login-secret", "alpha-demo-secret"),
-    ] {
-        let input = h.find(field).await;
-        input.clear().await.unwrap();
-        input.send_keys(text).await.unwrap();
-    }
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.sign_in_with_secret("alpha-demo-key", "alpha-demo-secret")
+        .await;
     let heading = "(document.querySelector('h1') || {}).textContent?.includes('Version 124307')";
     h.wait_for_js(heading).await;
     assert_eq!(

@@ -1,0 +1,745 @@
+//! The browser part of `cargo xtask bench web` (issue 11): the app and the plain-JS
+//! reference pages (`tools/bench-web/`) measured in headless Chromium, one after the
+//! other in each run, against the same servers.
+//!
+//! xtask starts two servers, both with the built app and the reference pages under
+//! `/bench/`: `BENCH_WEB_LARGE` serves the large generated catalogue, `BENCH_WEB_DEMO`
+//! the demo catalogue (for the slow-4G first load). `BENCH_WEB_KEY` and
+//! `BENCH_WEB_SECRET` sign in to the large one's data package. `BENCH_WEB_RUNS` runs
+//! (3 by default) are made; the table shows the medians.
+//!
+//! Everything is measured inside the page: a frame is "shown" at the first
+//! `requestAnimationFrame` whose DOM holds the expected text, and "painted" at the next
+//! one (after that frame's style, layout and paint). Elements are found by what users
+//! see (texts, headings, `rel` links, the search box), not by how many rows exist.
+
+use std::collections::BTreeMap;
+use std::env;
+use std::time::{Duration, Instant};
+
+use download_api::{DataPackage, DataPackageVersion, Product, TokenResponse};
+use e2e::Harness;
+use serde_json::{Value, json};
+
+/// Installed before any page script: long tasks, wasm memories, resource timings kept,
+/// and the load marks of [`Watch`] taken frame by frame from the document's start.
+const PROBE: &str = r#"
+(() => {
+  const bench = window.__bench = { longtasks: [], memories: new Set(), marks: {}, watch: WATCH };
+  performance.setResourceTimingBufferSize(100000);
+  new PerformanceObserver(list => {
+    for (const e of list.getEntries()) bench.longtasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  for (const name of ['instantiate', 'instantiateStreaming']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = function (...args) {
+      return original.apply(this, args).then(result => {
+        const exports = (result.instance || result).exports || {};
+        for (const value of Object.values(exports)) {
+          if (value instanceof WebAssembly.Memory) bench.memories.add(value);
+        }
+        return result;
+      });
+    };
+  }
+  bench.matches = w => {
+    const text = document.body ? document.body.textContent : '';
+    const h1 = (document.querySelector('h1') || {}).textContent || '';
+    return w.text.every(t => text.includes(t)) && !w.absent.some(t => text.includes(t))
+      && (!w.any.length || w.any.some(t => text.includes(t)))
+      && h1.includes(w.h1);
+  };
+  const tick = () => {
+    for (const [name, w] of Object.entries(bench.watch)) {
+      if (bench.marks[name] === undefined && bench.matches(w)) {
+        bench.marks[name] = performance.now();
+        requestAnimationFrame(() => { bench.marks[name + ' painted'] = performance.now(); });
+      }
+    }
+    if (!bench.stopWatching) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();
+"#;
+
+/// Waits for a `Watch` after an action, then for the frame after, and reports the
+/// times and the long tasks from the action to `settle` ms after that frame.
+const INTERACT: &str = r#"
+const [action, watch, settle] = arguments;
+const done = arguments[arguments.length - 1];
+const bench = window.__bench;
+const t0 = performance.now();
+if (action.type !== undefined) {
+  const input = document.querySelector(action.selector);
+  input.focus();
+  input.value = action.type;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+} else {
+  document.querySelector(action.click).click();
+}
+const wait = () => {
+  if (bench.matches(watch)) {
+    const shown = performance.now();
+    requestAnimationFrame(() => {
+      const painted = performance.now();
+      setTimeout(() => done({ shown: shown - t0, painted: painted - t0, ...tasks(t0, painted + settle) }), settle);
+    });
+  } else if (performance.now() - t0 > 60000) {
+    done({ error: 'never shown: ' + JSON.stringify(watch) });
+  } else {
+    requestAnimationFrame(wait);
+  }
+};
+const tasks = (from, to) => {
+  const within = bench.longtasks.filter(([start]) => start >= from - 1 && start < to);
+  return {
+    longest: Math.max(0, ...within.map(([, d]) => d)),
+    blocking: within.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0),
+  };
+};
+requestAnimationFrame(wait);
+"#;
+
+/// Scrolls the longest table (or the element carrying `aria-rowcount`) by `step` px a
+/// frame for `frames` frames, in whatever scrolls it, timing every frame.
+const SCROLL: &str = r#"
+const [frames, step] = arguments;
+const done = arguments[arguments.length - 1];
+const bench = window.__bench;
+const rows = el => Number(el.getAttribute('aria-rowcount')) || el.querySelectorAll('tr').length;
+const table = [...document.querySelectorAll('[aria-rowcount], table')].sort((a, b) => rows(b) - rows(a))[0];
+let scroller = table;
+while (scroller && scroller !== document.body && scroller !== document.documentElement) {
+  const style = getComputedStyle(scroller);
+  if (/(auto|scroll)/.test(style.overflowY) && scroller.scrollHeight > scroller.clientHeight) break;
+  scroller = scroller.parentElement;
+}
+if (!scroller || scroller === document.body || scroller === document.documentElement) {
+  scroller = document.scrollingElement;
+  scroller.scrollTop = table.getBoundingClientRect().top + scroller.scrollTop;
+}
+const startTop = scroller.scrollTop;
+const times = [];
+const frame = now => {
+  times.push(now);
+  if (times.length > frames) {
+    const deltas = times.slice(1).map((t, i) => t - times[i]);
+    const within = bench.longtasks.filter(([start]) => start >= times[0] && start < now);
+    done({
+      fps: 1000 * deltas.length / (now - times[0]),
+      worst: Math.max(...deltas),
+      longest: Math.max(0, ...within.map(([, d]) => d)),
+      moved: scroller.scrollTop - startTop,
+    });
+    return;
+  }
+  scroller.scrollTop += step;
+  requestAnimationFrame(frame);
+};
+requestAnimationFrame(frame);
+"#;
+
+/// What the page must show: every `text` in the body, at least one of `any` (when
+/// given), no `absent` one, `h1` in the first heading.
+#[derive(Debug, Clone)]
+struct Watch {
+    text: Vec<String>,
+    any: Vec<String>,
+    absent: Vec<String>,
+    h1: String,
+}
+
+impl Watch {
+    fn text(text: &[&str]) -> Self {
+        Watch {
+            text: text.iter().map(|t| t.to_string()).collect(),
+            any: Vec::new(),
+            absent: Vec::new(),
+            h1: String::new(),
+        }
+    }
+
+    fn any_of(any: &[String]) -> Self {
+        Watch {
+            any: any.to_vec(),
+            ..Watch::text(&[])
+        }
+    }
+
+    fn without(mut self, absent: &str) -> Self {
+        self.absent.push(absent.to_owned());
+        self
+    }
+
+    fn heading(mut self, h1: &str) -> Self {
+        self.h1 = h1.to_owned();
+        self
+    }
+
+    fn json(&self) -> Value {
+        json!({ "text": self.text, "any": self.any, "absent": self.absent, "h1": self.h1 })
+    }
+}
+
+/// The app or its plain-JS reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Side {
+    App,
+    Plain,
+}
+
+/// What the large catalogue holds, read from the service as any client would.
+#[derive(Debug)]
+struct Catalogue {
+    large: String,
+    demo: String,
+    token: String,
+    key: String,
+    secret: String,
+    products: usize,
+    /// The names of the demo catalogue's products.
+    demo_names: Vec<String>,
+    /// Text every product name starts with.
+    name_prefix: String,
+    /// A search that matches exactly one product (its id).
+    search: String,
+    package: String,
+    latest: DataPackageVersion,
+    older: DataPackageVersion,
+}
+
+impl Catalogue {
+    async fn read() -> Catalogue {
+        let var = |name: &str| env::var(name).unwrap_or_else(|_| panic!("{name} is not set"));
+        let large = var("BENCH_WEB_LARGE");
+        let key = var("BENCH_WEB_KEY");
+        let secret = var("BENCH_WEB_SECRET");
+        let client = reqwest::Client::new();
+        let products: Vec<Product> = serde_json::from_value(
+            get_json(
+                &client,
+                &format!("{large}/downloads/v1/products?expanded"),
+                None,
+            )
+            .await,
+        )
+        .expect("products JSON");
+        let names: Vec<&str> = products.iter().map(|p| p.name.as_str()).collect();
+        let name_prefix = common_prefix(&names);
+        let demo = var("BENCH_WEB_DEMO");
+        let demo_products: Vec<Product> = serde_json::from_value(
+            get_json(&client, &format!("{demo}/downloads/v1/products"), None).await,
+        )
+        .expect("demo products JSON");
+        let token: TokenResponse = client
+            .post(format!("{large}/oauth2/token/v1"))
+            .basic_auth(&key, Some(&secret))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body("grant_type=client_credentials")
+            .send()
+            .await
+            .and_then(|r| r.error_for_status())
+            .expect("a token")
+            .json()
+            .await
+            .expect("the token's JSON");
+        let token = token.access_token;
+        let packages: Vec<DataPackage> = serde_json::from_value(
+            get_json(
+                &client,
+                &format!("{large}/downloads/v1/dataPackages"),
+                Some(&token),
+            )
+            .await,
+        )
+        .expect("packages JSON");
+        let package = packages.first().expect("a data package").id.clone();
+        let versions = format!("{large}/downloads/v1/dataPackages/{package}/versions");
+        let latest: DataPackageVersion = serde_json::from_value(
+            get_json(&client, &format!("{versions}/latest"), Some(&token)).await,
+        )
+        .expect("latest JSON");
+        let older_url = latest
+            .previous_version_url
+            .clone()
+            .expect("an older version");
+        let older: DataPackageVersion =
+            serde_json::from_value(get_json(&client, &older_url, Some(&token)).await)
+                .expect("older JSON");
+        Catalogue {
+            demo_names: demo_products.into_iter().map(|p| p.name).collect(),
+            demo,
+            large,
+            token,
+            key,
+            secret,
+            products: products.len(),
+            name_prefix,
+            search: products.last().expect("products").id.clone(),
+            package,
+            latest,
+            older,
+        }
+    }
+
+    fn gallery_all(&self) -> Watch {
+        let all = format!("{} products", self.products);
+        Watch::text(&[&all, &self.name_prefix]).without(&format!(" of {all}"))
+    }
+
+    fn version_all(&self, version: &DataPackageVersion) -> Watch {
+        let files = format!("{} files", version.downloads.len());
+        let first = &version.downloads[0].file_name;
+        Watch::text(&[&files, first]).heading(&format!("Version {}", version.summary.id))
+    }
+
+    /// The load marks [`PROBE`] takes.
+    fn watches(&self) -> Value {
+        json!({
+            "first demo name": Watch::any_of(&self.demo_names).json(),
+            "first name": Watch::text(&[&self.name_prefix]).json(),
+            "gallery": self.gallery_all().json(),
+            "first file": Watch::text(&[&self.latest.downloads[0].file_name]).json(),
+            "version": self.version_all(&self.latest).json(),
+        })
+    }
+
+    fn gallery_path(&self, side: Side) -> &'static str {
+        match side {
+            Side::App => "/",
+            Side::Plain => "/bench/gallery.html",
+        }
+    }
+
+    fn version_path(&self, side: Side) -> String {
+        let (package, version) = (&self.package, &self.latest.summary.id);
+        match side {
+            Side::App => format!("/packages/{package}/versions/{version}"),
+            Side::Plain => format!("/bench/version.html?package={package}&version={version}"),
+        }
+    }
+}
+
+/// The JSON `url` answers (with the access token `token`, if any).
+async fn get_json(client: &reqwest::Client, url: &str, token: Option<&str>) -> Value {
+    let mut request = client.get(url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request
+        .send()
+        .await
+        .and_then(|r| r.error_for_status())
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .json()
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+}
+
+fn common_prefix(names: &[&str]) -> String {
+    let first = names.first().copied().unwrap_or_default();
+    let mut len = first.len();
+    for name in names {
+        len = len.min(
+            first
+                .bytes()
+                .zip(name.bytes())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
+    }
+    first[..len].to_owned()
+}
+
+/// One run's figures for one side, by row label.
+type Figures = BTreeMap<&'static str, f64>;
+
+/// The table's rows, in order: label and unit.
+const ROWS: &[(&str, &str)] = &[
+    ("slow 4G (demo catalogue): first product name", "ms"),
+    ("first load over the wire: html+js+wasm+css", "kB"),
+    ("first load over the wire: wasm", "kB"),
+    ("1,000 products: first name shown", "ms"),
+    ("1,000 products: all listed, painted", "ms"),
+    ("1,000 products: longest task", "ms"),
+    ("1,000 products: total blocking time", "ms"),
+    ("search typed (1 of 1,000): painted", "ms"),
+    ("search typed: longest task", "ms"),
+    ("search cleared (1,000 again): painted", "ms"),
+    ("search cleared: longest task", "ms"),
+    ("10,000 files: first file shown", "ms"),
+    ("10,000 files: all listed, painted", "ms"),
+    ("10,000 files: longest task", "ms"),
+    ("10,000 files: total blocking time", "ms"),
+    ("\"Older\" (9,900 files): painted", "ms"),
+    ("\"Older\": longest task", "ms"),
+    ("\"Newer\" (10,000 files): painted", "ms"),
+    ("\"Newer\": longest task", "ms"),
+    ("table scroll: frames per second", "fps"),
+    ("table scroll: worst frame", "ms"),
+    ("table scroll: longest task", "ms"),
+    ("JS heap after load (after GC)", "MB"),
+    ("JS heap after 10x Older/Newer (after GC)", "MB"),
+    ("wasm memory after load", "MB"),
+    ("wasm memory after 10x Older/Newer", "MB"),
+];
+
+#[tokio::main]
+async fn main() {
+    let catalogue = Catalogue::read().await;
+    let runs: usize = env::var("BENCH_WEB_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3);
+    println!(
+        "{} products (search {:?}), package {} versions {} ({} files) and {} ({} files)",
+        catalogue.products,
+        catalogue.search,
+        catalogue.package,
+        catalogue.older.summary.id,
+        catalogue.older.downloads.len(),
+        catalogue.latest.summary.id,
+        catalogue.latest.downloads.len()
+    );
+    let mut results: BTreeMap<(Side, &str), Vec<f64>> = BTreeMap::new();
+    for run in 0..runs {
+        // Alternating who goes first, so neither always meets a warmer machine.
+        let order = if run % 2 == 0 {
+            [Side::App, Side::Plain]
+        } else {
+            [Side::Plain, Side::App]
+        };
+        for side in order {
+            let started = Instant::now();
+            let mut figures = slow_first_load(&catalogue, side).await;
+            figures.extend(at_scale(&catalogue, side).await);
+            println!(
+                "run {} {side:?}: {:.0} s",
+                run + 1,
+                started.elapsed().as_secs_f64()
+            );
+            for (label, value) in figures {
+                assert!(
+                    ROWS.iter().any(|(row, _)| *row == label),
+                    "no row for {label:?}"
+                );
+                results.entry((side, label)).or_default().push(value);
+            }
+        }
+    }
+    print_table(&results, runs);
+}
+
+fn median(values: &[f64]) -> Option<f64> {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied()
+}
+
+fn print_table(results: &BTreeMap<(Side, &str), Vec<f64>>, runs: usize) {
+    println!(
+        "\nmedians of {runs} runs; ratio = app / plain JS (for fps: plain JS / app, so above 1 is worse)"
+    );
+    println!(
+        "{:<46} {:>10} {:>10} {:>7}",
+        "what", "app", "plain JS", "ratio"
+    );
+    for (label, unit) in ROWS {
+        let app = results.get(&(Side::App, *label)).and_then(|v| median(v));
+        let plain = results.get(&(Side::Plain, *label)).and_then(|v| median(v));
+        let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1} {unit}"));
+        let ratio = match (app, plain) {
+            (Some(a), Some(p)) if *unit == "fps" && a > 0.0 => format!("{:.1}x", p / a),
+            (Some(a), Some(p)) if p > 0.0 => format!("{:.1}x", a / p),
+            _ => "-".to_owned(),
+        };
+        println!(
+            "{label:<46} {:>10} {:>10} {ratio:>7}",
+            cell(app),
+            cell(plain)
+        );
+    }
+}
+
+/// A fresh browser on `side`'s page of the server at `base`, with the probe in place.
+async fn open(catalogue: &Catalogue, base: &str, side: Side) -> Harness {
+    let h = Harness::open(base.to_owned(), Vec::new()).await;
+    let mut probe = PROBE.replace("WATCH", &catalogue.watches().to_string());
+    if side == Side::Plain {
+        probe.push_str(&format!(
+            "window.__benchToken = {};",
+            json!(catalogue.token)
+        ));
+    }
+    h.driver
+        .cdp()
+        .page()
+        .add_script_to_evaluate_on_new_document(probe)
+        .await
+        .expect("install the probe");
+    h.driver
+        .set_script_timeout(Duration::from_secs(120))
+        .await
+        .expect("script timeout");
+    cdp(&h, "Network.enable", json!({})).await;
+    cdp(
+        &h,
+        "Network.setCacheDisabled",
+        json!({ "cacheDisabled": true }),
+    )
+    .await;
+    h
+}
+
+async fn cdp(h: &Harness, method: &str, params: Value) -> Value {
+    h.driver
+        .cdp()
+        .send_raw(method, params)
+        .await
+        .unwrap_or_else(|e| panic!("{method}: {e}"))
+}
+
+/// Waits up to a minute for the probe's load mark `name` (ms from navigation start).
+async fn mark(h: &Harness, name: &str) -> f64 {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let value = h
+            .js(&format!(
+                "return window.__bench && window.__bench.marks[{}];",
+                json!(name)
+            ))
+            .await;
+        if let Some(ms) = value.as_f64() {
+            return ms;
+        }
+        if Instant::now() > deadline {
+            let page = h
+                .js("return [location.href, JSON.stringify(window.__bench && window.__bench.marks), \
+                     document.body && document.body.textContent.slice(0, 300)];")
+                .await;
+            panic!(
+                "never reached the mark {name:?}: {page}; errors: {:?}",
+                h.console_errors().await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Long tasks from navigation start until `until` ms: the longest and the blocking time.
+async fn load_tasks(h: &Harness, until: f64) -> (f64, f64) {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let tasks = h
+        .js("window.__bench.stopWatching = true; return window.__bench.longtasks;")
+        .await;
+    let tasks: Vec<(f64, f64)> = serde_json::from_value(tasks).expect("long tasks");
+    let within = tasks.iter().filter(|(start, _)| *start < until + 300.0);
+    within.fold((0.0, 0.0), |(longest, blocking), (_, d)| {
+        (f64::max(longest, *d), blocking + (d - 50.0).max(0.0))
+    })
+}
+
+/// The gallery on simulated slow 4G, cache off: the first product name, and the bytes
+/// of the first load (html, js, wasm, css) as the browser received them, brotli asked.
+async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
+    let h = open(catalogue, &catalogue.demo, side).await;
+    cdp(
+        &h,
+        "Network.emulateNetworkConditions",
+        json!({ "offline": false, "latency": 150, "downloadThroughput": 1.6e6 / 8.0, "uploadThroughput": 0.75e6 / 8.0 }),
+    )
+    .await;
+    // Chromium offers brotli only over https; over http to the loopback it offers
+    // gzip unless asked.
+    cdp(
+        &h,
+        "Network.setExtraHTTPHeaders",
+        json!({ "headers": { "Accept-Encoding": "br" } }),
+    )
+    .await;
+    h.goto(catalogue.gallery_path(side)).await;
+    let first = mark(&h, "first demo name").await;
+    // Whatever loads on idle after the first content counts too.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let bytes = h
+        .js(
+            "const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+               .filter(e => !new URL(e.name).pathname.startsWith('/downloads/'));
+             const sum = list => list.reduce((s, e) => s + e.transferSize, 0);
+             return [sum(entries), sum(entries.filter(e => new URL(e.name).pathname.endsWith('.wasm')))];",
+        )
+        .await;
+    let bytes: (f64, f64) = serde_json::from_value(bytes).expect("byte counts");
+    h.stop().await;
+    Figures::from([
+        ("slow 4G (demo catalogue): first product name", first),
+        (
+            "first load over the wire: html+js+wasm+css",
+            bytes.0 / 1000.0,
+        ),
+        ("first load over the wire: wasm", bytes.1 / 1000.0),
+    ])
+}
+
+/// Everything at the large catalogue's sizes, in one browser.
+async fn at_scale(catalogue: &Catalogue, side: Side) -> Figures {
+    let h = open(catalogue, &catalogue.large, side).await;
+    let mut figures = Figures::new();
+
+    h.goto(catalogue.gallery_path(side)).await;
+    figures.insert(
+        "1,000 products: first name shown",
+        mark(&h, "first name painted").await,
+    );
+    let all = mark(&h, "gallery painted").await;
+    figures.insert("1,000 products: all listed, painted", all);
+    let (longest, blocking) = load_tasks(&h, all).await;
+    figures.insert("1,000 products: longest task", longest);
+    figures.insert("1,000 products: total blocking time", blocking);
+
+    let search = "input[type='search']";
+    let narrowed = Watch::text(&[&format!("1 of {} products", catalogue.products)]);
+    let typed = interact(
+        &h,
+        json!({ "selector": search, "type": catalogue.search }),
+        &narrowed,
+    )
+    .await;
+    figures.insert("search typed (1 of 1,000): painted", typed.painted);
+    figures.insert("search typed: longest task", typed.longest);
+    let cleared = interact(
+        &h,
+        json!({ "selector": search, "type": "" }),
+        &catalogue.gallery_all(),
+    )
+    .await;
+    figures.insert("search cleared (1,000 again): painted", cleared.painted);
+    figures.insert("search cleared: longest task", cleared.longest);
+
+    if side == Side::App {
+        sign_in(&h, catalogue).await;
+    }
+    h.goto(&catalogue.version_path(side)).await;
+    figures.insert(
+        "10,000 files: first file shown",
+        mark(&h, "first file painted").await,
+    );
+    let all = mark(&h, "version painted").await;
+    figures.insert("10,000 files: all listed, painted", all);
+    let (longest, blocking) = load_tasks(&h, all).await;
+    figures.insert("10,000 files: longest task", longest);
+    figures.insert("10,000 files: total blocking time", blocking);
+    let heap_loaded = heap_mb(&h).await;
+    let wasm_loaded = wasm_mb(&h).await;
+
+    let older = catalogue.version_all(&catalogue.older);
+    let newer = catalogue.version_all(&catalogue.latest);
+    let step = interact(&h, json!({ "click": "a[rel='prev']" }), &older).await;
+    figures.insert("\"Older\" (9,900 files): painted", step.painted);
+    figures.insert("\"Older\": longest task", step.longest);
+    let step = interact(&h, json!({ "click": "a[rel='next']" }), &newer).await;
+    figures.insert("\"Newer\" (10,000 files): painted", step.painted);
+    figures.insert("\"Newer\": longest task", step.longest);
+
+    let scroll = h
+        .driver
+        .execute_async(SCROLL, vec![json!(180), json!(150)])
+        .await
+        .expect("scroll the table");
+    let scroll = scroll.json();
+    assert!(
+        scroll["moved"].as_f64().unwrap_or(0.0) > 0.0,
+        "the table did not scroll: {scroll}"
+    );
+    figures.insert(
+        "table scroll: frames per second",
+        scroll["fps"].as_f64().unwrap_or(0.0),
+    );
+    figures.insert(
+        "table scroll: worst frame",
+        scroll["worst"].as_f64().unwrap_or(0.0),
+    );
+    figures.insert(
+        "table scroll: longest task",
+        scroll["longest"].as_f64().unwrap_or(0.0),
+    );
+
+    for _ in 0..10 {
+        interact(&h, json!({ "click": "a[rel='prev']" }), &older).await;
+        interact(&h, json!({ "click": "a[rel='next']" }), &newer).await;
+    }
+    figures.insert("JS heap after load (after GC)", heap_loaded);
+    figures.insert(
+        "JS heap after 10x Older/Newer (after GC)",
+        heap_mb(&h).await,
+    );
+    if side == Side::App {
+        figures.insert("wasm memory after load", wasm_loaded);
+        figures.insert("wasm memory after 10x Older/Newer", wasm_mb(&h).await);
+    }
+    let errors = h.console_errors().await;
+    if !errors.is_empty() {
+        println!("{side:?}: console errors: {errors:?}");
+    }
+    h.stop().await;
+    figures
+}
+
+/// An interaction's figures, in ms from the action.
+#[derive(Debug)]
+struct Step {
+    painted: f64,
+    longest: f64,
+}
+
+async fn interact(h: &Harness, action: Value, watch: &Watch) -> Step {
+    let answer = h
+        .driver
+        .execute_async(INTERACT, vec![action.clone(), watch.json(), json!(300)])
+        .await
+        .unwrap_or_else(|e| panic!("{action}: {e}"));
+    let answer = answer.json();
+    assert!(answer["error"].is_null(), "{action}: {answer}");
+    Step {
+        painted: answer["painted"].as_f64().expect("painted"),
+        longest: answer["longest"].as_f64().expect("longest"),
+    }
+}
+
+/// Signs in on the app's sign-in page with the project's key and secret (its default
+/// method); the tab keeps the session for the pages loaded after.
+async fn sign_in(h: &Harness, catalogue: &Catalogue) {
+    h.goto("/login").await;
+    h.find("#login-key")
+        .await
+        .send_keys(&catalogue.key)
+        .await
+        .expect("type the key");
+    h.find("#login-secret")
+        .await
+        .send_keys(&catalogue.secret)
+        .await
+        .expect("type the secret");
+    h.find(".login-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .expect("sign in");
+    h.wait_for_js("!location.pathname.startsWith('/login')")
+        .await;
+}
+
+/// The page's JS heap in use after a full garbage collection.
+async fn heap_mb(h: &Harness) -> f64 {
+    cdp(h, "HeapProfiler.collectGarbage", json!({})).await;
+    let usage = cdp(h, "Runtime.getHeapUsage", json!({})).await;
+    usage["usedSize"].as_f64().expect("usedSize") / 1e6
+}
+
+/// The size of every wasm memory the page instantiated.
+async fn wasm_mb(h: &Harness) -> f64 {
+    let bytes = h
+        .js("return [...window.__bench.memories].reduce((sum, m) => sum + m.buffer.byteLength, 0);")
+        .await;
+    bytes.as_f64().unwrap_or(0.0) / 1e6
+}

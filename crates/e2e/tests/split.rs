@@ -1,0 +1,195 @@
+//! The release build split by route: a fresh load straight into any page works, at the
+//! site root and under a static host's sub-path; the gallery loads no page's chunk,
+//! going to a product loads the product page's; the page is never blank before the
+//! code arrives, and the products request does not wait for the code.
+
+use e2e::{Harness, Served, explorer_web_root, our_server, serve, static_host};
+use serde_json::json;
+
+const PRODUCT: &str = "OpenMapLocal";
+
+/// Every kind of page, by an address of it and a selector only that page matches.
+/// Signed out, a data-package page sends the browser to sign in (its chunk's code
+/// does that), so the sign-in page shows.
+const PAGES: [(&str, &str); 8] = [
+    ("/", ".gallery .product-card:not(.skeleton-card)"),
+    ("/products/OpenMapLocal", ".product-page h1"),
+    ("/packages", ".login-page h1"),
+    ("/packages/0040046952", ".login-page h1"),
+    ("/packages/0040046952/versions/latest", ".login-page h1"),
+    ("/login", ".login-page h1"),
+    ("/settings", ".settings h1"),
+    ("/no/such/page", "main:not([data-boot]) h1"),
+];
+
+/// The app's chunks the page has fetched so far (file names).
+async fn chunks_fetched(h: &Harness) -> Vec<String> {
+    let names = h
+        .js("return performance.getEntriesByType('resource').map(e => e.name);")
+        .await;
+    serde_json::from_value::<Vec<String>>(names)
+        .expect("resource names")
+        .into_iter()
+        .filter_map(|url| url.rsplit('/').next().map(str::to_owned))
+        .filter(|name| name.ends_with(".wasm") && !name.starts_with("download-explorer-"))
+        .collect()
+}
+
+/// Opens every page straight from its address, each in a fresh document, and checks
+/// it shows with no console error and no loading line left.
+async fn every_page_loads_straight_from_its_address(h: &Harness) {
+    for (path, shown) in PAGES {
+        h.goto(path).await;
+        h.find(shown).await;
+        h.wait_for_js("!document.querySelector('.page-loading:only-child')")
+            .await;
+        if path == "/no/such/page" {
+            let heading = h
+                .find("main:not([data-boot]) h1")
+                .await
+                .text()
+                .await
+                .expect("heading");
+            assert_eq!(heading, "Page not found");
+        }
+        let errors = h.console_errors().await;
+        assert!(errors.is_empty(), "{path}: console errors: {errors:?}");
+    }
+}
+
+#[tokio::test]
+async fn every_page_loads_straight_from_its_address_at_the_site_root() {
+    let h = Harness::start(&[]).await;
+    every_page_loads_straight_from_its_address(&h).await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn every_page_loads_straight_from_its_address_under_a_sub_path() {
+    let service = our_server(&[]).await;
+    let api = service.origin.clone();
+    let config = json!({
+        "apiBase": format!("{api}/downloads/v1"),
+        "tokenUrl": format!("{api}/oauth2/token/v1"),
+    });
+    let host = serve(static_host::router(
+        &explorer_web_root(),
+        "/explorer",
+        config,
+    ))
+    .await;
+    let base = format!("{}/explorer", host.origin);
+    let servers: Vec<Served> = vec![host, service];
+    let h = Harness::open(base, servers).await;
+    every_page_loads_straight_from_its_address(&h).await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn the_gallery_loads_no_page_chunk_and_a_product_loads_its_own() {
+    let h = Harness::start(&[]).await;
+    h.goto("/").await;
+    let card = h
+        .find(&format!(".product-card a[href$='/products/{PRODUCT}']"))
+        .await;
+    let at_start = chunks_fetched(&h).await;
+    assert!(
+        at_start.is_empty(),
+        "the gallery fetched chunks: {at_start:?}"
+    );
+
+    card.click().await.expect("click the product");
+    h.find(".product-page h1").await;
+    let after = chunks_fetched(&h).await;
+    assert!(
+        after
+            .iter()
+            .any(|name| name.starts_with("split_product_chunk")),
+        "going to a product fetched {after:?}"
+    );
+    assert!(
+        !after
+            .iter()
+            .any(|name| name.starts_with("split_account_chunk")
+                || name.starts_with("split_data_package_chunk")),
+        "going to a product fetched other pages' chunks: {after:?}"
+    );
+    let errors = h.console_errors().await;
+    assert!(errors.is_empty(), "console errors: {errors:?}");
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn the_html_shows_the_header_and_a_skeleton_before_the_code() {
+    let h = Harness::start(&[]).await;
+    let html = reqwest::get(h.url("/"))
+        .await
+        .and_then(|r| r.error_for_status())
+        .expect("GET /")
+        .text()
+        .await
+        .expect("index.html");
+    let body = &html[html.find("<body").expect("a body")..];
+    for part in [
+        r#"<header class="site-header" data-boot>"#,
+        "Download Explorer",
+        r#"<p class="boot-heading">Products</p>"#,
+        "skeleton-card",
+        "Loading products…",
+    ] {
+        assert!(body.contains(part), "index.html's body lacks {part:?}");
+    }
+    // A deep link gets the same page, which shows a loading line instead.
+    assert!(body.contains("Loading the page…"));
+
+    // In the browser, the app's header replaces the skeleton's: one header, one main.
+    h.goto("/").await;
+    h.find(".gallery .product-card:not(.skeleton-card)").await;
+    assert_eq!(h.find_all("header.site-header").await.len(), 1);
+    assert_eq!(h.find_all("main").await.len(), 1);
+    assert!(h.find_all("[data-boot]").await.is_empty());
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn the_products_request_starts_before_the_code_has_arrived() {
+    let h = Harness::start(&[]).await;
+    // A slow network, as on a phone: on loopback the code would arrive at once.
+    let cdp = h.driver.cdp();
+    cdp.send_raw("Network.enable", json!({}))
+        .await
+        .expect("enable network");
+    cdp.send_raw(
+        "Network.emulateNetworkConditions",
+        json!({
+            "offline": false,
+            "latency": 150,
+            "downloadThroughput": 1_600_000 / 8,
+            "uploadThroughput": 750_000 / 8,
+        }),
+    )
+    .await
+    .expect("slow the network");
+    h.goto("/").await;
+    h.find(".gallery .product-card:not(.skeleton-card)").await;
+    let timings = h
+        .js("const entries = performance.getEntriesByType('resource'); \
+             const find = test => entries.filter(e => test(new URL(e.name).pathname)); \
+             return { \
+               products: find(p => p.endsWith('/downloads/v1/products')) \
+                 .map(e => [e.startTime, e.responseEnd]), \
+               wasm: find(p => p.endsWith('_bg.wasm')).map(e => [e.startTime, e.responseEnd]) };")
+        .await;
+    let products = timings["products"].as_array().expect("products entries");
+    let wasm = timings["wasm"].as_array().expect("wasm entries");
+    // Asked once: the app took the page's answer instead of asking again.
+    assert_eq!(products.len(), 1, "{timings}");
+    assert_eq!(wasm.len(), 1, "{timings}");
+    let products_start = products[0][0].as_f64().expect("start");
+    let wasm_end = wasm[0][1].as_f64().expect("end");
+    assert!(
+        products_start < wasm_end,
+        "the products request started at {products_start} ms, after the wasm arrived at {wasm_end} ms"
+    );
+    h.stop().await;
+}

@@ -1,0 +1,109 @@
+//! `cargo xtask bench web`: the web app at issue 11's sizes (1,000 products, a data
+//! package version of 10,000 files) and on a slow network, next to plain-JS pages
+//! rendering the same JSON from the same server, in headless Chromium.
+//!
+//! Builds the app and the release server, generates the large catalogue
+//! (`tools/bench-web/catalogue.rs`) into a temporary directory, and starts two servers
+//! with the app and the reference pages (`tools/bench-web/*.html`, under `/bench/`): one
+//! with the large catalogue, one with the demo catalogue (the slow-4G first load is
+//! measured on the catalogue users meet first). The browser part,
+//! `crates/e2e/src/bin/bench_web.rs`, measures and prints the table. Not a timed test:
+//! it measures this machine as it is at the moment, so it reads ratios, not times.
+
+use std::fs;
+use std::path::Path;
+use std::process::Stdio;
+
+use crate::bundle;
+use crate::exec::{Result, cargo, command, root, run, target_dir};
+use crate::server::{Server, free_port};
+use crate::tools;
+
+#[path = "../../tools/bench-web/catalogue.rs"]
+mod catalogue;
+
+/// Runs the whole comparison, three runs unless `BENCH_WEB_RUNS` says otherwise.
+pub fn bench() -> Result {
+    tools::ensure_build_tools()?;
+    tools::ensure_browser()?;
+    bundle::build(&bundle::Target::site_root())?;
+    run(cargo().args(["build", "--release", "-p", "download-server"]))?;
+    run(cargo().args(["build", "-p", "e2e", "--bin", "bench_web"]))?;
+
+    // Removed when dropped, after the servers (locals drop in reverse order).
+    let work = tempfile::Builder::new()
+        .prefix("xtask-bench-web-")
+        .tempdir()
+        .map_err(|error| format!("cannot create a temporary directory: {error}"))?;
+    let web_root = work.path().join("web");
+    copy_dir(&bundle::dist(), &web_root)?;
+    let pages = web_root.join("bench");
+    fs::create_dir_all(&pages)?;
+    for page in ["gallery.html", "version.html"] {
+        fs::copy(root().join("tools/bench-web").join(page), pages.join(page))?;
+    }
+    let large = work.path().join("catalogue");
+    println!(
+        "writing the catalogue: {} products, package versions of {:?} files",
+        catalogue::PRODUCTS,
+        catalogue::VERSION_FILES
+    );
+    catalogue::write(&large, &root().join("crates/download-server/demo/images"))?;
+
+    let large = start_server(&web_root, Some(&large))?;
+    let demo = start_server(&web_root, None)?;
+    run(command(target_dir().join("debug/bench_web"))
+        .env("BENCH_WEB_LARGE", &large.base)
+        .env("BENCH_WEB_DEMO", &demo.base)
+        .env("BENCH_WEB_KEY", catalogue::KEY)
+        .env("BENCH_WEB_SECRET", catalogue::SECRET))
+}
+
+/// The release server with the app and reference pages in `web_root`, and `catalogue`
+/// (the demo catalogue when `None`).
+fn start_server(web_root: &Path, catalogue: Option<&Path>) -> Result<Server> {
+    let port = free_port()?;
+    let base = format!("http://127.0.0.1:{port}");
+    let mut server = command(target_dir().join("release/download-server"));
+    server
+        .args([
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--public-url",
+            &base,
+        ])
+        .arg("--web-root")
+        .arg(web_root)
+        // The benchmark takes minutes; one sign-in must last it.
+        .args(["--token-ttl", "86400"])
+        .env("RUST_LOG", "warn")
+        .env("DOWNLOAD_SIGNING_KEY", "xtask")
+        .env_remove("DOWNLOAD_CATALOGUE")
+        .env_remove("DOWNLOAD_RATE_LIMIT")
+        .stdout(Stdio::null());
+    if let Some(catalogue) = catalogue {
+        server.arg("--catalogue").arg(catalogue);
+    }
+    Server::start(
+        "download-server",
+        &mut server,
+        port,
+        "/downloads/v1/products",
+        None,
+    )
+}
+
+/// Copies the built app, sub-folders included.
+fn copy_dir(from: &Path, to: &Path) -> Result {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,329 @@
+//! The release build of the web app, split by route: the gallery's code in the main
+//! wasm, every other page's code in chunks the app fetches when it needs them.
+//!
+//! trunk cannot split (trunk-rs/trunk#1022), so this does by hand what cargo-leptos
+//! does with `--split`, then writes the html trunk would have written:
+//!
+//! 1. `cargo rustc` on the pinned nightly with the `wasm-release` profile, the app's
+//!    `split` feature (its pages become `#[lazy]` split points) and the linker's
+//!    relocations kept (`--emit-relocs`), which wasm-split needs to cut the module.
+//! 2. `wasm-split-cli`: the main module, one module per split point, shared chunks,
+//!    and `__wasm_split.js`, which fetches and links them.
+//! 3. `wasm-bindgen --target web` on the main module, keeping the exports the linker
+//!    made (`--keep-lld-exports`): the chunks import them.
+//! 4. `wasm-opt -Oz` on every module.
+//! 5. Every js and wasm file renamed with the build's hash (the server and CDNs cache
+//!    such names for good), and their references to each other with them.
+//! 6. `index.html` from the project's: the `<base href>`, one stylesheet, the files the
+//!    page preloads and the module script that starts the app.
+//!
+//! `trunk serve` stays the development loop: it reads the same `index.html`, builds
+//! without the `split` feature and so gets one unsplit wasm.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::hash::{DefaultHasher, Hasher};
+use std::path::{Path, PathBuf};
+
+use crate::bundle::size_toolchain;
+use crate::exec::{Result, cargo, command, root, run, target_dir};
+use crate::tools::wasm_split_cli;
+
+/// The app's binary, and the stem of its js and main wasm.
+const APP: &str = "download-explorer";
+/// The module wasm-split makes for the chunks to link through; the main js imports it.
+const LINK_MODULE: &str = "__wasm_split.js";
+/// What wasm-opt may assume the browser has. The target-features section that would
+/// say so is gone by then (wasm-bindgen drops it).
+const WASM_FEATURES: [&str; 6] = [
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-reference-types",
+    "--enable-multivalue",
+];
+
+/// Builds the app split by route into `dist` (emptied first) for `public_url`.
+pub fn build(dist: &Path, public_url: &str) -> Result {
+    let work = target_dir().join("wasm-split");
+    let _ = fs::remove_dir_all(&work);
+    fs::create_dir_all(&work)?;
+    let _ = fs::remove_dir_all(dist);
+    fs::create_dir_all(dist)?;
+
+    let linked = compile()?;
+    run(command(wasm_split_cli())
+        .arg(&linked)
+        .arg(&work)
+        .args(["--out-name", APP]))?;
+    run(command("wasm-bindgen")
+        .args([
+            "--target",
+            "web",
+            "--no-typescript",
+            "--keep-lld-exports",
+            "--out-name",
+            APP,
+            "--out-dir",
+        ])
+        .arg(dist)
+        .arg(work.join(format!("{APP}.wasm"))))?;
+    for entry in fs::read_dir(&work)? {
+        let path = entry?.path();
+        let name = file_name(&path);
+        if name == LINK_MODULE || (name.ends_with(".wasm") && name != format!("{APP}.wasm")) {
+            fs::copy(&path, dist.join(name))?;
+        }
+    }
+    optimize_all(&files_ending(dist, ".wasm")?)?;
+    let names = hash_names(dist)?;
+    write_html(dist, public_url, &names)
+}
+
+/// The linked wasm, with the relocations wasm-split reads.
+fn compile() -> Result<PathBuf> {
+    // The link argument goes to this crate only (`cargo rustc`), so the dependencies
+    // built for the same profile are reused.
+    run(size_toolchain(&mut cargo()).args([
+        "rustc",
+        "--locked",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--profile",
+        "wasm-release",
+        "--bin",
+        APP,
+        "--features",
+        "split",
+        "--",
+        "-Clink-arg=--emit-relocs",
+    ]))?;
+    Ok(target_dir().join(format!("wasm32-unknown-unknown/wasm-release/{APP}.wasm")))
+}
+
+/// `wasm-opt -Oz` on each module, in place. It takes minutes, so each result is kept
+/// by its input's hash: a build for another public URL (only the html differs) reuses
+/// them. Results no module of this build had are removed.
+fn optimize_all(modules: &[PathBuf]) -> Result {
+    let cache = target_dir().join("wasm-opt-cache");
+    fs::create_dir_all(&cache)?;
+    let mut kept = Vec::new();
+    for wasm in modules {
+        let mut hasher = DefaultHasher::new();
+        hasher.write(&fs::read(wasm)?);
+        let cached = cache.join(format!("{:016x}.wasm", hasher.finish()));
+        if !cached.is_file() {
+            run(command("wasm-opt")
+                .args(["-Oz", "--strip-debug", "--strip-producers"])
+                .args(WASM_FEATURES)
+                .arg(wasm)
+                .arg("-o")
+                .arg(&cached))?;
+        }
+        fs::copy(&cached, wasm)?;
+        kept.push(cached);
+    }
+    for entry in fs::read_dir(&cache)? {
+        let path = entry?.path();
+        if !kept.contains(&path) {
+            fs::remove_file(path)?;
+        }
+    }
+    Ok(())
+}
+
+/// Renames every js and wasm file in `dist` to `<stem>-<hash>.<ext>`, one hash for the
+/// whole build (the js files import each other, so no file's hash could cover its
+/// own references), and rewrites their references to each other. Returns the new
+/// name of each old one.
+fn hash_names(dist: &Path) -> Result<BTreeMap<String, String>> {
+    let mut files = files_ending(dist, ".js")?;
+    files.extend(files_ending(dist, ".wasm")?);
+    files.sort();
+    let mut hasher = DefaultHasher::new();
+    for file in &files {
+        hasher.write(file_name(file).as_bytes());
+        hasher.write(&fs::read(file)?);
+    }
+    let hash = format!("{:016x}", hasher.finish());
+    let names: BTreeMap<String, String> = files
+        .iter()
+        .map(|file| {
+            let name = file_name(file);
+            let (stem, extension) = name.rsplit_once('.').unwrap_or((name, ""));
+            // `app_bg.wasm` becomes `app-<hash>_bg.wasm`, as trunk names it.
+            let renamed = match stem.strip_suffix("_bg") {
+                Some(stem) => format!("{stem}-{hash}_bg.{extension}"),
+                None => format!("{stem}-{hash}.{extension}"),
+            };
+            (name.to_string(), renamed)
+        })
+        .collect();
+    for file in &files {
+        let name = file_name(file);
+        if name.ends_with(".js") {
+            let text = fs::read_to_string(file)?;
+            fs::write(file, rewrite_references(&text, &names))?;
+        }
+        fs::rename(file, dist.join(&names[name]))?;
+    }
+    Ok(names)
+}
+
+/// `text` with each file it imports or fetches (`from "./app.js"`,
+/// `new URL("./chunk_3.wasm", …)`) renamed. Other strings stay: the wasm's import
+/// module names, the keys of the imports object, keep the names the wasm was built with.
+fn rewrite_references(text: &str, names: &BTreeMap<String, String>) -> String {
+    let mut text = text.to_string();
+    for (old, new) in names {
+        for quote in ['"', '\''] {
+            for before in ["from ", "URL("] {
+                for prefix in ["./", ""] {
+                    text = text.replace(
+                        &format!("{before}{quote}{prefix}{old}{quote}"),
+                        &format!("{before}{quote}{prefix}{new}{quote}"),
+                    );
+                }
+            }
+        }
+    }
+    text
+}
+
+/// The page, from the project's `index.html` (which trunk also reads): its `data-trunk`
+/// links become what they stand for.
+fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -> Result {
+    let source = fs::read_to_string(root().join("index.html"))
+        .map_err(|error| format!("cannot read index.html: {error}"))?;
+    let mut css = String::new();
+    let mut html = String::new();
+    for line in source.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("<base data-trunk-public-url") {
+            html.push_str(&format!("    <base href=\"{public_url}\" />\n"));
+        } else if trimmed.starts_with("<link data-trunk") {
+            let href = attribute(trimmed, "href");
+            match attribute(trimmed, "rel").as_deref() {
+                Some("css") => {
+                    let href = href.ok_or("a css link in index.html has no href")?;
+                    // The stylesheet goes where the first css link was.
+                    if css.is_empty() {
+                        html.push_str("    <link rel=\"stylesheet\" href=\"@STYLE@\" />\n");
+                    }
+                    css.push_str(&fs::read_to_string(root().join(&href))?);
+                    css.push('\n');
+                }
+                Some("copy-file") => {
+                    let href = href.ok_or("a copy-file link in index.html has no href")?;
+                    let from = root().join(&href);
+                    fs::copy(&from, dist.join(file_name(&from)))?;
+                }
+                Some("rust") => html.push_str(&start_script(names)?),
+                other => {
+                    return Err(format!(
+                        "index.html: no split-build rule for <link data-trunk rel={other:?}>"
+                    )
+                    .into());
+                }
+            }
+        } else {
+            html.push_str(line);
+            html.push('\n');
+        }
+    }
+    let mut hasher = DefaultHasher::new();
+    hasher.write(css.as_bytes());
+    let style = format!("style-{:016x}.css", hasher.finish());
+    fs::write(dist.join(&style), css)?;
+    fs::write(dist.join("index.html"), html.replace("@STYLE@", &style))?;
+    Ok(())
+}
+
+/// What starts the app: the js and the main wasm preloaded (both fetched while the
+/// page parses) and the module script that runs it. Relative addresses, so they
+/// follow the `<base href>` (the wasm's as a string, which `fetch` resolves against
+/// the page's base).
+fn start_script(names: &BTreeMap<String, String>) -> Result<String> {
+    let name = |old: &str| {
+        names
+            .get(old)
+            .ok_or_else(|| format!("the split build made no {old}"))
+    };
+    let js = name(&format!("{APP}.js"))?;
+    let link = name(LINK_MODULE)?;
+    let wasm = name(&format!("{APP}_bg.wasm"))?;
+    Ok(format!(
+        r#"    <link rel="modulepreload" href="{js}" />
+    <link rel="modulepreload" href="{link}" />
+    <link rel="preload" href="{wasm}" as="fetch" type="application/wasm" crossorigin />
+    <script type="module">
+      import init from "./{js}";
+      init({{ module_or_path: "{wasm}" }});
+    </script>
+"#
+    ))
+}
+
+/// The value of `name="…"` in an html tag.
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let length = tag[start..].find('"')?;
+    Some(tag[start..start + length].to_string())
+}
+
+fn files_ending(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if file_name(&path).ends_with(suffix) {
+            files.push(path);
+        }
+    }
+    Ok(files)
+}
+
+fn file_name(path: &Path) -> &str {
+    path.file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or_default()
+}
+
+/// Whether a built file is a chunk loaded on demand (not part of the first load).
+pub fn is_chunk(name: &str) -> bool {
+    name.ends_with(".wasm") && !name.starts_with(&format!("{APP}-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_follow_renamed_files() {
+        let names = BTreeMap::from([
+            ("chunk_3.wasm".to_string(), "chunk_3-00ff.wasm".to_string()),
+            ("app.js".to_string(), "app-00ff.js".to_string()),
+        ]);
+        let js = r#"import { initSync } from "./app.js"; fetch(new URL("./chunk_3.wasm", u)); x = new URL('chunk_3.wasm', u); imports = { "./app.js": import1 }"#;
+        assert_eq!(
+            rewrite_references(js, &names),
+            r#"import { initSync } from "./app-00ff.js"; fetch(new URL("./chunk_3-00ff.wasm", u)); x = new URL('chunk_3-00ff.wasm', u); imports = { "./app.js": import1 }"#
+        );
+    }
+
+    #[test]
+    fn reads_attributes_of_a_tag() {
+        let tag = r#"<link data-trunk rel="css" href="style/main.css" />"#;
+        assert_eq!(attribute(tag, "rel").as_deref(), Some("css"));
+        assert_eq!(attribute(tag, "href").as_deref(), Some("style/main.css"));
+        assert_eq!(attribute(tag, "data-bin"), None);
+    }
+
+    #[test]
+    fn only_wasm_other_than_the_main_module_is_a_chunk() {
+        assert!(is_chunk("chunk_7-0123456789abcdef.wasm"));
+        assert!(is_chunk("split_product_page_1-0123456789abcdef.wasm"));
+        assert!(!is_chunk("download-explorer-0123456789abcdef_bg.wasm"));
+        assert!(!is_chunk("__wasm_split-0123456789abcdef.js"));
+    }
+}

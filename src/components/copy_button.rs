@@ -22,29 +22,31 @@ pub fn CopyButton(
     context: Option<String>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
-    let copy = move |_| {
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        let promise = window
-            .navigator()
-            .clipboard()
-            .write_text(&text.get_untracked());
-        leptos::task::spawn_local(async move {
-            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-            copied.set(ok);
-            if ok {
-                set_timeout(
-                    move || copied.set(false),
-                    std::time::Duration::from_millis(1500),
-                );
-            }
-        });
-    };
+    let copy = move |_| copy_then(&text.get_untracked(), move |ok| copied.set(ok));
     view! {
         <button type="button" class="copy-button" title=title on:click=copy>
             {move || if copied.get() { "Copied".to_owned() } else { label.clone() }}
             {context.map(|context| view! { <span class="visually-hidden">{context}</span> })}
         </button>
     }
+}
+
+/// How long a copy button says "Copied".
+const COPIED_FOR: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// Copies `text` to the clipboard, then calls `copied(true)` once it is there and
+/// `copied(false)` a moment later (or at once if the copy failed), for a button to
+/// say so.
+pub fn copy_then(text: &str, copied: impl Fn(bool) + Clone + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(text);
+    leptos::task::spawn_local(async move {
+        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        copied(ok);
+        if ok {
+            set_timeout(move || copied(false), COPIED_FOR);
+        }
+    });
 }

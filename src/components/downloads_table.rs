@@ -3,37 +3,107 @@
 
 use download_api::ProductDownload;
 use explorer_logic::format_size;
+use explorer_logic::listing::{Column, Listing, Order, RowKeys};
+use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-use crate::components::CopyButton;
+use crate::components::copy_then;
+use crate::components::table_tools::{SortHeader, TableFilter};
+use crate::components::virtual_list::{Windowed, event_index, spacers};
 
-/// A table of downloads. Rows are keyed by their URL, so a refreshed list only
-/// touches the rows that changed.
+/// A table of downloads, with a filter box and sortable columns. Long lists are
+/// windowed: only the rows on screen are in the page. Rows are keyed by their position
+/// and URL, so a scroll only adds and removes rows at the edges.
 #[component]
 pub fn DownloadsTable(
     /// The files to list.
     #[prop(into)]
     downloads: Signal<Vec<ProductDownload>>,
 ) -> impl IntoView {
+    let listing = Memo::new(move |_| {
+        downloads.with(|all| {
+            Listing::new(all.iter().map(|d| RowKeys {
+                name: &d.file_name,
+                area: d.area.code(),
+                format: &d.format,
+                size: d.size,
+            }))
+        })
+    });
+    let filter = RwSignal::new(String::new());
+    let order = RwSignal::new(None::<Order>);
+    let shown = Memo::new(move |_| listing.with(|l| l.view(&filter.read(), order.get())));
+    let count = Signal::derive(move || shown.read().len());
+    let total = Signal::derive(move || listing.with(Listing::len));
+    let windowed = Windowed::new(count);
+    let body = NodeRef::<leptos::html::Tbody>::new();
+    body.on_load(move |body| windowed.attach(body.into()));
+    let copied = RwSignal::new(None::<usize>);
+
+    // One handler for every row's MD5 copy button.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let on_copy = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|t| t.closest(".copy-button").ok().flatten().is_some());
+        let Some(index) = event_index(&ev).filter(|_| on_copy) else {
+            return;
+        };
+        let Some(md5) = downloads.with_untracked(|all| all.get(index)?.md5.clone()) else {
+            return;
+        };
+        copy_then(&md5, move |ok| copied.set(ok.then_some(index)));
+    };
+    let each = move || {
+        let rows = windowed.rows(shown);
+        downloads.with(|all| {
+            rows.into_iter()
+                .filter_map(|(pos, index)| Some((pos, index, all.get(index)?.url.clone())))
+                .collect::<Vec<_>>()
+        })
+    };
+    let row = move |(pos, index, _): (usize, usize, String)| {
+        let download = downloads.with_untracked(|all| all[index].clone());
+        view! { <DownloadRow download pos index windowed copied /> }
+    };
+    let (above, below) = spacers(windowed, 6);
+
     view! {
+        <TableFilter
+            id="downloads-filter"
+            label="Filter downloads"
+            placeholder="Name, area or format"
+            filter
+            shown=count
+            total
+            show_all=windowed.show_all
+        />
         <div class="table-scroll">
-            <table class="downloads-table">
+            <table
+                class="downloads-table"
+                class:windowed=move || { count.get() > SHOW_WHOLE_UP_TO }
+                aria-rowcount=move || count.get() + 1
+            >
                 <thead>
-                    <tr>
-                        <th scope="col">"File"</th>
-                        <th scope="col">"Area"</th>
-                        <th scope="col">"Format"</th>
-                        <th scope="col" class="num">"Size"</th>
+                    <tr aria-rowindex="1">
+                        <SortHeader column=Column::Name label="File" order />
+                        <SortHeader column=Column::Area label="Area" order />
+                        <SortHeader column=Column::Format label="Format" order />
+                        <SortHeader column=Column::Size label="Size" order class="num" />
                         <th scope="col">"MD5"</th>
                         <th scope="col"><span class="visually-hidden">"Download"</span></th>
                     </tr>
                 </thead>
-                <tbody>
-                    <For
-                        each=move || downloads.get()
-                        key=|download| download.url.clone()
-                        children=|download| view! { <DownloadRow download /> }
-                    />
+                <tbody
+                    node_ref=body
+                    on:click=on_click
+                    on:keydown=move |ev| windowed.on_keydown(&ev)
+                    on:focusin=move |ev| windowed.on_focusin(&ev)
+                >
+                    {above}
+                    <For each key=|(pos, _, url)| (*pos, url.clone()) children=row />
+                    {below}
                 </tbody>
             </table>
         </div>
@@ -41,7 +111,16 @@ pub fn DownloadsTable(
 }
 
 #[component]
-fn DownloadRow(download: ProductDownload) -> impl IntoView {
+fn DownloadRow(
+    download: ProductDownload,
+    /// Its position in the table as shown.
+    pos: usize,
+    /// Its index in the list of downloads.
+    index: usize,
+    windowed: Windowed,
+    /// The index of the row whose MD5 was just copied.
+    copied: RwSignal<Option<usize>>,
+) -> impl IntoView {
     let ProductDownload {
         url,
         file_name,
@@ -55,12 +134,20 @@ fn DownloadRow(download: ProductDownload) -> impl IntoView {
         let title = format!("Copy the MD5 of {file_name}");
         view! {
             <code class="md5" title=md5.clone()>{short_md5(&md5)}</code>
-            <CopyButton text=md5 label="Copy" title />
+            <button type="button" class="copy-button" title=title>
+                {move || if copied.get() == Some(index) { "Copied" } else { "Copy" }}
+            </button>
         }
     });
     let link_label = format!("Download {file_name}");
     view! {
-        <tr data-file=file_name.clone()>
+        <tr
+            data-file=file_name.clone()
+            data-pos=pos
+            data-index=index
+            aria-rowindex=pos + 2
+            tabindex=move || windowed.tab_index(pos)
+        >
             <td class="file-name">{file_name.clone()}</td>
             <td><span class="area-tag">{area.code().to_owned()}</span></td>
             <td class="format-cell">

@@ -1,11 +1,15 @@
 use download_api::Download;
+use explorer_logic::listing::{Column, Listing, RowKeys, TableQuery};
+use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use explorer_logic::{Totals, counted, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::api::use_api;
 use crate::auth::use_session;
-use crate::components::CopyButton;
+use crate::components::copy_then;
+use crate::components::table_tools::{SortHeader, TableFilter};
+use crate::components::virtual_list::{Windowed, event_index, spacers};
 
 /// Listed links are signed for about an hour: past this age, ask for a fresh one.
 const LISTED_LINK_MAX_AGE_MS: f64 = 50.0 * 60.0 * 1000.0;
@@ -25,6 +29,12 @@ pub fn FilesTable(
     package_id: String,
     /// The version's real id (never `latest`).
     version_id: String,
+    /// The filter and order to start with.
+    #[prop(optional)]
+    query: TableQuery,
+    /// Told each new filter and order (to keep them in the address).
+    #[prop(optional, into)]
+    on_query: Option<Callback<TableQuery>>,
 ) -> impl IntoView {
     let api = use_api();
     let session = use_session();
@@ -32,78 +42,128 @@ pub fn FilesTable(
     let status = RwSignal::new(None::<String>);
 
     let total = Totals::of(files.iter().map(|f| f.size));
-    let rows = files
-        .into_iter()
-        .map(|file| {
-            let (package_id, version_id) = (package_id.clone(), version_id.clone());
-            let name = file.file_name.clone();
-            let on_click = move |ev: leptos::ev::MouseEvent| {
-                let stale = js_sys::Date::now() - listed_at > LISTED_LINK_MAX_AGE_MS;
-                if !stale {
-                    return; // the browser follows the listed link itself
-                }
-                ev.prevent_default();
-                let api = api.get_untracked();
-                let (package_id, version_id, name) =
-                    (package_id.clone(), version_id.clone(), name.clone());
-                status.set(Some(format!("Getting a download address for {name}…")));
-                leptos::task::spawn_local(async move {
-                    let result = api
-                        .direct_download_url(&package_id, &version_id, &name)
-                        .await;
-                    match session.guard(&api, result) {
-                        Ok(url) => {
-                            status.set(None);
-                            start_download(&url, &name);
-                        }
-                        Err(error) => {
-                            status.set(Some(format!("Could not download {name}: {error}")))
-                        }
-                    }
-                });
+    let listing = StoredValue::new(Listing::new(files.iter().map(|f| RowKeys {
+        name: &f.file_name,
+        size: f.size,
+        ..RowKeys::default()
+    })));
+    let files = StoredValue::new(files);
+    let filter = RwSignal::new(query.filter);
+    let order = RwSignal::new(query.order);
+    if let Some(on_query) = on_query {
+        // Each change after the first.
+        Effect::new(move |first: Option<()>| {
+            let query = TableQuery {
+                filter: filter.get(),
+                order: order.get(),
             };
-            let size = file.size.map(format_size).unwrap_or_else(|| "—".into());
-            let exact = file.size.map(|s| format!("{s} bytes")).unwrap_or_default();
-            let md5 = file.md5.clone();
-            view! {
-                <tr>
-                    <td class="file-name">
-                        <a
-                            href=file.url
-                            download=file.file_name.clone()
-                            class="download-link"
-                            on:click=on_click
-                        >
-                            {file.file_name.clone()}
-                        </a>
-                    </td>
-                    <td class="num" data-label="Size" title=exact>
-                        {size}
-                    </td>
-                    <td class="md5" data-label="MD5">
-                        {match md5 {
-                            Some(md5) => {
-                                let context = format!(" the MD5 of {}", file.file_name);
-                                view! {
-                                    <code>{md5.clone()}</code>
-                                    " "
-                                    <CopyButton text=md5 context />
-                                }
-                                    .into_any()
-                            }
-                            None => view! { <span class="muted">"not given"</span> }.into_any(),
-                        }}
-                    </td>
-                </tr>
+            if first.is_some() {
+                on_query.run(query);
             }
-        })
-        .collect_view();
+        });
+    }
+    // Positions in the table as shown -> indices into `files`.
+    let shown = Memo::new(move |_| listing.with_value(|l| l.view(&filter.read(), order.get())));
+    let count = Signal::derive(move || shown.read().len());
+    let windowed = Windowed::new(count);
+    let body = NodeRef::<leptos::html::Tbody>::new();
+    body.on_load(move |body| windowed.attach(body.into()));
+    let copied = RwSignal::new(None::<usize>);
+
+    // One handler for every row: a stale link's click, and the MD5 copy buttons.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(index) = event_index(&ev) else {
+            return;
+        };
+        let target = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let within = |css: &str| {
+            target
+                .as_ref()
+                .is_some_and(|t| t.closest(css).ok().flatten().is_some())
+        };
+        if within(".copy-button") {
+            if let Some(md5) = files.with_value(|f| f[index].md5.clone()) {
+                copy_then(&md5, move |ok| copied.set(ok.then_some(index)));
+            }
+            return;
+        }
+        if !within("a.download-link") {
+            return;
+        }
+        let stale = js_sys::Date::now() - listed_at > LISTED_LINK_MAX_AGE_MS;
+        if !stale {
+            return; // the browser follows the listed link itself
+        }
+        ev.prevent_default();
+        let api = api.get_untracked();
+        let (package_id, version_id) = (package_id.clone(), version_id.clone());
+        let name = files.with_value(|f| f[index].file_name.clone());
+        status.set(Some(format!("Getting a download address for {name}…")));
+        leptos::task::spawn_local(async move {
+            let result = api
+                .direct_download_url(&package_id, &version_id, &name)
+                .await;
+            match session.guard(&api, result) {
+                Ok(url) => {
+                    status.set(None);
+                    start_download(&url, &name);
+                }
+                Err(error) => status.set(Some(format!("Could not download {name}: {error}"))),
+            }
+        });
+    };
+
+    let row = move |pos: usize, index: usize| {
+        let file = files.with_value(|f| f[index].clone());
+        let size = file.size.map(format_size).unwrap_or_else(|| "—".into());
+        let exact = file.size.map(|s| format!("{s} bytes")).unwrap_or_default();
+        view! {
+            <tr
+                data-pos=pos
+                data-index=index
+                aria-rowindex=pos + 2
+                tabindex=move || windowed.tab_index(pos)
+            >
+                <td class="file-name">
+                    <a href=file.url download=file.file_name.clone() class="download-link">
+                        {file.file_name.clone()}
+                    </a>
+                </td>
+                <td class="num" data-label="Size" title=exact>
+                    {size}
+                </td>
+                <td class="md5" data-label="MD5">
+                    {match file.md5 {
+                        Some(md5) => {
+                            view! {
+                                <code>{md5}</code>
+                                " "
+                                <button type="button" class="copy-button">
+                                    {move || {
+                                        if copied.get() == Some(index) { "Copied" } else { "Copy" }
+                                    }}
+                                    <span class="visually-hidden">
+                                        {format!(" the MD5 of {}", file.file_name)}
+                                    </span>
+                                </button>
+                            }
+                                .into_any()
+                        }
+                        None => view! { <span class="muted">"not given"</span> }.into_any(),
+                    }}
+                </td>
+            </tr>
+        }
+    };
 
     let unknown = if total.unsized_files > 0 {
         format!("{} of unknown size", total.unsized_files)
     } else {
         String::new()
     };
+    let (above, below) = spacers(windowed, 3);
     view! {
         {move || {
             status
@@ -116,18 +176,45 @@ pub fn FilesTable(
                     }
                 })
         }}
+        <TableFilter
+            id="files-filter"
+            label="Filter files"
+            placeholder="Part of a file name"
+            filter
+            shown=count
+            total=total.files
+            show_all=windowed.show_all
+        />
         <div class="table-scroll">
-            <table class="data-table files-table">
+            // The header, the rows and the totals line count as rows.
+            <table
+                class="data-table files-table"
+                class:windowed=move || { count.get() > SHOW_WHOLE_UP_TO }
+                aria-rowcount=move || count.get() + 2
+            >
                 <thead>
-                    <tr>
-                        <th scope="col">"File"</th>
-                        <th scope="col" class="num">"Size"</th>
+                    <tr aria-rowindex="1">
+                        <SortHeader column=Column::Name label="File" order />
+                        <SortHeader column=Column::Size label="Size" order class="num" />
                         <th scope="col">"MD5"</th>
                     </tr>
                 </thead>
-                <tbody>{rows}</tbody>
+                <tbody
+                    node_ref=body
+                    on:click=on_click
+                    on:keydown=move |ev| windowed.on_keydown(&ev)
+                    on:focusin=move |ev| windowed.on_focusin(&ev)
+                >
+                    {above}
+                    <For
+                        each=move || windowed.rows(shown)
+                        key=|pair| *pair
+                        children=move |(pos, index)| row(pos, index)
+                    />
+                    {below}
+                </tbody>
                 <tfoot>
-                    <tr>
+                    <tr aria-rowindex=move || count.get() + 2>
                         <th scope="row" class="files-total">
                             {counted(total.files, "file", "files")}
                         </th>

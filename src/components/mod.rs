@@ -12,10 +12,12 @@ mod place_finder;
 mod product_card;
 pub mod save_file;
 mod session_badge;
+pub mod table_tools;
 mod towns;
+pub mod virtual_list;
 
 pub use area_grid::{AreaGrid, MapMarker};
-pub use copy_button::CopyButton;
+pub use copy_button::{CopyButton, copy_then};
 pub use downloads_table::DownloadsTable;
 pub use error_view::Errors;
 pub use image_strip::ImageStrip;

@@ -8,6 +8,7 @@ use leptos_router::NavigateOptions;
 use leptos_router::hooks::use_location;
 
 use crate::api::use_api;
+use crate::components::virtual_list::{Windowed, px};
 use crate::components::{Errors, ProductCard, ProductCardSkeleton};
 use crate::routes::{Route, use_go_to};
 
@@ -233,7 +234,8 @@ fn FilterSelect(
     }
 }
 
-/// The result line and the cards that pass the search and filters.
+/// The result line and the cards that pass the search and filters. A long catalogue
+/// is windowed: only the lines of cards on screen are in the page.
 #[component]
 fn Results(
     products: Vec<Product>,
@@ -242,33 +244,50 @@ fn Results(
 ) -> impl IntoView {
     let total = products.len();
     let products = StoredValue::new(products);
-    let shown = Memo::new(move |_| {
-        products
-            .with_value(|all| query.with(|q| q.apply(all).into_iter().cloned().collect::<Vec<_>>()))
-    });
+    // Indices into `products`, in the order shown.
+    let shown = Memo::new(move |_| products.with_value(|all| query.read().positions(all)));
+    let count = Signal::derive(move || shown.read().len());
     let narrowed = move || query.read().is_narrowed();
+    let windowed = Windowed::new(count);
+    let grid = NodeRef::<leptos::html::Ul>::new();
+    grid.on_load(move |grid| windowed.attach(grid.into()));
+    let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding()));
 
     view! {
         <div class="results-bar">
             <p class="result-count" role="status" aria-live="polite">
-                {move || result_summary(shown.read().len(), total)}
+                {move || result_summary(count.get(), total)}
             </p>
-            <Show when=move || narrowed() && !shown.read().is_empty()>
+            <Show when=move || { narrowed() && count.get() > 0 }>
                 <button type="button" class="button link" on:click=move |_| clear.run(())>
                     "Clear filters"
                 </button>
             </Show>
         </div>
         <Show
-            when=move || !shown.read().is_empty()
+            when=move || { count.get() > 0 }
             fallback=move || view! { <EmptyState total narrowed=Signal::derive(narrowed) clear /> }
         >
-            <ul class="product-grid">
-                <For each=move || shown.get() key=|product| product.id.clone() let(product)>
-                    <li>
-                        <ProductCard product />
-                    </li>
-                </For>
+            <ul
+                class="product-grid"
+                node_ref=grid
+                style:padding-top=padding(|(above, _)| above)
+                style:padding-bottom=padding(|(_, below)| below)
+                on:keydown=move |ev| windowed.on_keydown(&ev)
+                on:focusin=move |ev| windowed.on_focusin(&ev)
+            >
+                <For
+                    each=move || windowed.rows(shown)
+                    key=|pair| *pair
+                    children=move |(pos, index)| {
+                        let product = products.with_value(|all| all[index].clone());
+                        view! {
+                            <li data-pos=pos>
+                                <ProductCard product />
+                            </li>
+                        }
+                    }
+                />
             </ul>
         </Show>
     }

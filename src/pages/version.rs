@@ -1,9 +1,11 @@
 use download_api::{DataPackage, DataPackageVersion};
+use explorer_logic::listing::TableQuery;
 use explorer_logic::routes::version_title;
 use explorer_logic::versions::{
     ChangedFile, Comparison, is_older, name_and_size, sort_newest_first, supply_type_label,
     version_id_from_url,
 };
+use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
@@ -14,6 +16,7 @@ use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
+use crate::components::virtual_list::{Windowed, px};
 use crate::routes::{Href, Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
@@ -140,6 +143,31 @@ fn VersionView(
         .unwrap_or(summary.product_format.clone());
     let title = format!("Data package {package_id}, version {id}");
     let files = version.downloads.clone();
+    // The files' filter and order live in the address, next to the comparison.
+    let query = use_query_map();
+    let files_query = query.with_untracked(|q| {
+        TableQuery::from_params(q.get("filter").as_deref(), q.get("sort").as_deref())
+    });
+    let on_files_query = {
+        let go_to = use_go_to();
+        let (package_id, requested) = (package_id.clone(), requested.clone());
+        Callback::new(move |files: TableQuery| {
+            let route = Route::Version {
+                package_id: package_id.clone(),
+                version: requested.clone(),
+                compare: query
+                    .with_untracked(|q| q.get("compare"))
+                    .filter(|c| !c.is_empty()),
+                files,
+            };
+            let options = NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..NavigateOptions::default()
+            };
+            go_to(&route, options);
+        })
+    };
 
     view! {
         <Breadcrumbs package_id=package_id.clone() package_name version_id=Some(id.clone()) />
@@ -217,7 +245,15 @@ fn VersionView(
         {if files.is_empty() {
             view! { <p class="empty-state">"This version lists no files."</p> }.into_any()
         } else {
-            view! { <FilesTable files package_id=package_id.clone() version_id=id.clone() /> }
+            view! {
+                <FilesTable
+                    files
+                    package_id=package_id.clone()
+                    version_id=id.clone()
+                    query=files_query
+                    on_query=on_files_query
+                />
+            }
                 .into_any()
         }}
         <VersionCompare package_id package version requested />
@@ -264,6 +300,9 @@ fn VersionCompare(
                 package_id: package_id.clone(),
                 version: requested.clone(),
                 compare: Some(event_target_value(&ev)).filter(|other| !other.is_empty()),
+                files: query.with_untracked(|q| {
+                    TableQuery::from_params(q.get("filter").as_deref(), q.get("sort").as_deref())
+                }),
             };
             let options = NavigateOptions {
                 replace: true,
@@ -352,14 +391,7 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
     };
     let result = Comparison::between(&older.downloads, &newer.downloads);
     let list = |title: &'static str, class: &'static str, files: Vec<String>| {
-        (!files.is_empty()).then(|| {
-            view! {
-                <div class=format!("compare-list {class}")>
-                    <h3>{title}</h3>
-                    <ul>{files.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
-                </div>
-            }
-        })
+        (!files.is_empty()).then(|| view! { <CompareList title class files /> })
     };
     let added = result.added.iter().map(|d| name_and_size(d)).collect();
     let removed = result.removed.iter().map(|d| name_and_size(d)).collect();
@@ -379,4 +411,34 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
         </div>
     }
     .into_any()
+}
+
+/// One list of a comparison (added, removed or changed files), windowed when long.
+#[component]
+fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> impl IntoView {
+    let count = files.len();
+    let files = StoredValue::new(files);
+    let windowed = Windowed::new(Signal::stored(count));
+    let list = NodeRef::<leptos::html::Ul>::new();
+    list.on_load(move |list| windowed.attach(list.into()));
+    let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding()));
+    view! {
+        <div class=format!("compare-list {class}")>
+            <h3>{title}</h3>
+            <ul
+                node_ref=list
+                class:windowed={ count > SHOW_WHOLE_UP_TO }
+                style:padding-top=padding(|(above, _)| above)
+                style:padding-bottom=padding(|(_, below)| below)
+            >
+                <For
+                    each=move || windowed.range()
+                    key=|pos| *pos
+                    children=move |pos| {
+                        view! { <li data-pos=pos>{files.with_value(|f| f[pos].clone())}</li> }
+                    }
+                />
+            </ul>
+        </div>
+    }
 }

@@ -12,6 +12,7 @@ use download_api::{Area, Product};
 use download_api::{encode_component, parse_query};
 
 use crate::counted;
+use crate::listing::sort_positions;
 
 /// How the gallery orders products.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -187,8 +188,21 @@ impl CatalogueQuery {
 
     /// The products that pass, in the chosen order.
     pub fn apply<'a>(&self, products: &'a [Product]) -> Vec<&'a Product> {
-        let mut shown: Vec<&Product> = products.iter().filter(|p| self.matches(p)).collect();
-        shown.sort_by(|a, b| self.sort.order(a, b));
+        self.positions(products)
+            .into_iter()
+            .map(|i| &products[i])
+            .collect()
+    }
+
+    /// Where in `products` the ones that pass are, in the chosen order: the gallery
+    /// keeps the list and shows it through these, never copying a product.
+    pub fn positions(&self, products: &[Product]) -> Vec<usize> {
+        let mut shown: Vec<usize> = (0..products.len())
+            .filter(|&i| self.matches(&products[i]))
+            .collect();
+        sort_positions(&mut shown, &|a, b| {
+            self.sort.order(&products[a], &products[b])
+        });
         shown
     }
 }

@@ -8,6 +8,7 @@ pub mod bulk;
 pub mod download_queue;
 pub mod gallery;
 pub mod grid_ref;
+pub mod listing;
 pub mod places;
 pub mod routes;
 pub mod selection;
@@ -18,6 +19,7 @@ mod text;
 mod totals;
 pub mod verify;
 pub mod versions;
+pub mod window;
 
 pub use size::format_size;
 pub use text::counted;

@@ -10,6 +10,7 @@ use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_enco
 use download_api::{encode_component, parse_query};
 
 use crate::gallery::CatalogueQuery;
+use crate::listing::TableQuery;
 use crate::selection::Selection;
 
 /// What must be encoded in a `next` query value; `/` stays readable.
@@ -39,11 +40,13 @@ pub enum Route {
     Packages,
     /// `/packages/{id}`.
     Package { id: String },
-    /// `/packages/{id}/versions/{version}` (`latest` allowed), compared with another.
+    /// `/packages/{id}/versions/{version}` (`latest` allowed), compared with another,
+    /// its files filtered and sorted.
     Version {
         package_id: String,
         version: String,
         compare: Option<String>,
+        files: TableQuery,
     },
     /// `/settings`.
     Settings,
@@ -74,6 +77,7 @@ impl Route {
             package_id: package_id.to_owned(),
             version: version.to_owned(),
             compare: None,
+            files: TableQuery::default(),
         }
     }
 
@@ -123,6 +127,7 @@ impl Route {
                 package_id,
                 version,
                 compare,
+                files,
             } => with_query(
                 format!(
                     "/packages/{}/versions/{}",
@@ -130,9 +135,12 @@ impl Route {
                     encode_component(version)
                 ),
                 compare
-                    .as_deref()
-                    .map(|other| format!("compare={}", encode_component(other)))
-                    .unwrap_or_default(),
+                    .iter()
+                    .map(|other| ("compare", other.clone()))
+                    .chain(files.pairs())
+                    .map(|(name, value)| format!("{name}={}", encode_component(&value)))
+                    .collect::<Vec<_>>()
+                    .join("&"),
             ),
             Route::Settings => "/settings".to_owned(),
         }
@@ -178,6 +186,10 @@ impl Route {
                 package_id: (*id).to_owned(),
                 version: (*version).to_owned(),
                 compare: param("compare").filter(|other| !other.is_empty()),
+                files: TableQuery::from_params(
+                    param("filter").as_deref(),
+                    param("sort").as_deref(),
+                ),
             },
             ["settings"] => Route::Settings,
             _ => return None,
@@ -327,6 +339,7 @@ mod tests {
                 package_id: id.into(),
                 version: id.into(),
                 compare: Some(id.into()),
+                files: TableQuery::default(),
             };
             let path = route.path();
             assert_eq!(path.matches('/').count(), 4, "{path}");
@@ -337,6 +350,24 @@ mod tests {
             assert_eq!(Route::parse(&package.path()), Some(package));
         }
         assert_eq!(Route::package("a b/c").path(), "/packages/a%20b%2Fc");
+    }
+
+    #[test]
+    fn a_versions_file_filter_and_order_round_trip_through_its_path() {
+        let route = Route::Version {
+            package_id: "1".into(),
+            version: "latest".into(),
+            compare: Some("2".into()),
+            files: TableQuery::from_params(Some("su & gml"), Some("-size")),
+        };
+        let path = route.path();
+        assert_eq!(
+            path,
+            "/packages/1/versions/latest?compare=2&filter=su%20%26%20gml&sort=-size"
+        );
+        assert_eq!(Route::parse(&path), Some(route));
+        let plain = Route::parse("/packages/1/versions/2?sort=bogus").unwrap();
+        assert_eq!(plain, Route::version("1", "2"));
     }
 
     #[test]

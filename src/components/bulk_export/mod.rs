@@ -73,6 +73,7 @@ pub fn BulkExport(
         files.with(|files| url_list(&files.iter().map(BulkFile::from).collect::<Vec<_>>()))
     });
     let count = move || files.with(Vec::len);
+    let links_open = RwSignal::new(false);
     view! {
         <Show when=move || { count() > 0 }>
             <section class="bulk" aria-label="Download all listed files">
@@ -93,16 +94,25 @@ pub fn BulkExport(
                         .with_value(Option::is_some)
                         .then(|| view! { <span class="muted">"The listed links work for about an hour."</span> })}
                 </div>
-                <details class="bulk-links">
+                // The links are drawn only while open: thousands of them nobody sees
+                // would cost the page most of its time.
+                <details
+                    class="bulk-links"
+                    on:toggle=move |ev| {
+                        links_open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"))
+                    }
+                >
                     <summary>{move || format!("One by one ({} links)", count())}</summary>
                     <ul>
-                        <For
-                            each=move || files.get()
-                            key=|file| file.url.clone()
-                            children=|file| view! {
-                                <li><a href=file.url download=file.file_name.clone()>{file.file_name.clone()}</a></li>
-                            }
-                        />
+                        <Show when=move || links_open.get()>
+                            <For
+                                each=move || files.get()
+                                key=|file| file.url.clone()
+                                children=|file| view! {
+                                    <li><a href=file.url download=file.file_name.clone()>{file.file_name.clone()}</a></li>
+                                }
+                            />
+                        </Show>
                     </ul>
                 </details>
                 <VerifyFiles files />

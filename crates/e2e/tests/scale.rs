@@ -1,0 +1,644 @@
+//! The app at scale, in a real browser against our server with a large catalogue
+//! written into a temporary directory: 1,000 products, and a data package whose
+//! versions hold 9,900 and 10,000 files. Long lists are windowed: the page holds only
+//! the rows on screen, yet every row can be reached by scrolling, keyboard, filter
+//! and sort, and screen readers hear the whole count.
+//!
+//! `figures` (ignored; run it by name) prints what the page costs at this size.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use e2e::Harness;
+use e2e::thirtyfour::components::SelectElement;
+use e2e::thirtyfour::prelude::*;
+use tempfile::TempDir;
+
+const PRODUCTS: usize = 1_000;
+const FILES: usize = 10_000;
+/// The older version lists the first 9,900 of the newer one's files.
+const OLDER_FILES: usize = 9_900;
+const PACKAGE: &str = "9000000001";
+const KEY: &str = "scale-key";
+const SECRET: &str = "scale-secret";
+/// `printf '%s' scale-key | sha256sum`, and the same for the secret.
+const KEY_SHA256: &str = "5cd48898a3f26b465525680b0c15db5ab4d8ac83abfb0e0e5d22b54f902dc768";
+const SECRET_SHA256: &str = "4e31c97d2f17e3eedaef70fcce4258694639e4964048463904f4c1db185dbc87";
+/// More rows than this in the page means the table is not windowed.
+const MOST_ROWS: usize = 200;
+
+fn file_name(i: usize) -> String {
+    format!("file_{i:05}.zip")
+}
+
+/// Every file a different size, in no order: 1 to 10,007 bytes.
+fn file_size(i: usize) -> usize {
+    (i * 7_919) % 10_007 + 1
+}
+
+fn product_name(i: usize) -> String {
+    format!("Scale product {i:04}")
+}
+
+/// Writes the catalogue (and its files) into `dir`.
+fn write_catalogue(dir: &Path) {
+    let files_dir = dir.join("files");
+    fs::create_dir_all(&files_dir).expect("create the files directory");
+    let mut paths = Vec::with_capacity(FILES);
+    for i in 0..FILES {
+        let name = file_name(i);
+        fs::write(files_dir.join(&name), vec![b'x'; file_size(i)]).expect("write a file");
+        paths.push(format!("files/{name}"));
+    }
+    let products: Vec<serde_json::Value> = (0..PRODUCTS)
+        .map(|i| {
+            let category = ["Mapping", "Roads", "Terrain"][i % 3];
+            let structure = ["Vector", "Raster"][i % 2];
+            serde_json::json!({
+                "id": format!("Scale{i:04}"),
+                "name": product_name(i),
+                "description": format!("Synthetic product number {i} of a large catalogue."),
+                "version": format!("20{:02}-{:02}", 10 + i % 15, 1 + i % 12),
+                "category": category,
+                "dataStructures": [structure],
+            })
+        })
+        .collect();
+    let version = |id: &str, files: &[String]| {
+        serde_json::json!({
+            "id": id, "createdOn": "2024-01-01", "reason": "UPDATE", "supplyType": "FULL",
+            "productVersion": "Synthetic", "productFormat": "ZIP", "files": files,
+        })
+    };
+    let catalogue = serde_json::json!({
+        "products": products,
+        "projects": [{
+            "name": "Scale",
+            "keySha256": KEY_SHA256,
+            "secretSha256": SECRET_SHA256,
+            "dataPackages": [{
+                "id": PACKAGE, "name": "Ten thousand files", "createdOn": "2024-01-01",
+                "productId": "Scale0000", "productName": product_name(0),
+                "versions": [version("1", &paths[..OLDER_FILES]), version("2", &paths)],
+            }],
+        }],
+    });
+    fs::write(
+        dir.join("catalogue.json"),
+        serde_json::to_vec(&catalogue).expect("catalogue JSON"),
+    )
+    .expect("write catalogue.json");
+}
+
+/// The built app (from `web_root`, or the default) on our server with the large
+/// catalogue.
+async fn start(web_root: Option<&str>) -> (Harness, TempDir) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    write_catalogue(dir.path());
+    let catalogue = dir.path().display().to_string();
+    let h = match web_root {
+        None => Harness::start(&["--catalogue", &catalogue]).await,
+        Some(root) => {
+            let server = e2e::our_server(&["--catalogue", &catalogue, "--web-root", root]).await;
+            Harness::open(server.origin.clone(), vec![server]).await
+        }
+    };
+    (h, dir)
+}
+
+/// Signs in with the project's key and secret on the way to `path`.
+async fn sign_in_to(h: &Harness, path: &str) {
+    h.goto(&format!("/login?next={path}")).await;
+    h.find(".login-form").await;
+    for option in h.find_all(".method-option").await {
+        if option
+            .text()
+            .await
+            .unwrap_or_default()
+            .contains("API key and secret")
+        {
+            option.click().await.expect("choose sign-in method");
+        }
+    }
+    h.find("#login-key")
+        .await
+        .send_keys(KEY)
+        .await
+        .expect("type key");
+    h.find("#login-secret")
+        .await
+        .send_keys(SECRET)
+        .await
+        .expect("type secret");
+    h.find(".login-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .expect("submit");
+}
+
+async fn count(h: &Harness, css: &str) -> usize {
+    let script = format!("return document.querySelectorAll({css:?}).length;");
+    h.js(&script).await.as_u64().expect("a count") as usize
+}
+
+async fn number(h: &Harness, script: &str) -> f64 {
+    h.js(script)
+        .await
+        .as_f64()
+        .unwrap_or_else(|| panic!("{script} gave no number"))
+}
+
+const ROWS: &str = ".files-table tbody tr[data-pos]";
+
+/// The file names of the rows in the page, in order.
+async fn shown_names(h: &Harness) -> Vec<String> {
+    let names = h
+        .js("return [...document.querySelectorAll('.files-table tbody tr[data-pos] .download-link')].map(a => a.textContent);")
+        .await;
+    serde_json::from_value(names).expect("names")
+}
+
+async fn open_version(h: &Harness, version: &str) {
+    sign_in_to(h, &format!("/packages/{PACKAGE}/versions/{version}")).await;
+    h.find(ROWS).await;
+}
+
+#[tokio::test]
+async fn a_version_of_ten_thousand_files_is_windowed_and_every_row_reachable() {
+    let (h, _dir) = start(None).await;
+    open_version(&h, "latest").await;
+
+    let rows = count(&h, ROWS).await;
+    assert!((1..=MOST_ROWS).contains(&rows), "{rows} rows in the page");
+    // The header, 10,000 files and the totals line.
+    assert_eq!(
+        h.js("return document.querySelector('.files-table').getAttribute('aria-rowcount');")
+            .await,
+        "10002"
+    );
+    assert_eq!(shown_names(&h).await[0], file_name(0));
+    assert_eq!(
+        h.js(&format!(
+            "return document.querySelector('{ROWS}').getAttribute('aria-rowindex');"
+        ))
+        .await,
+        "2"
+    );
+
+    // Scrolled to the end, the last file shows, with its place in the whole table.
+    h.js("window.scrollTo(0, document.documentElement.scrollHeight); return 0;")
+        .await;
+    h.wait_for_js(&format!(
+        "document.querySelector('{ROWS}[data-pos=\"9999\"]')"
+    ))
+    .await;
+    assert_eq!(shown_names(&h).await.last().unwrap(), &file_name(FILES - 1));
+    assert_eq!(
+        h.js(&format!(
+            "return document.querySelector('{ROWS}[data-pos=\"9999\"]').getAttribute('aria-rowindex');"
+        ))
+        .await,
+        "10001"
+    );
+    assert!(count(&h, ROWS).await <= MOST_ROWS);
+
+    // Keyboard: from the first row, End reaches the last one and focuses it.
+    h.js("window.scrollTo(0, 0); return 0;").await;
+    h.wait_for_js(&format!("document.querySelector('{ROWS}[data-pos=\"0\"]')"))
+        .await;
+    h.js(&format!(
+        "document.querySelector('{ROWS}[data-pos=\"0\"]').focus(); return 0;"
+    ))
+    .await;
+    h.press(Key::End).await;
+    h.wait_for_js("document.activeElement && document.activeElement.dataset.pos === '9999'")
+        .await;
+    h.press(Key::Up).await;
+    h.wait_for_js("document.activeElement && document.activeElement.dataset.pos === '9998'")
+        .await;
+    h.press(Key::Home).await;
+    h.wait_for_js("document.activeElement && document.activeElement.dataset.pos === '0'")
+        .await;
+    assert!(count(&h, ROWS).await <= MOST_ROWS);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn ten_thousand_files_filter_and_sort_by_size() {
+    let (h, _dir) = start(None).await;
+    open_version(&h, "latest").await;
+
+    let filter = h.find("#files-filter").await;
+    filter.send_keys("FILE_0999").await.expect("type a filter");
+    // file_09990 to file_09999.
+    h.wait_for_js(&format!(
+        "document.querySelectorAll('{ROWS}').length === 10"
+    ))
+    .await;
+    // The filter is kept in the address, so the view can be shared.
+    assert!(h.current_url().await.ends_with("?filter=FILE_0999"));
+    let names = shown_names(&h).await;
+    assert_eq!(names.first().unwrap(), &file_name(9_990));
+    assert_eq!(names.last().unwrap(), &file_name(9_999));
+    assert_eq!(
+        h.js("return document.querySelector('.files-table').getAttribute('aria-rowcount');")
+            .await,
+        "12"
+    );
+    assert!(
+        h.find(".table-count")
+            .await
+            .text()
+            .await
+            .unwrap()
+            .contains("10 of 10000 files")
+    );
+
+    // Cleared, then sorted by size: the largest file first.
+    filter.send_keys(Key::Control + "a").await.expect("select");
+    filter.send_keys(Key::Backspace).await.expect("clear");
+    h.wait_for_js(
+        "document.querySelector('.files-table').getAttribute('aria-rowcount') === '10002'",
+    )
+    .await;
+    let size_header = "th[aria-sort] .sort-button";
+    let headers = h.find_all(size_header).await;
+    let size = headers.get(1).expect("a size header");
+    assert_eq!(size.text().await.unwrap().trim().to_lowercase(), "size");
+    size.click().await.expect("sort by size");
+    let largest = (0..FILES).max_by_key(|&i| file_size(i)).unwrap();
+    let smallest = (0..FILES).min_by_key(|&i| file_size(i)).unwrap();
+    h.wait_for_js(&format!(
+        "document.querySelector('{ROWS} .download-link').textContent === '{}'",
+        file_name(largest)
+    ))
+    .await;
+    assert_eq!(
+        h.js("return document.querySelectorAll('.files-table th')[1].getAttribute('aria-sort');")
+            .await,
+        "descending"
+    );
+    assert!(h.current_url().await.ends_with("?sort=-size"));
+    // Pressed again: smallest first.
+    size.click().await.expect("sort by size again");
+    h.wait_for_js(&format!(
+        "document.querySelector('{ROWS} .download-link').textContent === '{}'",
+        file_name(smallest)
+    ))
+    .await;
+    assert!(count(&h, ROWS).await <= MOST_ROWS);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn older_and_newer_move_between_versions_of_ten_thousand_files() {
+    let (h, _dir) = start(None).await;
+    open_version(&h, "2").await;
+    h.find("a[rel='prev']").await.click().await.expect("older");
+    h.wait_for_js("document.querySelector('.files-table') && document.querySelector('.files-table').getAttribute('aria-rowcount') === '9902'")
+        .await;
+    assert!(count(&h, ROWS).await <= MOST_ROWS);
+    h.find("a[rel='next']").await.click().await.expect("newer");
+    h.wait_for_js("document.querySelector('.files-table') && document.querySelector('.files-table').getAttribute('aria-rowcount') === '10002'")
+        .await;
+    // Compared with the older version: 100 files added, listed windowed.
+    let select = SelectElement::new(&h.find("#compare-select").await)
+        .await
+        .expect("the version menu");
+    select.select_by_value("1").await.expect("compare with 1");
+    h.wait_for_js("document.querySelector('.compare-counts')")
+        .await;
+    let added = h.find(".compare-list.added").await;
+    let items = added.find_all(By::Css("li")).await.expect("added files");
+    assert_eq!(
+        items.len(),
+        100,
+        "100 added files, a short list shown whole"
+    );
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_gallery_of_a_thousand_products_is_windowed_and_searchable() {
+    let (h, _dir) = start(None).await;
+    h.goto("/").await;
+    let cards = ".product-grid .product-card:not(.skeleton-card)";
+    h.find(cards).await;
+    assert_eq!(
+        h.find(".result-count").await.text().await.unwrap(),
+        "1000 products"
+    );
+    let shown = count(&h, cards).await;
+    assert!(
+        (1..=MOST_ROWS).contains(&shown),
+        "{shown} cards in the page"
+    );
+
+    // Scrolled to the end, the last product shows.
+    h.js("window.scrollTo(0, document.documentElement.scrollHeight); return 0;")
+        .await;
+    h.wait_for_js(&format!(
+        "[...document.querySelectorAll('.card-title a')].some(a => a.textContent === '{}')",
+        product_name(PRODUCTS - 1)
+    ))
+    .await;
+    assert!(count(&h, cards).await <= MOST_ROWS);
+
+    // Search finds the 999th product.
+    h.js("window.scrollTo(0, 0); return 0;").await;
+    h.find("#gallery-search")
+        .await
+        .send_keys("product 0998")
+        .await
+        .expect("search");
+    h.wait_for_js(&format!(
+        "document.querySelectorAll('{cards}').length === 1 && document.querySelector('.card-title a').textContent === '{}'",
+        product_name(998)
+    ))
+    .await;
+    h.stop().await;
+}
+
+/// What the page costs, for one built app.
+#[derive(Debug, Default, Clone)]
+struct Figures {
+    load_longest_task_ms: f64,
+    search_longest_task_ms: f64,
+    scroll_longest_task_ms: f64,
+    scroll_fps: f64,
+    gallery_dom_nodes: f64,
+    gallery_script_ms: f64,
+    gallery_style_layout_ms: f64,
+    version_longest_task_ms: f64,
+    version_dom_nodes: f64,
+    filter_longest_task_ms: f64,
+    version_scroll_fps: f64,
+    older_newer_longest_task_ms: f64,
+    listeners: f64,
+    js_heap_mb_after_first: f64,
+    js_heap_mb_after_five: f64,
+    js_heap_mb_after_ten: f64,
+    wasm_mb_after_five: f64,
+    wasm_mb_after_first: f64,
+    wasm_mb_after_ten: f64,
+}
+
+/// Records long tasks and the wasm memory from the first script on.
+const RECORDER: &str = r#"
+window.__longest = 0;
+new PerformanceObserver(list => {
+  for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+}).observe({ type: 'longtask', buffered: true });
+addEventListener('TrunkApplicationStarted', e => { window.__wasm = e.detail.wasm; });
+"#;
+
+async fn reset_longest(h: &Harness) {
+    h.js("window.__longest = 0; return 0;").await;
+}
+
+/// The longest task since the last reset, after two quiet frames.
+async fn longest(h: &Harness) -> f64 {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    number(h, "return window.__longest;").await
+}
+
+/// Scrolls the page down by steps, one step a frame, and gives the frames a second.
+async fn scroll_fps(h: &Harness) -> f64 {
+    let script = r#"
+        const done = arguments[arguments.length - 1];
+        let frames = 0; const start = performance.now();
+        function step() {
+          frames++;
+          window.scrollBy(0, 120);
+          if (performance.now() - start < 2000) requestAnimationFrame(step);
+          else done(frames / ((performance.now() - start) / 1000));
+        }
+        requestAnimationFrame(step);
+    "#;
+    h.driver
+        .execute_async(script, vec![])
+        .await
+        .expect("scroll")
+        .json()
+        .as_f64()
+        .expect("fps")
+}
+
+async fn metric(h: &Harness, name: &str) -> f64 {
+    let metrics = h
+        .driver
+        .cdp()
+        .send_raw("Performance.getMetrics", serde_json::json!({}))
+        .await
+        .expect("metrics");
+    metrics["metrics"]
+        .as_array()
+        .expect("metric list")
+        .iter()
+        .find(|m| m["name"] == name)
+        .and_then(|m| m["value"].as_f64())
+        .unwrap_or(f64::NAN)
+}
+
+async fn heap_mb(h: &Harness) -> (f64, f64) {
+    h.driver
+        .cdp()
+        .send_raw("HeapProfiler.collectGarbage", serde_json::json!({}))
+        .await
+        .expect("collect garbage");
+    let js = metric(h, "JSHeapUsedSize").await / 1e6;
+    let wasm = number(
+        h,
+        "return window.__wasm ? window.__wasm.memory.buffer.byteLength : NaN;",
+    )
+    .await
+        / 1e6;
+    (js, wasm)
+}
+
+async fn measure(web_root: &str) -> Figures {
+    let (h, _dir) = start(Some(web_root)).await;
+    h.driver
+        .cdp()
+        .page()
+        .add_script_to_evaluate_on_new_document(RECORDER)
+        .await
+        .expect("install the recorder");
+    h.driver
+        .cdp()
+        .send_raw("Performance.enable", serde_json::json!({}))
+        .await
+        .expect("enable metrics");
+    let mut f = Figures::default();
+    let cards = ".product-grid .product-card:not(.skeleton-card)";
+
+    h.goto("/").await;
+    h.find(cards).await;
+    f.load_longest_task_ms = longest(&h).await;
+    f.gallery_dom_nodes = number(&h, "return document.getElementsByTagName('*').length;").await;
+    f.gallery_script_ms = metric(&h, "ScriptDuration").await * 1e3;
+    f.gallery_style_layout_ms =
+        (metric(&h, "RecalcStyleDuration").await + metric(&h, "LayoutDuration").await) * 1e3;
+    reset_longest(&h).await;
+    let search = h.find("#gallery-search").await;
+    search.send_keys("product 0998").await.expect("search");
+    h.wait_for_js(&format!(
+        "document.querySelectorAll('{cards}').length === 1"
+    ))
+    .await;
+    search.send_keys(Key::Control + "a").await.expect("select");
+    search.send_keys(Key::Backspace).await.expect("widen");
+    h.wait_for_js("document.querySelector('.result-count').textContent === '1000 products'")
+        .await;
+    f.search_longest_task_ms = longest(&h).await;
+    reset_longest(&h).await;
+    f.scroll_fps = scroll_fps(&h).await;
+    f.scroll_longest_task_ms = longest(&h).await;
+
+    // Signing in opens the version: its longest task is the version's load (or the
+    // sign-in page's, which is small).
+    sign_in_to(&h, &format!("/packages/{PACKAGE}/versions/2")).await;
+    h.find(".files-table tbody tr").await;
+    f.version_longest_task_ms = longest(&h).await;
+    f.version_dom_nodes = number(&h, "return document.getElementsByTagName('*').length;").await;
+    f.listeners = metric(&h, "JSEventListeners").await;
+    (f.js_heap_mb_after_first, f.wasm_mb_after_first) = heap_mb(&h).await;
+    reset_longest(&h).await;
+    f.version_scroll_fps = scroll_fps(&h).await;
+    h.js("window.scrollTo(0, 0); return 0;").await;
+    // Filtering only exists after; before, the browser's own find is all there is.
+    if let Some(filter) = h.find_all("#files-filter").await.first() {
+        reset_longest(&h).await;
+        filter.send_keys("file_0999").await.expect("filter");
+        h.wait_for_js(&format!(
+            "document.querySelectorAll('{ROWS}').length === 10"
+        ))
+        .await;
+        filter.send_keys(Key::Control + "a").await.expect("select");
+        filter.send_keys(Key::Backspace).await.expect("clear");
+        h.wait_for_js(&format!("document.querySelectorAll('{ROWS}').length > 10"))
+            .await;
+        f.filter_longest_task_ms = longest(&h).await;
+    }
+
+    // Ten times Older then Newer.
+    reset_longest(&h).await;
+    for round in 1..=10 {
+        if round == 6 {
+            // The collection forced here is not the app's: its task is not counted.
+            let so_far = number(&h, "return window.__longest;").await;
+            (f.js_heap_mb_after_five, f.wasm_mb_after_five) = heap_mb(&h).await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            h.js(&format!("window.__longest = {so_far}; return 0;"))
+                .await;
+        }
+        for (link, rows) in [("prev", OLDER_FILES + 2), ("next", FILES + 2)] {
+            h.find(&format!("a[rel='{link}']"))
+                .await
+                .click()
+                .await
+                .expect("move between versions");
+            h.wait_for_js(&format!(
+                "(() => {{ const t = document.querySelector('.files-table'); if (!t) return false; \
+                 const n = t.getAttribute('aria-rowcount'); \
+                 return n ? n === '{rows}' : t.querySelectorAll('tbody tr').length === {} }})()",
+                rows - 2
+            ))
+            .await;
+        }
+    }
+    f.older_newer_longest_task_ms = longest(&h).await;
+    (f.js_heap_mb_after_ten, f.wasm_mb_after_ten) = heap_mb(&h).await;
+    h.stop().await;
+    f
+}
+
+/// Prints the figures for the built apps named in `SCALE_WEB_ROOTS`
+/// (`before=/path,after=/path`; default: the built app), each measured `SCALE_ROUNDS`
+/// (default 3) times in turn, with the median of each figure.
+#[tokio::test]
+#[ignore = "prints figures; run by name"]
+async fn figures() {
+    let roots = std::env::var("SCALE_WEB_ROOTS")
+        .unwrap_or_else(|_| format!("app={}", e2e::web_root().display()));
+    let roots: Vec<(String, String)> = roots
+        .split(',')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(name, root)| (name.to_owned(), root.to_owned()))
+        .collect();
+    let mut runs: Vec<Vec<Figures>> = vec![Vec::new(); roots.len()];
+    let rounds: usize = std::env::var("SCALE_ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3);
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for (i, (_, root)) in roots.iter().enumerate() {
+            runs[i].push(measure(root).await);
+        }
+    }
+    let median = |values: Vec<f64>| {
+        let mut values = values;
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let mut table = String::new();
+    type Field = (&'static str, fn(&Figures) -> f64);
+    let fields: &[Field] = &[
+        ("gallery load, longest task ms", |f| f.load_longest_task_ms),
+        ("gallery search+widen, longest task ms", |f| {
+            f.search_longest_task_ms
+        }),
+        ("gallery scroll, longest task ms", |f| {
+            f.scroll_longest_task_ms
+        }),
+        ("gallery scroll fps", |f| f.scroll_fps),
+        ("gallery DOM elements", |f| f.gallery_dom_nodes),
+        ("gallery load, script ms in all", |f| f.gallery_script_ms),
+        ("gallery load, style+layout ms in all", |f| {
+            f.gallery_style_layout_ms
+        }),
+        ("sign in + version load, longest task ms", |f| {
+            f.version_longest_task_ms
+        }),
+        ("version DOM elements", |f| f.version_dom_nodes),
+        ("version event listeners", |f| f.listeners),
+        ("version filter+clear, longest task ms", |f| {
+            f.filter_longest_task_ms
+        }),
+        ("version scroll fps", |f| f.version_scroll_fps),
+        ("older/newer x10, longest task ms", |f| {
+            f.older_newer_longest_task_ms
+        }),
+        ("JS heap MB, first version", |f| f.js_heap_mb_after_first),
+        ("JS heap MB, after 5 back and forth", |f| {
+            f.js_heap_mb_after_five
+        }),
+        ("JS heap MB, after 10 back and forth", |f| {
+            f.js_heap_mb_after_ten
+        }),
+        ("wasm memory MB, first version", |f| f.wasm_mb_after_first),
+        ("wasm memory MB, after 5 back and forth", |f| {
+            f.wasm_mb_after_five
+        }),
+        ("wasm memory MB, after 10 back and forth", |f| {
+            f.wasm_mb_after_ten
+        }),
+    ];
+    let _ = write!(table, "{:42}", format!("median of {rounds}"));
+    for (name, _) in &roots {
+        let _ = write!(table, " {name:>10}");
+    }
+    table.push('\n');
+    for (label, get) in fields.iter().copied() {
+        let _ = write!(table, "{label:42}");
+        for run in &runs {
+            let _ = write!(table, " {:>10.1}", median(run.iter().map(get).collect()));
+        }
+        table.push('\n');
+    }
+    println!("{table}(measured in {:?})", started.elapsed());
+}

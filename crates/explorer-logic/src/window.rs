@@ -1,0 +1,293 @@
+//! Windowed (virtual) lists: which rows of a long list are on screen, so only those
+//! (plus a margin) are in the page, with empty space above and below standing in for
+//! the rest.
+//!
+//! Rows have one fixed height (measured from a shown row). Offsets are in CSS pixels,
+//! measured from the top of the list's first row.
+
+use std::ops::Range;
+
+/// Lists this long or shorter are shown whole: a small page stays plain.
+pub const SHOW_WHOLE_UP_TO: usize = 200;
+
+/// The geometry of a windowed list: what the page measured, and the rule for which
+/// rows it shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    /// Height of one row (for a grid, one line of cards), in pixels; at least 1.
+    pub row_height: f64,
+    /// Rows kept above and below the visible ones, so a quick scroll shows no gap.
+    pub margin: usize,
+    /// Items per row: 1 for a table, the number of columns for a grid.
+    pub per_row: usize,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            row_height: 40.0,
+            margin: 10,
+            per_row: 1,
+        }
+    }
+}
+
+/// What the page tells a [`Window`] about where the list is.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Viewport {
+    /// How far the list's top is above the top of the screen (negative when the list
+    /// starts lower down the screen).
+    pub scrolled: f64,
+    /// The screen's height.
+    pub height: f64,
+}
+
+impl Window {
+    /// The same window with a newly measured row height (ignored when not positive,
+    /// e.g. measured while hidden) and items per row (at least 1).
+    pub fn measured(self, row_height: f64, per_row: usize) -> Self {
+        Window {
+            row_height: if row_height > 0.0 {
+                row_height
+            } else {
+                self.row_height
+            },
+            per_row: per_row.max(1),
+            ..self
+        }
+    }
+
+    fn rows(&self, items: usize) -> usize {
+        items.div_ceil(self.per_row.max(1))
+    }
+
+    fn row_height(&self) -> f64 {
+        self.row_height.max(1.0)
+    }
+
+    /// The items to show out of `total`: those on screen plus the margin, whole rows,
+    /// never past the end (so a list that shrank shows its end rather than nothing).
+    /// A list of at most [`SHOW_WHOLE_UP_TO`] items is shown whole.
+    pub fn range(&self, total: usize, view: Viewport) -> Range<usize> {
+        if total <= SHOW_WHOLE_UP_TO {
+            return 0..total;
+        }
+        let rows = self.rows(total);
+        let top = (view.scrolled / self.row_height()).floor().max(0.0) as usize;
+        let bottom = ((view.scrolled + view.height.max(0.0)) / self.row_height())
+            .ceil()
+            .max(0.0) as usize;
+        let last = bottom.saturating_add(self.margin).min(rows);
+        // Scrolled past the end (the list just shrank): its last screenful.
+        let first = top
+            .saturating_sub(self.margin)
+            .min(last.saturating_sub(bottom - top + self.margin));
+        let per_row = self.per_row.max(1);
+        (first * per_row).min(total)..(last * per_row).min(total)
+    }
+
+    /// The empty space standing in for the items before and after `shown`, in pixels.
+    pub fn padding(&self, total: usize, shown: &Range<usize>) -> (f64, f64) {
+        let per_row = self.per_row.max(1);
+        let before = shown.start / per_row;
+        let after = self.rows(total) - self.rows(shown.end.min(total));
+        (
+            before as f64 * self.row_height(),
+            after as f64 * self.row_height(),
+        )
+    }
+
+    /// Where to scroll the page (a new `scrolled`) so the item `index` is fully on
+    /// screen, or `None` when it already is. Moves as little as possible.
+    pub fn scroll_to_show(&self, index: usize, view: Viewport) -> Option<f64> {
+        let top = (index / self.per_row.max(1)) as f64 * self.row_height();
+        let bottom = top + self.row_height();
+        if top < view.scrolled {
+            Some(top)
+        } else if bottom > view.scrolled + view.height {
+            Some(bottom - view.height)
+        } else {
+            None
+        }
+    }
+
+    /// How many rows a Page Up or Page Down moves: a screenful, at least one.
+    pub fn page_rows(&self, view: Viewport) -> usize {
+        ((view.height / self.row_height()).floor() as usize)
+            .saturating_sub(1)
+            .max(1)
+    }
+}
+
+/// A key that moves the focus within a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+}
+
+impl Move {
+    /// The move for a `KeyboardEvent.key`, if it is one.
+    pub fn from_key(key: &str) -> Option<Move> {
+        Some(match key {
+            "ArrowUp" => Move::Up,
+            "ArrowDown" => Move::Down,
+            "PageUp" => Move::PageUp,
+            "PageDown" => Move::PageDown,
+            "Home" => Move::Home,
+            "End" => Move::End,
+            _ => return None,
+        })
+    }
+
+    /// The position reached from `from` in a list of `total` (`None` when empty),
+    /// where a page is `page` positions.
+    pub fn from(self, from: usize, total: usize, page: usize) -> Option<usize> {
+        let last = total.checked_sub(1)?;
+        let from = from.min(last);
+        Some(match self {
+            Move::Up => from.saturating_sub(1),
+            Move::Down => (from + 1).min(last),
+            Move::PageUp => from.saturating_sub(page),
+            Move::PageDown => from.saturating_add(page).min(last),
+            Move::Home => 0,
+            Move::End => last,
+        })
+    }
+}
+
+/// The row that takes the Tab stop: the one last focused while it is shown, else the
+/// first shown (so Tab always lands inside the list, on screen).
+pub fn tab_stop(active: usize, shown: &Range<usize>) -> usize {
+    if shown.contains(&active) {
+        active
+    } else {
+        shown.start
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Window {
+        Window {
+            row_height: 40.0,
+            margin: 5,
+            per_row: 1,
+        }
+    }
+
+    fn at(scrolled: f64, height: f64) -> Viewport {
+        Viewport { scrolled, height }
+    }
+
+    #[test]
+    fn a_short_list_is_shown_whole_wherever_the_page_is() {
+        assert_eq!(table().range(200, at(5_000.0, 800.0)), 0..200);
+        assert_eq!(table().range(0, at(0.0, 800.0)), 0..0);
+    }
+
+    #[test]
+    fn the_top_of_a_long_list_shows_a_screenful_and_the_margin() {
+        // 800 px of 40 px rows: 20 on screen, 5 more below.
+        assert_eq!(table().range(10_000, at(0.0, 800.0)), 0..25);
+        let (above, below) = table().padding(10_000, &(0..25));
+        assert_eq!(above, 0.0);
+        assert_eq!(below, 9_975.0 * 40.0);
+    }
+
+    #[test]
+    fn a_list_lower_down_the_page_shows_only_what_reaches_the_screen() {
+        // The list starts 600 px below the top of the screen: 5 rows show, plus the margin.
+        assert_eq!(table().range(10_000, at(-600.0, 800.0)), 0..10);
+        // Far below the screen: only the margin.
+        assert_eq!(table().range(10_000, at(-5_000.0, 800.0)), 0..5);
+    }
+
+    #[test]
+    fn scrolling_moves_the_window_and_the_space_adds_up() {
+        let window = table();
+        let shown = window.range(10_000, at(40_000.0, 800.0));
+        assert_eq!(shown, 995..1_025);
+        let (above, below) = window.padding(10_000, &shown);
+        let rows = (shown.end - shown.start) as f64;
+        assert_eq!(above + rows * 40.0 + below, 10_000.0 * 40.0);
+    }
+
+    #[test]
+    fn the_end_of_the_list_shows_the_last_row() {
+        let shown = table().range(10_000, at(400_000.0 - 800.0, 800.0));
+        assert_eq!(shown.end, 10_000);
+        assert_eq!(table().padding(10_000, &shown).1, 0.0);
+    }
+
+    #[test]
+    fn a_list_that_shrank_below_the_scroll_shows_its_end() {
+        // Scrolled far down a list of 10,000, then filtered to 300.
+        let shown = table().range(300, at(300_000.0, 800.0));
+        assert_eq!(shown, 275..300);
+        assert_eq!(table().padding(300, &shown), (275.0 * 40.0, 0.0));
+    }
+
+    #[test]
+    fn a_grid_shows_whole_lines_of_cards() {
+        let grid = table().measured(400.0, 3);
+        // 1,000 cards in 334 lines; 900 px shows lines 0..3, plus 5 below.
+        assert_eq!(grid.range(1_000, at(0.0, 900.0)), 0..24);
+        let shown = grid.range(1_000, at(20_000.0, 900.0));
+        assert_eq!(shown, 135..174);
+        let (above, below) = grid.padding(1_000, &shown);
+        assert_eq!(above, 45.0 * 400.0);
+        // The last line holds one card: 334 lines in all.
+        assert_eq!(above + 13.0 * 400.0 + below, 334.0 * 400.0);
+        assert_eq!(grid.range(1_000, at(1e9, 900.0)), 3 * 326..1_000);
+    }
+
+    #[test]
+    fn a_measurement_taken_while_hidden_is_ignored() {
+        let window = table().measured(0.0, 0);
+        assert_eq!(window.row_height, 40.0);
+        assert_eq!(window.per_row, 1);
+    }
+
+    #[test]
+    fn scrolling_to_a_row_moves_the_least_needed() {
+        let window = table();
+        assert_eq!(window.scroll_to_show(10, at(0.0, 800.0)), None);
+        // Row 30 is below the screen: its bottom goes to the bottom of the screen.
+        assert_eq!(
+            window.scroll_to_show(30, at(0.0, 800.0)),
+            Some(31.0 * 40.0 - 800.0)
+        );
+        // Row 3 is above: its top goes to the top.
+        assert_eq!(window.scroll_to_show(3, at(400.0, 800.0)), Some(120.0));
+        assert_eq!(window.page_rows(at(0.0, 800.0)), 19);
+        assert_eq!(window.page_rows(at(0.0, 10.0)), 1);
+    }
+
+    #[test]
+    fn keys_move_within_the_list_and_stop_at_its_ends() {
+        assert_eq!(Move::from_key("ArrowDown"), Some(Move::Down));
+        assert_eq!(Move::from_key("a"), None);
+        assert_eq!(Move::Down.from(0, 10_000, 19), Some(1));
+        assert_eq!(Move::Up.from(0, 10_000, 19), Some(0));
+        assert_eq!(Move::PageDown.from(9_990, 10_000, 19), Some(9_999));
+        assert_eq!(Move::PageUp.from(10, 10_000, 19), Some(0));
+        assert_eq!(Move::End.from(0, 10_000, 19), Some(9_999));
+        assert_eq!(Move::Home.from(500, 10_000, 19), Some(0));
+        // A focus left past the end of a list that shrank comes back inside it.
+        assert_eq!(Move::Down.from(9_000, 300, 19), Some(299));
+        assert_eq!(Move::Down.from(0, 0, 19), None);
+    }
+
+    #[test]
+    fn the_tab_stop_is_the_last_focused_row_while_shown() {
+        assert_eq!(tab_stop(12, &(0..30)), 12);
+        assert_eq!(tab_stop(500, &(100..130)), 100);
+    }
+}

@@ -1,0 +1,293 @@
+//! Windowed lists: the page keeps only the items on screen (plus a margin), with empty
+//! space standing in for the rest. The rule for which items is
+//! [`explorer_logic::window`]; this wires it to the page's scrolling and resizing.
+//!
+//! A list marks each shown item with `data-pos` (its position in the list as shown),
+//! which is also how its one delegated event handler finds the item.
+
+use std::ops::Range;
+
+use explorer_logic::window::{Move, SHOW_WHOLE_UP_TO, Viewport, Window, tab_stop};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The shown part of a windowed list of `total` items, kept up to date as the page
+/// scrolls, resizes or the list changes.
+#[derive(Debug, Clone, Copy)]
+pub struct Windowed {
+    shown: Memo<Shown>,
+    /// The position that has (or last had) the keyboard focus.
+    pub active: RwSignal<usize>,
+    total: Signal<usize>,
+    /// What was last measured. (Few reactive types: each one adds to the app's size.)
+    frame: RwSignal<(Window, Viewport)>,
+    list: RwSignal<Option<web_sys::Element>, LocalStorage>,
+    /// Every item shown (to print, or to find in the page).
+    pub show_all: RwSignal<bool>,
+}
+
+/// The positions to show, and the space in pixels standing in for the items before
+/// and after them.
+#[derive(Debug, Clone, PartialEq)]
+struct Shown {
+    range: Range<usize>,
+    padding: (f64, f64),
+}
+
+impl Windowed {
+    /// Follows the list whose items are the children (or grandchildren) of the element
+    /// given to [`Windowed::attach`]: its top is where the list starts.
+    pub fn new(total: Signal<usize>) -> Self {
+        let viewport = Viewport {
+            scrolled: 0.0,
+            height: inner_height(),
+        };
+        let frame = RwSignal::new((Window::default(), viewport));
+        let show_all = RwSignal::new(false);
+        let shown = Memo::new(move |_| {
+            let (window, viewport) = frame.get();
+            let total = total.get();
+            let range = if show_all.get() {
+                0..total
+            } else {
+                window.range(total, viewport)
+            };
+            let padding = window.padding(total, &range);
+            Shown { range, padding }
+        });
+        let this = Windowed {
+            shown,
+            active: RwSignal::new(0),
+            total,
+            frame,
+            list: RwSignal::new_local(None),
+            show_all,
+        };
+        let scroll = window_event_listener_untyped("scroll", move |_| this.measure());
+        let resize = window_event_listener_untyped("resize", move |_| this.measure());
+        // A printout shows every item (the page draws them before it is laid out
+        // for printing, as the render runs in a microtask after this handler).
+        let before_print =
+            window_event_listener_untyped("beforeprint", move |_| show_all.set(true));
+        let after_print = window_event_listener_untyped("afterprint", move |_| show_all.set(false));
+        on_cleanup(move || {
+            scroll.remove();
+            resize.remove();
+            before_print.remove();
+            after_print.remove();
+        });
+        // Once the items for a new total or range are drawn, measure them.
+        Effect::new(move |_| {
+            shown.track();
+            request_animation_frame(move || this.measure());
+        });
+        this
+    }
+
+    /// The positions to show.
+    pub fn range(&self) -> Range<usize> {
+        self.shown.read().range.clone()
+    }
+
+    /// The space in pixels standing in for the items before and after [`Windowed::range`].
+    pub fn padding(&self) -> (f64, f64) {
+        self.shown.read().padding
+    }
+
+    /// The element holding the items (a `tbody`, a `ul`).
+    pub fn attach(&self, element: web_sys::Element) {
+        self.list.set(Some(element));
+        self.measure();
+    }
+
+    /// Reads where the list is on screen and how big its items are. A short list,
+    /// shown whole, needs neither.
+    pub fn measure(&self) {
+        let Some(Some(list)) = self.list.try_get_untracked() else {
+            return; // not drawn yet, or gone
+        };
+        if self.total.try_get_untracked().unwrap_or(0) <= SHOW_WHOLE_UP_TO {
+            return;
+        }
+        let items = list.query_selector_all("[data-pos]").ok();
+        let items: Vec<web_sys::Element> = items
+            .iter()
+            .flat_map(|items| (0..items.length()).filter_map(move |i| items.item(i)))
+            .filter_map(|node| node.dyn_into::<web_sys::Element>().ok())
+            .collect();
+        let tops: Vec<f64> = items
+            .iter()
+            .map(|item| item.get_bounding_client_rect().top())
+            .collect();
+        let per_row = tops
+            .iter()
+            .take_while(|top| Some(*top) == tops.first())
+            .count();
+        let lines = tops.len().div_ceil(per_row.max(1));
+        let row_height = match (tops.first(), tops.last()) {
+            (Some(first), Some(last)) if lines > 1 => (last - first) / (lines - 1) as f64,
+            _ => 0.0,
+        };
+        let (old, old_viewport) = self.frame.get_untracked();
+        let window = old.measured(row_height, per_row);
+        // Sub-pixel differences between measurements are not worth a redraw.
+        let window = if (window.row_height - old.row_height).abs() < 0.5 {
+            Window {
+                row_height: old.row_height,
+                ..window
+            }
+        } else {
+            window
+        };
+        // The list's top: above its first shown item by the lines before that item.
+        let top = match (items.first(), tops.first()) {
+            (Some(item), Some(item_top)) => {
+                let pos: usize = item
+                    .get_attribute("data-pos")
+                    .and_then(|p| p.parse().ok())
+                    .unwrap_or(0);
+                item_top - (pos / window.per_row) as f64 * window.row_height
+            }
+            _ => list.get_bounding_client_rect().top(),
+        };
+        let viewport = Viewport {
+            scrolled: -top,
+            height: inner_height(),
+        };
+        if (window, viewport) != (old, old_viewport) {
+            self.frame.set((window, viewport));
+        }
+    }
+
+    /// The position a row gets its `tabindex` from: 0 for the one Tab stop.
+    pub fn tab_index(&self, pos: usize) -> i32 {
+        if tab_stop(self.active.get(), &self.range()) == pos {
+            0
+        } else {
+            -1
+        }
+    }
+
+    /// Handles the keys that move between items (arrows, Page Up/Down, Home, End)
+    /// for a keydown anywhere in the list: scrolls the page so the new item shows and
+    /// focuses it. Other keys are left alone.
+    pub fn on_keydown(&self, ev: &web_sys::KeyboardEvent) {
+        let Some(step) = Move::from_key(&ev.key()) else {
+            return;
+        };
+        let Some(from) = event_pos(ev) else {
+            return;
+        };
+        let (window, view) = self.frame.get_untracked();
+        let total = self.total.get_untracked();
+        let step_size = match step {
+            Move::Up | Move::Down => window.per_row,
+            _ => window.page_rows(view) * window.per_row,
+        };
+        let Some(to) = step.from(from, total, step_size) else {
+            return;
+        };
+        ev.prevent_default();
+        self.active.set(to);
+        // A short list is all in the page: focusing the item scrolls to it.
+        if total > SHOW_WHOLE_UP_TO
+            && let Some(scrolled) = window.scroll_to_show(to, view)
+            && let Some(page) = web_sys::window()
+        {
+            page.scroll_by_with_x_and_y(0.0, scrolled - view.scrolled);
+            self.measure();
+        }
+        // The item is in the page once this change is drawn.
+        let list = self.list.get_untracked();
+        request_animation_frame(move || {
+            if let Some(item) = list.and_then(|list| focus_target(&list, to)) {
+                let _ = item.focus();
+            }
+        });
+    }
+
+    /// Remembers the item focused by a click or Tab, for the Tab stop.
+    pub fn on_focusin(&self, ev: &web_sys::FocusEvent) {
+        if let Some(pos) = event_pos(ev) {
+            self.active.set(pos);
+        }
+    }
+}
+
+/// The `data-pos` of the item an event happened in.
+pub fn event_pos(ev: &web_sys::Event) -> Option<usize> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    target
+        .closest("[data-pos]")
+        .ok()??
+        .get_attribute("data-pos")?
+        .parse()
+        .ok()
+}
+
+fn inner_height() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(800.0)
+}
+
+impl Windowed {
+    /// The `(position, index)` of each row to show, where `order` maps positions in
+    /// the list as shown to indices into its data.
+    pub fn rows(&self, order: Memo<Vec<usize>>) -> Vec<(usize, usize)> {
+        let range = self.range();
+        order.with(|order| {
+            range
+                .filter_map(|pos| Some((pos, *order.get(pos)?)))
+                .collect()
+        })
+    }
+}
+
+/// The `data-index` (an index into the list's data) of the row an event happened in.
+pub fn event_index(ev: &web_sys::Event) -> Option<usize> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    target
+        .closest("[data-index]")
+        .ok()??
+        .get_attribute("data-index")?
+        .parse()
+        .ok()
+}
+
+/// The empty table rows, `columns` wide, standing in for the rows above and below the
+/// shown ones; absent when there are none (a short table is only its rows).
+pub fn spacers(windowed: Windowed, columns: usize) -> (impl IntoView, impl IntoView) {
+    let spacer = move |side: fn((f64, f64)) -> f64| {
+        view! {
+            <Show when=move || { side(windowed.padding()) > 0.0 }>
+                <tr class="spacer" aria-hidden="true">
+                    <td colspan=columns style:height=move || px(side(windowed.padding()))></td>
+                </tr>
+            </Show>
+        }
+    };
+    (spacer(|(above, _)| above), spacer(|(_, below)| below))
+}
+
+/// A CSS length in whole pixels (`None` for none), as padding for the items not shown.
+/// Whole pixels are plenty, and integers are cheaper to format than floats.
+pub fn px(value: f64) -> Option<String> {
+    let whole = value.round() as i64;
+    (whole > 0).then(|| format!("{whole}px"))
+}
+
+/// What takes the focus for the item at `pos`: the item itself when it is focusable
+/// (a table row), else its first link or button (a card).
+fn focus_target(list: &web_sys::Element, pos: usize) -> Option<web_sys::HtmlElement> {
+    let item = list
+        .query_selector(&format!("[data-pos=\"{pos}\"]"))
+        .ok()??;
+    let target = if item.has_attribute("tabindex") {
+        item
+    } else {
+        item.query_selector("a[href], button").ok()??
+    };
+    target.dyn_into().ok()
+}

@@ -54,7 +54,7 @@ pub fn bench() -> Result {
     if web_root.is_none() {
         println!("no dist/index.html: the web app page is left out (`cargo xtask size` builds it)");
     }
-    let ours = start_ours("release", web_root.as_deref())?;
+    let ours = start_ours("release", web_root.as_deref(), &[])?;
     let ours_processes = vec![ours.pid()];
     let targets = save_responses(&ours.base, web_root.is_some(), &work.path().join("www"))?;
     let nginx = start_nginx(&tools.nginx, work.path(), &targets)?;

@@ -10,13 +10,13 @@
 //! `crates/e2e/src/bin/bench_web.rs`, measures and prints the table. Not a timed test:
 //! it measures this machine as it is at the moment, so it reads ratios, not times.
 
+use std::ffi::OsStr;
 use std::fs;
 use std::path::Path;
-use std::process::Stdio;
 
 use crate::bundle;
 use crate::exec::{Result, cargo, command, root, run, target_dir};
-use crate::server::{Server, free_port};
+use crate::server::{Server, start_ours};
 use crate::tools;
 
 #[path = "../../tools/bench-web/catalogue.rs"]
@@ -62,35 +62,12 @@ pub fn bench() -> Result {
 /// The release server with the app and reference pages in `web_root`, and `catalogue`
 /// (the demo catalogue when `None`).
 fn start_server(web_root: &Path, catalogue: Option<&Path>) -> Result<Server> {
-    let port = free_port()?;
-    let base = format!("http://127.0.0.1:{port}");
-    let mut server = command(target_dir().join("release/download-server"));
-    server
-        .args([
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--public-url",
-            &base,
-        ])
-        .arg("--web-root")
-        .arg(web_root)
-        // The benchmark takes minutes; one sign-in must last it.
-        .args(["--token-ttl", "86400"])
-        .env("RUST_LOG", "warn")
-        .env("DOWNLOAD_SIGNING_KEY", "xtask")
-        .env_remove("DOWNLOAD_CATALOGUE")
-        .env_remove("DOWNLOAD_RATE_LIMIT")
-        .stdout(Stdio::null());
+    // The benchmark takes minutes; one sign-in must last it.
+    let mut args: Vec<&OsStr> = vec!["--token-ttl".as_ref(), "86400".as_ref()];
     if let Some(catalogue) = catalogue {
-        server.arg("--catalogue").arg(catalogue);
+        args.extend(["--catalogue".as_ref(), catalogue.as_os_str()]);
     }
-    Server::start(
-        "download-server",
-        &mut server,
-        port,
-        "/downloads/v1/products",
-        None,
-    )
+    start_ours("release", Some(web_root), &args)
 }
 
 /// Copies the built app, sub-folders included.

@@ -13,7 +13,7 @@ const SEED: &str = "20261123";
 pub fn run_against_server() -> Result {
     let schemathesis = ensure_schemathesis()?;
     run(cargo().args(["build", "-p", "download-server"]))?;
-    let server = start_ours("debug", None)?;
+    let server = start_ours("debug", None, &[])?;
     let schema = format!("{}/downloads/v1/openapi.json", server.base);
     run(command(schemathesis)
         .current_dir(root().join("tools/schemathesis"))

@@ -2,6 +2,7 @@
 //! waits until it answers and is stopped on every way out, errors included.
 
 use std::env;
+use std::ffi::OsStr;
 use std::fs;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,7 @@ use crate::exec::{Result, capture, command, target_dir};
 
 /// Our server, built by cargo with `profile` (`debug` or `release`), on a free
 /// port with the demo catalogue, and the web app when `web_root` is given.
-pub fn start_ours(profile: &str, web_root: Option<&Path>) -> Result<Server> {
+pub fn start_ours(profile: &str, web_root: Option<&Path>, args: &[&OsStr]) -> Result<Server> {
     let target_dir = target_dir();
     let port = free_port()?;
     let mut server = command(target_dir.join(profile).join("download-server"));
@@ -26,7 +27,9 @@ pub fn start_ours(profile: &str, web_root: Option<&Path>) -> Result<Server> {
         .env_remove("DOWNLOAD_CATALOGUE")
         .env_remove("DOWNLOAD_PUBLIC_URL")
         .env_remove("DOWNLOAD_WEB_ROOT")
-        .stdout(Stdio::null());
+        .env_remove("DOWNLOAD_RATE_LIMIT")
+        .stdout(Stdio::null())
+        .args(args);
     if let Some(web_root) = web_root {
         server.arg("--web-root").arg(web_root);
     }

@@ -28,7 +28,7 @@ pub fn soak(minutes: u64) -> Result {
     }
     let wrk = find_program("wrk").ok_or("`wrk` still not found after install")?;
     run(cargo().args(["build", "--release", "-p", "download-server"]))?;
-    let server = start_ours("release", None)?;
+    let server = start_ours("release", None, &[])?;
     let base = &server.base;
 
     // The mix's file addresses come from the server's own redirects.

@@ -273,6 +273,52 @@ impl Harness {
             .expect("send keys");
     }
 
+    /// Waits up to 10 s until the first element matching `css` says `needle`; returns
+    /// its text.
+    pub async fn wait_for_text(&self, css: &str, needle: &str) -> String {
+        self.wait_for_text_within(css, needle, Duration::from_secs(10))
+            .await
+    }
+
+    /// [`Harness::wait_for_text`] for work that takes longer, such as a whole download.
+    pub async fn wait_for_text_within(&self, css: &str, needle: &str, within: Duration) -> String {
+        let deadline = Instant::now() + within;
+        loop {
+            let text = match self.find_all(css).await.first() {
+                Some(element) => element.text().await.unwrap_or_default(),
+                None => String::new(),
+            };
+            if text.contains(needle) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{css} never said {needle:?}; it says {text:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Simulated slow 4G, as issue 11 measures a phone: 1.6 Mbit/s down, 750 kbit/s up,
+    /// 150 ms round trips.
+    pub async fn slow_4g(&self) {
+        let cdp = self.driver.cdp();
+        cdp.send_raw("Network.enable", serde_json::json!({}))
+            .await
+            .expect("enable network");
+        cdp.send_raw(
+            "Network.emulateNetworkConditions",
+            serde_json::json!({
+                "offline": false,
+                "latency": 150,
+                "downloadThroughput": 1_600_000 / 8,
+                "uploadThroughput": 750_000 / 8,
+            }),
+        )
+        .await
+        .expect("slow the network");
+    }
+
     /// Replaces the text of the field at `css` with `text`, as a user typing would.
     pub async fn type_into(&self, css: &str, text: &str) {
         let input = self.find(css).await;

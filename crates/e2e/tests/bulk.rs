@@ -278,25 +278,6 @@ fn from_hex(hex: &str) -> Vec<u8> {
         .collect()
 }
 
-/// Waits up to `seconds` until the element's text contains `needle`; returns it.
-async fn wait_for_text(h: &Harness, css: &str, needle: &str, seconds: u64) -> String {
-    let deadline = Instant::now() + Duration::from_secs(seconds);
-    loop {
-        let text = match h.find_all(css).await.first() {
-            Some(el) => el.text().await.unwrap_or_default(),
-            None => String::new(),
-        };
-        if text.contains(needle) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{css} never said {needle:?}; it says {text:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 async fn download_to_folder(h: &Harness) {
     let button = h.find(".folder-download .folder-controls .button").await;
     assert_eq!(button.text().await.unwrap(), "Download to a folder");
@@ -319,7 +300,9 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
     s.goto(PRODUCT_PAGE).await;
     s.h.find(".downloads-table tbody tr").await;
     download_to_folder(&s.h).await;
-    let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 20).await;
+    let summary =
+        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(20))
+            .await;
     assert!(
         summary.contains("4 downloaded, 0 skipped, 0 failed"),
         "{summary}"
@@ -368,7 +351,9 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
     assert_eq!(fetched.len(), 4, "{fetched:#?}");
     let fetched = fetched.len();
     download_to_folder(&s.h).await;
-    let summary = wait_for_text(&s.h, ".bulk-summary", "4 skipped", 20).await;
+    let summary =
+        s.h.wait_for_text_within(".bulk-summary", "4 skipped", Duration::from_secs(20))
+            .await;
     assert!(summary.contains("0 downloaded"), "{summary}");
     assert_eq!(s.requests_for("/files/products/").len(), fetched);
     assert_eq!(s.h.console_errors().await, Vec::<String>::new());
@@ -389,7 +374,9 @@ async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_ra
     put_in_folder(&s.h, "optoid_csv_su.zip", &partial[..half]).await;
 
     download_to_folder(&s.h).await;
-    let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 30).await;
+    let summary =
+        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(30))
+            .await;
     assert!(
         summary.contains("4 downloaded, 0 skipped, 0 failed"),
         "{summary}"
@@ -424,7 +411,9 @@ async fn a_429_with_retry_after_is_waited_out() {
     s.goto(PRODUCT_PAGE).await;
     s.h.find(".downloads-table tbody tr").await;
     download_to_folder(&s.h).await;
-    let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 30).await;
+    let summary =
+        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(30))
+            .await;
     assert!(
         summary.contains("4 downloaded, 0 skipped, 0 failed"),
         "{summary}"
@@ -464,7 +453,9 @@ async fn the_servers_rate_limit_is_waited_out() {
         "the allowance is used up: {refused}"
     );
     download_to_folder(&h).await;
-    let summary = wait_for_text(&h, ".bulk-summary", "Done", 60).await;
+    let summary = h
+        .wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(60))
+        .await;
     assert!(
         summary.contains("4 downloaded, 0 skipped, 0 failed"),
         "{summary}"
@@ -479,7 +470,9 @@ async fn package_files_download_for_a_signed_in_user() {
     s.h.sign_in_with_secret(KEY, SECRET).await;
     s.h.find(".files-table").await;
     download_to_folder(&s.h).await;
-    let summary = wait_for_text(&s.h, ".bulk-summary", "Done", 20).await;
+    let summary =
+        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(20))
+            .await;
     assert!(
         summary.contains("3 downloaded, 0 skipped, 0 failed"),
         "{summary}"
@@ -537,16 +530,34 @@ async fn verification_flags_a_tampered_file_by_name() {
         .await
         .unwrap();
     s.h.find(".verify-folder").await.click().await.unwrap();
-    let differs = wait_for_text(&s.h, ".verify-list.differs", "optoid_csv_sz.zip", 10).await;
+    let differs =
+        s.h.wait_for_text_within(
+            ".verify-list.differs",
+            "optoid_csv_sz.zip",
+            Duration::from_secs(10),
+        )
+        .await;
     assert!(differs.contains(&md5_hex(&tampered)), "{differs}");
     assert!(
         differs.contains(&s.demo_md5("files/OpenTOID/optoid_csv_sz.zip")),
         "{differs}"
     );
-    let matches = wait_for_text(&s.h, ".verify-list.matches", "Match (2)", 5).await;
+    let matches =
+        s.h.wait_for_text_within(".verify-list.matches", "Match (2)", Duration::from_secs(5))
+            .await;
     assert!(matches.contains("optoid_csv_su.zip") && matches.contains("optoid_gpkg_su.zip"));
-    wait_for_text(&s.h, ".verify-list.missing", "optoid_gpkg_sz.zip", 5).await;
-    wait_for_text(&s.h, ".verify-list.not-listed", "notes.txt", 5).await;
+    s.h.wait_for_text_within(
+        ".verify-list.missing",
+        "optoid_gpkg_sz.zip",
+        Duration::from_secs(5),
+    )
+    .await;
+    s.h.wait_for_text_within(
+        ".verify-list.not-listed",
+        "notes.txt",
+        Duration::from_secs(5),
+    )
+    .await;
     s.h.stop().await;
 }
 
@@ -601,7 +612,9 @@ async fn bench_download_to_folder() {
             h.find(".downloads-table tbody tr").await;
             let started = Instant::now();
             download_to_folder(&h).await;
-            let summary = wait_for_text(&h, ".bulk-summary", "Done", 1800).await;
+            let summary = h
+                .wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(1800))
+                .await;
             let browser = started.elapsed();
             assert!(summary.contains(" 0 failed"), "{summary}");
             clear_folder(&h).await;

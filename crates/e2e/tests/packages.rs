@@ -53,25 +53,6 @@ async fn text_of(h: &Harness, css: &str) -> String {
     h.find(css).await.text().await.expect("element text")
 }
 
-/// Waits until the element's text contains `needle`, returning the text.
-async fn wait_for_text(h: &Harness, css: &str, needle: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let text = match h.find_all(css).await.first() {
-            Some(el) => el.text().await.unwrap_or_default(),
-            None => String::new(),
-        };
-        if text.contains(needle) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{css} never said {needle:?}; it says {text:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 async fn sign_in_with_token(h: &Harness, token: &str) {
     h.find(".login-form").await;
     h.choose_sign_in_method("Access token").await;
@@ -140,7 +121,7 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
         .click()
         .await
         .unwrap();
-    wait_for_text(&h, ".versions-table", "110012").await;
+    h.wait_for_text(".versions-table", "110012").await;
     h.find("a[href='/packages']").await.click().await.unwrap();
     h.find(".packages-table").await;
     let beta = format!("/packages/{BETA_PACKAGE}");
@@ -151,7 +132,7 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
         )
         .await
         .unwrap();
-    wait_for_text(&h, ".error-panel", "Not found").await;
+    h.wait_for_text(".error-panel", "Not found").await;
 
     // Sign-out forgets everything; the page asks to sign in again.
     h.find(".session-sign-out").await.click().await.unwrap();
@@ -176,7 +157,7 @@ async fn a_wrong_secret_says_what_to_check() {
     let h = Harness::start(&[]).await;
     h.goto("/login").await;
     h.sign_in_with_secret(KEY, "not-the-secret").await;
-    let message = wait_for_text(&h, ".form-error", "did not accept").await;
+    let message = h.wait_for_text(".form-error", "did not accept").await;
     assert!(
         message.contains("key") && message.contains("secret"),
         "{message}"
@@ -197,7 +178,7 @@ async fn a_wrong_secret_says_what_to_check() {
     // A key with the secret pasted into it is caught before sending.
     h.type_into("#login-key", &format!("{KEY}:{SECRET}")).await;
     h.submit_sign_in().await;
-    wait_for_text(&h, ".form-error", "contains ':'").await;
+    h.wait_for_text(".form-error", "contains ':'").await;
     h.stop().await;
 }
 
@@ -208,7 +189,7 @@ async fn a_pasted_token_and_an_api_key_alone_both_sign_in_and_download() {
     h.goto(&format!("/login?next=/packages/{PACKAGE}")).await;
     sign_in_with_token(&h, &token).await;
     wait_for_path(&h, |p| p == format!("/packages/{PACKAGE}"), "the package").await;
-    wait_for_text(&h, ".versions-table", "131866").await;
+    h.wait_for_text(".versions-table", "131866").await;
     let badge = text_of(&h, ".session-badge").await;
     assert!(badge.contains("Access token"), "{badge}");
     h.goto(&format!("/packages/{PACKAGE}/versions/110012"))
@@ -274,7 +255,7 @@ async fn an_expired_token_asks_to_sign_in_again_and_returns_to_the_same_page() {
     let token = fetch_token(&h, KEY, SECRET).await;
     sign_in_with_token(&h, &token).await;
     wait_for_path(&h, |p| p == start, "the version").await;
-    wait_for_text(&h, "h1", "Version 118429").await;
+    h.wait_for_text("h1", "Version 118429").await;
 
     // The token dies; with no secret to renew it, the next request sends the user
     // to sign in, keeping their place.
@@ -283,12 +264,12 @@ async fn an_expired_token_asks_to_sign_in_again_and_returns_to_the_same_page() {
     let newer = format!("/packages/{PACKAGE}/versions/124307");
     let login = wait_for_path(&h, |p| p.starts_with("/login?next="), "the sign-in page").await;
     assert_eq!(login, format!("/login?next={newer}"));
-    wait_for_text(&h, ".session-notice", "Sign in again").await;
+    h.wait_for_text(".session-notice", "Sign in again").await;
 
     let fresh = fetch_token(&h, KEY, SECRET).await;
     sign_in_with_token(&h, &fresh).await;
     wait_for_path(&h, |p| p == newer, "the page the user was on").await;
-    wait_for_text(&h, "h1", "Version 124307").await;
+    h.wait_for_text("h1", "Version 124307").await;
     assert_no_secrets(&h, &[&token, &fresh]).await;
     h.stop().await;
 }
@@ -318,7 +299,7 @@ async fn a_pasted_token_answer_shows_its_time_left_and_ends_the_session_on_time(
     // Without any click, the app asks to sign in again when the token expires.
     let login = wait_for_path(&h, |p| p.starts_with("/login"), "the sign-in page").await;
     assert_eq!(login, format!("/login?next={page}"));
-    wait_for_text(&h, ".session-notice", "expired").await;
+    h.wait_for_text(".session-notice", "expired").await;
     let token: serde_json::Value = serde_json::from_str(&answer).unwrap();
     assert_no_secrets(&h, &[token["access_token"].as_str().unwrap()]).await;
     h.stop().await;
@@ -330,11 +311,11 @@ async fn a_held_secret_renews_the_token_before_it_expires() {
     h.goto(&format!("/login?next=/packages/{PACKAGE}/versions/118429"))
         .await;
     h.sign_in_with_secret(KEY, SECRET).await;
-    wait_for_text(&h, "h1", "Version 118429").await;
+    h.wait_for_text("h1", "Version 118429").await;
     // Twice the token's lifetime later the session still works.
     tokio::time::sleep(Duration::from_secs(6)).await;
     h.find("a[rel='next']").await.click().await.unwrap();
-    wait_for_text(&h, "h1", "Version 124307").await;
+    h.wait_for_text("h1", "Version 124307").await;
     assert!(h.current_url().await.ends_with("/versions/124307"));
     assert!(text_of(&h, ".session-badge").await.contains("alpha-de…"));
     assert_no_secrets(&h, &[SECRET]).await;
@@ -347,7 +328,7 @@ async fn latest_resolves_versions_link_up_and_compare() {
     h.goto(&format!("/login?next=/packages/{PACKAGE}/versions/latest"))
         .await;
     h.sign_in_with_secret(KEY, SECRET).await;
-    wait_for_text(&h, "h1", "Version 131866").await;
+    h.wait_for_text("h1", "Version 131866").await;
     assert_eq!(text_of(&h, ".resolved-id").await, "131866");
     assert!(h.current_url().await.ends_with("/versions/latest"));
     assert!(
@@ -357,11 +338,11 @@ async fn latest_resolves_versions_link_up_and_compare() {
 
     // Older, older, then newer again: the links the service gave, as app routes.
     h.find("a[rel='prev']").await.click().await.unwrap();
-    wait_for_text(&h, "h1", "Version 124307").await;
+    h.wait_for_text("h1", "Version 124307").await;
     h.find("a[rel='prev']").await.click().await.unwrap();
-    wait_for_text(&h, "h1", "Version 118429").await;
+    h.wait_for_text("h1", "Version 118429").await;
     h.find("a[rel='next']").await.click().await.unwrap();
-    wait_for_text(&h, "h1", "Version 124307").await;
+    h.wait_for_text("h1", "Version 124307").await;
     assert!(
         h.current_url()
             .await
@@ -396,7 +377,7 @@ async fn latest_resolves_versions_link_up_and_compare() {
     let older = api_version(&h, &token, "110012").await;
     let expected =
         explorer_logic::versions::Comparison::between(&older.downloads, &version.downloads);
-    let counts = wait_for_text(&h, ".compare-counts", "added").await;
+    let counts = h.wait_for_text(".compare-counts", "added").await;
     assert_eq!(
         counts,
         format!(

@@ -41,25 +41,6 @@ async fn text_of(h: &Harness, css: &str) -> String {
     h.find(css).await.text().await.unwrap_or_default()
 }
 
-/// Waits until the first element matching `css` says `needle`.
-async fn wait_for_text(h: &Harness, css: &str, needle: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let text = match h.find_all(css).await.first() {
-            Some(element) => element.text().await.unwrap_or_default(),
-            None => String::new(),
-        };
-        if text.contains(needle) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{css} never said {needle:?}: {text:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 async fn reload(h: &Harness) {
     h.driver.refresh().await.expect("reload");
 }
@@ -68,13 +49,15 @@ async fn reload(h: &Harness) {
 async fn a_reload_keeps_the_user_signed_in_and_sign_out_forgets_it() {
     let h = Harness::start(&[]).await;
     sign_in(&h, "/packages", true).await;
-    wait_for_text(&h, ".packages-table", "Southampton Addresses").await;
+    h.wait_for_text(".packages-table", "Southampton Addresses")
+        .await;
     let kept = h.js(STORED).await;
     let kept = kept.as_str().expect("a kept session");
     assert!(kept.contains("token") && !kept.contains(SECRET) && !kept.contains(KEY));
 
     reload(&h).await;
-    wait_for_text(&h, ".packages-table", "Southampton Addresses").await;
+    h.wait_for_text(".packages-table", "Southampton Addresses")
+        .await;
     assert!(text_of(&h, ".session-badge").await.contains("alpha-de…"));
     assert_eq!(h.current_url().await, h.url("/packages"));
 
@@ -96,7 +79,8 @@ async fn a_reload_keeps_the_user_signed_in_and_sign_out_forgets_it() {
 async fn unticking_keep_me_signed_in_means_a_reload_signs_out() {
     let h = Harness::start(&[]).await;
     sign_in(&h, "/packages", false).await;
-    wait_for_text(&h, ".packages-table", "Southampton Addresses").await;
+    h.wait_for_text(".packages-table", "Southampton Addresses")
+        .await;
     assert_eq!(h.js(STORED).await, serde_json::Value::Null);
     reload(&h).await;
     wait_for_path(&h, "/login?next=/packages").await;
@@ -108,17 +92,18 @@ async fn unticking_keep_me_signed_in_means_a_reload_signs_out() {
 async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page() {
     let h = Harness::start(&["--token-ttl", "5"]).await;
     sign_in(&h, VERSION_PAGE, true).await;
-    wait_for_text(&h, "h1", "Version 118429").await;
+    h.wait_for_text("h1", "Version 118429").await;
     // A reload keeps the token only: the secret is gone, so the header asks for it
     // (the token has less than a minute left).
     reload(&h).await;
-    wait_for_text(&h, "h1", "Version 118429").await;
-    wait_for_text(&h, ".session-reminder", "Enter your API key and secret").await;
+    h.wait_for_text("h1", "Version 118429").await;
+    h.wait_for_text(".session-reminder", "Enter your API key and secret")
+        .await;
     h.js("window.__samePage = true; return true;").await;
     h.type_into("#prompt-key", KEY).await;
 
     // The token runs out meanwhile: the page and the key typed stay.
-    wait_for_text(&h, ".session-reminder", "has ended").await;
+    h.wait_for_text(".session-reminder", "has ended").await;
     assert_eq!(h.current_url().await, h.url(VERSION_PAGE));
     let key = h.find("#prompt-key").await.prop("value").await.unwrap();
     assert_eq!(key.as_deref(), Some(KEY));
@@ -130,7 +115,8 @@ async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page
         .click()
         .await
         .unwrap();
-    wait_for_text(&h, "#session-prompt-error", "did not accept").await;
+    h.wait_for_text("#session-prompt-error", "did not accept")
+        .await;
     let invalid = h
         .find("#prompt-secret")
         .await
@@ -154,11 +140,11 @@ async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page
     assert_eq!(h.js("return window.__samePage === true;").await, true);
     assert_eq!(h.current_url().await, h.url(VERSION_PAGE));
     h.find("a[rel='next']").await.click().await.unwrap();
-    wait_for_text(&h, "h1", "Version 124307").await;
+    h.wait_for_text("h1", "Version 124307").await;
     // With the secret held again, the app renews by itself past the token's life.
     tokio::time::sleep(Duration::from_secs(6)).await;
     h.find("a[rel='prev']").await.click().await.unwrap();
-    wait_for_text(&h, "h1", "Version 118429").await;
+    h.wait_for_text("h1", "Version 118429").await;
     let kept = h.js(STORED).await;
     assert!(!kept.as_str().unwrap_or_default().contains(SECRET));
     h.stop().await;

@@ -155,21 +155,7 @@ async fn the_html_shows_the_header_and_a_skeleton_before_the_code() {
 async fn the_products_request_starts_before_the_code_has_arrived() {
     let h = Harness::start(&[]).await;
     // A slow network, as on a phone: on loopback the code would arrive at once.
-    let cdp = h.driver.cdp();
-    cdp.send_raw("Network.enable", json!({}))
-        .await
-        .expect("enable network");
-    cdp.send_raw(
-        "Network.emulateNetworkConditions",
-        json!({
-            "offline": false,
-            "latency": 150,
-            "downloadThroughput": 1_600_000 / 8,
-            "uploadThroughput": 750_000 / 8,
-        }),
-    )
-    .await
-    .expect("slow the network");
+    h.slow_4g().await;
     h.goto("/").await;
     h.find(".gallery .product-card:not(.skeleton-card)").await;
     let timings = h

@@ -543,12 +543,7 @@ async fn load_tasks(h: &Harness, until: f64) -> (f64, f64) {
 /// of the first load (html, js, wasm, css) as the browser received them, brotli asked.
 async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
     let h = open(catalogue, &catalogue.demo, side).await;
-    cdp(
-        &h,
-        "Network.emulateNetworkConditions",
-        json!({ "offline": false, "latency": 150, "downloadThroughput": 1.6e6 / 8.0, "uploadThroughput": 0.75e6 / 8.0 }),
-    )
-    .await;
+    h.slow_4g().await;
     // Chromium offers brotli only over https; over http to the loopback it offers
     // gzip unless asked.
     cdp(

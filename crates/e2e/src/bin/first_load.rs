@@ -52,24 +52,11 @@ async fn main() {
     let plain = our_server(&["--web-root", &plain_root_arg]).await;
 
     let h = Harness::start(&[]).await;
+    h.slow_4g().await;
     let cdp = h.driver.cdp();
-    cdp.send_raw("Network.enable", json!({}))
-        .await
-        .expect("enable network");
     cdp.send_raw("Network.setCacheDisabled", json!({ "cacheDisabled": true }))
         .await
         .expect("disable the cache");
-    cdp.send_raw(
-        "Network.emulateNetworkConditions",
-        json!({
-            "offline": false,
-            "latency": 150,
-            "downloadThroughput": 1_600_000 / 8,
-            "uploadThroughput": 750_000 / 8,
-        }),
-    )
-    .await
-    .expect("slow the network");
     cdp.send_raw(
         "Page.addScriptToEvaluateOnNewDocument",
         json!({ "source": FIRST_NAME_RECORDER }),

@@ -41,10 +41,15 @@ impl ServiceConfig {
             .unwrap_or_default();
         let mut config = ServiceConfig::for_origin(&origin);
         // Beside the app, wherever it is served from.
-        let address = crate::routes::base_path().file("config.json");
-        let deployed = match gloo_net::http::Request::get(&address).send().await {
-            Ok(response) if response.ok() => response.json::<DeployedConfig>().await.ok(),
-            _ => None,
+        let deployed = match prefetched_config().await {
+            Some(deployed) => Some(deployed),
+            None => {
+                let address = crate::routes::base_path().file("config.json");
+                match gloo_net::http::Request::get(&address).send().await {
+                    Ok(response) if response.ok() => response.json::<DeployedConfig>().await.ok(),
+                    _ => None,
+                }
+            }
         };
         if let Some(deployed) = deployed {
             config.api_base = deployed.api_base.unwrap_or(config.api_base);
@@ -81,6 +86,23 @@ impl ServiceConfig {
             let _ = storage.remove_item(STORAGE_KEY);
         }
     }
+}
+
+/// The name of the promise index.html's script leaves on `window` when it read
+/// `config.json` (its JSON, `{}` when there was none).
+const PREFETCHED_CONFIG: &str = "__downloadExplorerConfig";
+
+/// `config.json` as index.html's script read it, taken once: `None` when the script
+/// did not read it (the user had saved an address, or there is no script).
+async fn prefetched_config() -> Option<DeployedConfig> {
+    let window = web_sys::window()?;
+    let key = wasm_bindgen::JsValue::from_str(PREFETCHED_CONFIG);
+    let promise = js_sys::Reflect::get(&window, &key).ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let promise = wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(promise).ok()?;
+    let json = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let text = js_sys::JSON::stringify(&json).ok()?.as_string()?;
+    serde_json::from_str(&text).ok()
 }
 
 fn local_storage() -> Option<web_sys::Storage> {

@@ -94,10 +94,12 @@ impl Windowed {
         self.shown.read().padding
     }
 
-    /// The element holding the items (a `tbody`, a `ul`).
+    /// The element holding the items (a `tbody`, a `ul`). Measured once it is in the
+    /// page: a node ref's element is not yet.
     pub fn attach(&self, element: web_sys::Element) {
         self.list.set(Some(element));
-        self.measure();
+        let this = *self;
+        request_animation_frame(move || this.measure());
     }
 
     /// Reads where the list is on screen and how big its items are. A short list,
@@ -106,6 +108,11 @@ impl Windowed {
         let Some(Some(list)) = self.list.try_get_untracked() else {
             return; // not drawn yet, or gone
         };
+        // Out of the page every item is at 0: one line of them all, so the whole list
+        // would be drawn.
+        if !list.is_connected() {
+            return;
+        }
         if self.total.try_get_untracked().unwrap_or(0) <= SHOW_WHOLE_UP_TO {
             return;
         }
@@ -115,10 +122,14 @@ impl Windowed {
             .flat_map(|items| (0..items.length()).filter_map(move |i| items.item(i)))
             .filter_map(|node| node.dyn_into::<web_sys::Element>().ok())
             .collect();
-        let tops: Vec<f64> = items
+        let rects: Vec<web_sys::DomRect> = items
             .iter()
-            .map(|item| item.get_bounding_client_rect().top())
+            .map(|item| item.get_bounding_client_rect())
             .collect();
+        if rects.first().is_some_and(|rect| rect.height() == 0.0) {
+            return; // hidden: nothing to measure
+        }
+        let tops: Vec<f64> = rects.iter().map(|rect| rect.top()).collect();
         let per_row = tops
             .iter()
             .take_while(|top| Some(*top) == tops.first())

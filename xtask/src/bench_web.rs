@@ -22,11 +22,25 @@ use crate::tools;
 #[path = "../../tools/bench-web/catalogue.rs"]
 mod catalogue;
 
-/// Runs the whole comparison, three runs unless `BENCH_WEB_RUNS` says otherwise.
-pub fn bench() -> Result {
+/// Runs the whole comparison, three runs unless `BENCH_WEB_RUNS` says otherwise; with
+/// `--profile`, profiles the app instead (built with its function names).
+pub fn bench(args: &[String]) -> Result {
+    let profile = match args {
+        [] => None,
+        [flag] if flag == "--profile" => Some(target_dir().join("bench-web-profile")),
+        _ => return Err(format!("bench web: unexpected arguments {args:?}").into()),
+    };
     tools::ensure_build_tools()?;
     tools::ensure_browser()?;
-    bundle::build(&bundle::Target::site_root())?;
+    let app = match &profile {
+        Some(profile) => bundle::Target {
+            dist: profile.join("dist"),
+            names: true,
+            ..bundle::Target::site_root()
+        },
+        None => bundle::Target::site_root(),
+    };
+    bundle::build(&app)?;
     run(cargo().args(["build", "--release", "-p", "download-server"]))?;
     run(cargo().args(["build", "-p", "e2e", "--bin", "bench_web"]))?;
 
@@ -36,7 +50,7 @@ pub fn bench() -> Result {
         .tempdir()
         .map_err(|error| format!("cannot create a temporary directory: {error}"))?;
     let web_root = work.path().join("web");
-    copy_dir(&bundle::dist(), &web_root)?;
+    copy_dir(&app.dist, &web_root)?;
     let pages = web_root.join("bench");
     fs::create_dir_all(&pages)?;
     for page in ["gallery.html", "version.html"] {
@@ -52,7 +66,11 @@ pub fn bench() -> Result {
 
     let large = start_server(&web_root, Some(&large))?;
     let demo = start_server(&web_root, None)?;
-    run(command(target_dir().join("debug/bench_web"))
+    let mut browser = command(target_dir().join("debug/bench_web"));
+    if let Some(profile) = &profile {
+        browser.env("BENCH_WEB_PROFILE", profile);
+    }
+    run(browser
         .env("BENCH_WEB_LARGE", &large.base)
         .env("BENCH_WEB_DEMO", &demo.base)
         .env("BENCH_WEB_KEY", catalogue::KEY)

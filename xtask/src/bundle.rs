@@ -38,6 +38,8 @@ pub struct Target {
     pub public_url: String,
     /// The output directory.
     pub dist: PathBuf,
+    /// Keep the wasm's function names (a few kB more), so CPU profiles name them.
+    pub names: bool,
 }
 
 impl Target {
@@ -46,6 +48,7 @@ impl Target {
         Target {
             public_url: "/".to_string(),
             dist: dist(),
+            names: false,
         }
     }
 
@@ -64,7 +67,11 @@ impl Target {
         } else {
             format!("{public_url}/")
         };
-        Ok(Target { public_url, dist })
+        Ok(Target {
+            public_url,
+            dist,
+            names: false,
+        })
     }
 }
 
@@ -87,7 +94,7 @@ pub fn build(target: &Target) -> Result<Vec<FileSize>> {
     // The standard library's crates too, for `-Zbuild-std`.
     run(cargo().arg("fetch"))?;
     run(size_toolchain(&mut cargo()).args(["fetch", "--target", "wasm32-unknown-unknown"]))?;
-    split::build(&target.dist, &target.public_url)?;
+    split::build(target)?;
     let sizes = precompress(&target.dist)?;
     write_not_found_page(&target.dist)?;
     Ok(sizes)

@@ -57,8 +57,10 @@ commands:
                         the same bytes (installs nginx-light and wrk when missing)
   bench download        the web app's download to a folder (md5 checked, headless Chromium)
                         next to curl, for 200 small files and one 1 GB file
-  bench web             the web app at 1,000 products and 10,000 files, and on slow 4G, next to
-                        plain-JS pages rendering the same JSON (headless Chromium, medians of 3)
+  bench web [--profile] the web app at 1,000 products and 10,000 files, and on slow 4G, next to
+                        plain-JS pages rendering the same JSON (headless Chromium, medians of 3);
+                        --profile: the app alone, once, with CPU profiles of each step written
+                        to target/bench-web-profile/ and their busiest functions printed
   fuzz [SECONDS]        every cargo-fuzz target in fuzz/ for SECONDS each (60 by default), on
                         the pinned nightly (installs cargo-fuzz when missing)
 ";
@@ -73,7 +75,7 @@ fn main() -> ExitCode {
         Some("size") => size(),
         Some("screenshots") => screenshots(),
         Some("bench") if args.get(1).is_some_and(|a| a == "download") => bench_download::bench(),
-        Some("bench") if args.get(1).is_some_and(|a| a == "web") => bench_web::bench(),
+        Some("bench") if args.get(1).is_some_and(|a| a == "web") => bench_web::bench(&args[2..]),
         Some("bench") => bench::bench(),
         Some("schemathesis") => schemathesis::run_against_server(),
         Some("soak") => minutes(&args[1..]).and_then(soak::soak),

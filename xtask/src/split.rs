@@ -25,7 +25,7 @@ use std::fs;
 use std::hash::{DefaultHasher, Hasher};
 use std::path::{Path, PathBuf};
 
-use crate::bundle::size_toolchain;
+use crate::bundle::{Target, size_toolchain};
 use crate::exec::{Result, cargo, command, root, run, target_dir};
 use crate::tools::wasm_split_cli;
 
@@ -44,8 +44,9 @@ const WASM_FEATURES: [&str; 6] = [
     "--enable-multivalue",
 ];
 
-/// Builds the app split by route into `dist` (emptied first) for `public_url`.
-pub fn build(dist: &Path, public_url: &str) -> Result {
+/// Builds the app split by route into `target.dist` (emptied first) for its public URL.
+pub fn build(target: &Target) -> Result {
+    let dist = target.dist.as_path();
     let work = target_dir().join("wasm-split");
     let _ = fs::remove_dir_all(&work);
     fs::create_dir_all(&work)?;
@@ -76,9 +77,9 @@ pub fn build(dist: &Path, public_url: &str) -> Result {
             fs::copy(&path, dist.join(name))?;
         }
     }
-    optimize_all(&files_ending(dist, ".wasm")?)?;
+    optimize_all(&files_ending(dist, ".wasm")?, target.names)?;
     let names = hash_names(dist)?;
-    write_html(dist, public_url, &names)
+    write_html(dist, &target.public_url, &names)
 }
 
 /// The linked wasm, with the relocations wasm-split reads.
@@ -102,20 +103,27 @@ fn compile() -> Result<PathBuf> {
     Ok(target_dir().join(format!("wasm32-unknown-unknown/wasm-release/{APP}.wasm")))
 }
 
-/// `wasm-opt -Oz` on each module, in place. It takes minutes, so each result is kept
-/// by its input's hash: a build for another public URL (only the html differs) reuses
-/// them. Results no module of this build had are removed.
-fn optimize_all(modules: &[PathBuf]) -> Result {
+/// `wasm-opt -Oz` on each module, in place, keeping function names when `names`. It
+/// takes minutes, so each result is kept by its input's hash: a build for another
+/// public URL (only the html differs) reuses them. Results no module of this build had
+/// are removed.
+fn optimize_all(modules: &[PathBuf], names: bool) -> Result {
     let cache = target_dir().join("wasm-opt-cache");
     fs::create_dir_all(&cache)?;
     let mut kept = Vec::new();
     for wasm in modules {
         let mut hasher = DefaultHasher::new();
         hasher.write(&fs::read(wasm)?);
+        hasher.write_u8(names.into());
         let cached = cache.join(format!("{:016x}.wasm", hasher.finish()));
         if !cached.is_file() {
             run(command("wasm-opt")
-                .args(["-Oz", "--strip-debug", "--strip-producers"])
+                .args(["-Oz", "--strip-producers"])
+                .arg(if names {
+                    "--debuginfo"
+                } else {
+                    "--strip-debug"
+                })
                 .args(WASM_FEATURES)
                 .arg(wasm)
                 .arg("-o")

@@ -139,6 +139,27 @@ async fn sign_in_to(h: &Harness, path: &str) {
         .expect("submit");
 }
 
+/// From the next document on, keeps in `window.__most` the most elements matching
+/// `css` the page ever held at once: a list drawn whole for one frame freezes the tab
+/// even when the next frame trims it.
+async fn record_most(h: &Harness, css: &str) {
+    let script = format!(
+        "window.__most = 0; new MutationObserver(() => {{ \
+           window.__most = Math.max(window.__most, document.querySelectorAll({css:?}).length); \
+         }}).observe(document, {{ childList: true, subtree: true }});"
+    );
+    h.driver
+        .cdp()
+        .page()
+        .add_script_to_evaluate_on_new_document(script)
+        .await
+        .expect("install the recorder");
+}
+
+async fn most(h: &Harness) -> usize {
+    number(h, "return window.__most;").await as usize
+}
+
 async fn count(h: &Harness, css: &str) -> usize {
     let script = format!("return document.querySelectorAll({css:?}).length;");
     h.js(&script).await.as_u64().expect("a count") as usize
@@ -169,10 +190,13 @@ async fn open_version(h: &Harness, version: &str) {
 #[tokio::test]
 async fn a_version_of_ten_thousand_files_is_windowed_and_every_row_reachable() {
     let (h, _dir) = start(None).await;
+    record_most(&h, ROWS).await;
     open_version(&h, "latest").await;
 
     let rows = count(&h, ROWS).await;
     assert!((1..=MOST_ROWS).contains(&rows), "{rows} rows in the page");
+    let most = most(&h).await;
+    assert!(most <= MOST_ROWS, "{most} rows in the page at one moment");
     // The header, 10,000 files and the totals line.
     assert_eq!(
         h.js("return document.querySelector('.files-table').getAttribute('aria-rowcount');")
@@ -324,8 +348,9 @@ async fn older_and_newer_move_between_versions_of_ten_thousand_files() {
 #[tokio::test]
 async fn a_gallery_of_a_thousand_products_is_windowed_and_searchable() {
     let (h, _dir) = start(None).await;
-    h.goto("/").await;
     let cards = ".product-grid .product-card:not(.skeleton-card)";
+    record_most(&h, cards).await;
+    h.goto("/").await;
     h.find(cards).await;
     assert_eq!(
         h.find(".result-count").await.text().await.unwrap(),
@@ -336,6 +361,8 @@ async fn a_gallery_of_a_thousand_products_is_windowed_and_searchable() {
         (1..=MOST_ROWS).contains(&shown),
         "{shown} cards in the page"
     );
+    let most = most(&h).await;
+    assert!(most <= MOST_ROWS, "{most} cards in the page at one moment");
 
     // Scrolled to the end, the last product shows.
     h.js("window.scrollTo(0, document.documentElement.scrollHeight); return 0;")

@@ -14,7 +14,10 @@
 //! see (texts, headings, `rel` links, the search box), not by how many rows exist.
 
 use std::collections::BTreeMap;
+use std::collections::{BTreeSet, HashMap};
 use std::env;
+use std::fs;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use download_api::{DataPackage, DataPackageVersion, Product, TokenResponse};
@@ -387,6 +390,10 @@ const ROWS: &[(&str, &str)] = &[
 #[tokio::main]
 async fn main() {
     let catalogue = Catalogue::read().await;
+    if let Ok(dir) = env::var("BENCH_WEB_PROFILE") {
+        profile(&catalogue, Path::new(&dir)).await;
+        return;
+    }
     let runs: usize = env::var("BENCH_WEB_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
@@ -737,4 +744,136 @@ async fn wasm_mb(h: &Harness) -> f64 {
         .js("return [...window.__bench.memories].reduce((sum, m) => sum + m.buffer.byteLength, 0);")
         .await;
     bytes.as_f64().unwrap_or(0.0) / 1e6
+}
+
+/// `BENCH_WEB_PROFILE=<dir>`: the app's steps at scale, each under Chromium's CPU
+/// profiler. Writes `<dir>/<step>.cpuprofile` (DevTools' Performance panel opens them)
+/// and prints each step's busiest functions.
+async fn profile(catalogue: &Catalogue, dir: &Path) {
+    fs::create_dir_all(dir).expect("create the profile directory");
+    let h = open(catalogue, &catalogue.large, Side::App).await;
+    cdp(&h, "Profiler.enable", json!({})).await;
+    cdp(
+        &h,
+        "Profiler.setSamplingInterval",
+        json!({ "interval": 100 }),
+    )
+    .await;
+
+    cdp(&h, "Profiler.start", json!({})).await;
+    h.goto(catalogue.gallery_path(Side::App)).await;
+    let all = mark(&h, "gallery painted").await;
+    let (longest, _) = load_tasks(&h, all).await;
+    stop_profile(&h, dir, "gallery-load", longest).await;
+
+    let search = "input[type='search']";
+    let narrowed = Watch::text(&[&format!("1 of {} products", catalogue.products)]);
+    let steps = [
+        (
+            "search-typed",
+            json!({ "selector": search, "type": catalogue.search }),
+            narrowed,
+        ),
+        (
+            "search-cleared",
+            json!({ "selector": search, "type": "" }),
+            catalogue.gallery_all(),
+        ),
+    ];
+    for (name, action, watch) in steps {
+        cdp(&h, "Profiler.start", json!({})).await;
+        let step = interact(&h, action, &watch).await;
+        stop_profile(&h, dir, name, step.longest).await;
+    }
+
+    sign_in(&h, catalogue).await;
+    cdp(&h, "Profiler.start", json!({})).await;
+    h.goto(&catalogue.version_path(Side::App)).await;
+    let all = mark(&h, "version painted").await;
+    // The probe's long tasks start again with the new document.
+    let (longest, _) = load_tasks(&h, all).await;
+    stop_profile(&h, dir, "version-load", longest).await;
+
+    let older = catalogue.version_all(&catalogue.older);
+    let newer = catalogue.version_all(&catalogue.latest);
+    let steps = [
+        ("version-older", json!({ "click": "a[rel='prev']" }), older),
+        ("version-newer", json!({ "click": "a[rel='next']" }), newer),
+    ];
+    for (name, action, watch) in steps {
+        cdp(&h, "Profiler.start", json!({})).await;
+        let step = interact(&h, action, &watch).await;
+        stop_profile(&h, dir, name, step.longest).await;
+    }
+    h.stop().await;
+}
+
+/// Stops the profiler, saves its profile as `<name>.cpuprofile` and prints the
+/// functions that took the most time, on their own and with what they called.
+async fn stop_profile(h: &Harness, dir: &Path, name: &str, longest_task: f64) {
+    let answer = cdp(h, "Profiler.stop", json!({})).await;
+    let profile = &answer["profile"];
+    let path = dir.join(format!("{name}.cpuprofile"));
+    fs::write(&path, profile.to_string()).expect("write the profile");
+
+    let nodes = profile["nodes"].as_array().expect("profile nodes");
+    let mut names = HashMap::new();
+    let mut parents = HashMap::new();
+    for node in nodes {
+        let id = node["id"].as_u64().expect("node id");
+        let frame = &node["callFrame"];
+        let function = frame["functionName"].as_str().unwrap_or_default();
+        let url = frame["url"].as_str().unwrap_or_default();
+        let file = url.rsplit('/').next().unwrap_or_default();
+        let label = match function {
+            "" => format!("(anonymous) {file}"),
+            f if f.starts_with('(') => f.to_owned(),
+            f => format!("{f} {file}"),
+        };
+        names.insert(id, label);
+        for child in node["children"].as_array().into_iter().flatten() {
+            parents.insert(child.as_u64().expect("child id"), id);
+        }
+    }
+    let samples = profile["samples"].as_array().expect("samples");
+    let deltas = profile["timeDeltas"].as_array().expect("timeDeltas");
+    let mut own: HashMap<&str, f64> = HashMap::new();
+    let mut total: HashMap<&str, f64> = HashMap::new();
+    // A sample's time is the gap to the next one.
+    for (i, sample) in samples.iter().enumerate() {
+        let ms = deltas.get(i + 1).and_then(Value::as_f64).unwrap_or(0.0) / 1000.0;
+        let mut id = sample.as_u64().expect("sample");
+        *own.entry(names[&id].as_str()).or_default() += ms;
+        let mut seen = BTreeSet::new();
+        loop {
+            if seen.insert(names[&id].as_str()) {
+                *total.entry(names[&id].as_str()).or_default() += ms;
+            }
+            match parents.get(&id) {
+                Some(parent) => id = *parent,
+                None => break,
+            }
+        }
+    }
+    let busy: f64 = own
+        .iter()
+        .filter(|(name, _)| !matches!(**name, "(idle)" | "(program)" | "(root)"))
+        .map(|(_, ms)| ms)
+        .sum();
+    println!(
+        "\n== {name}: longest task {longest_task:.0} ms, {busy:.0} ms sampled busy ({})",
+        path.display()
+    );
+    for (title, table) in [("own time", &own), ("with callees", &total)] {
+        let mut rows: Vec<_> = table
+            .iter()
+            .filter(|(name, _)| !matches!(**name, "(idle)" | "(root)"))
+            .collect();
+        rows.sort_by(|a, b| b.1.total_cmp(a.1));
+        println!("-- {title}");
+        for (function, ms) in rows.into_iter().take(25) {
+            let function: String = function.chars().take(150).collect();
+            println!("{ms:>8.1} ms  {function}");
+        }
+    }
 }

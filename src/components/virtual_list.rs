@@ -8,6 +8,9 @@
 use std::ops::Range;
 
 use explorer_logic::window::{Move, SHOW_WHOLE_UP_TO, Viewport, Window, tab_stop};
+
+/// A table row's height, until measured.
+pub const TABLE_ROW_PX: f64 = 40.0;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -36,13 +39,14 @@ struct Shown {
 
 impl Windowed {
     /// Follows the list whose items are the children (or grandchildren) of the element
-    /// given to [`Windowed::attach`]: its top is where the list starts.
-    pub fn new(total: Signal<usize>) -> Self {
+    /// given to [`Windowed::attach`]: its top is where the list starts. Until measured,
+    /// rows are taken to be `row_height` pixels high.
+    pub fn new(total: Signal<usize>, row_height: f64) -> Self {
         let viewport = Viewport {
             scrolled: 0.0,
             height: inner_height(),
         };
-        let frame = RwSignal::new((Window::default(), viewport));
+        let frame = RwSignal::new((Window::estimated(row_height), viewport));
         let show_all = RwSignal::new(false);
         let shown = Memo::new(move |_| {
             let (window, viewport) = frame.get();

@@ -11,6 +11,7 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use download_api::Area;
 use e2e::Harness;
 use e2e::thirtyfour::components::SelectElement;
 use e2e::thirtyfour::prelude::*;
@@ -28,6 +29,8 @@ const KEY_SHA256: &str = "5cd48898a3f26b465525680b0c15db5ab4d8ac83abfb0e0e5d22b5
 const SECRET_SHA256: &str = "4e31c97d2f17e3eedaef70fcce4258694639e4964048463904f4c1db185dbc87";
 /// More rows than this in the page means the table is not windowed.
 const MOST_ROWS: usize = 200;
+/// The first product offers each grid square in this many formats: 1,100 downloads.
+const FORMATS: usize = 20;
 
 fn file_name(i: usize) -> String {
     format!("file_{i:05}.zip")
@@ -52,10 +55,21 @@ fn write_catalogue(dir: &Path) {
         fs::write(files_dir.join(&name), vec![b'x'; file_size(i)]).expect("write a file");
         paths.push(format!("files/{name}"));
     }
+    let squares: Vec<Area> = Area::all().filter(|a| *a != Area::Gb).collect();
+    let downloads: Vec<serde_json::Value> = (0..squares.len() * FORMATS)
+        .map(|i| {
+            serde_json::json!({
+                "area": squares[i / FORMATS].code(),
+                "format": format!("Format {:02}", i % FORMATS + 1),
+                "path": paths[i],
+            })
+        })
+        .collect();
     let products: Vec<serde_json::Value> = (0..PRODUCTS)
         .map(|i| {
             let category = ["Mapping", "Roads", "Terrain"][i % 3];
             let structure = ["Vector", "Raster"][i % 2];
+            let downloads = if i == 0 { &downloads[..] } else { &[] };
             serde_json::json!({
                 "id": format!("Scale{i:04}"),
                 "name": product_name(i),
@@ -63,6 +77,7 @@ fn write_catalogue(dir: &Path) {
                 "version": format!("20{:02}-{:02}", 10 + i % 15, 1 + i % 12),
                 "category": category,
                 "dataStructures": [structure],
+                "downloads": downloads,
             })
         })
         .collect();
@@ -386,6 +401,54 @@ async fn a_gallery_of_a_thousand_products_is_windowed_and_searchable() {
         product_name(998)
     ))
     .await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_product_of_eleven_hundred_downloads_asks_once_and_is_windowed() {
+    let (h, _dir) = start(None).await;
+    let rows = ".downloads-table tbody tr[data-pos]";
+    record_most(&h, rows).await;
+    let squares: Vec<String> = Area::all()
+        .filter(|a| *a != Area::Gb)
+        .map(|a| a.code().to_owned())
+        .collect();
+    h.goto(&format!("/products/Scale0000?areas={}", squares.join(",")))
+        .await;
+    h.find(rows).await;
+
+    let total = squares.len() * FORMATS;
+    // The header and every download.
+    assert_eq!(
+        h.js("return document.querySelector('.downloads-table').getAttribute('aria-rowcount');")
+            .await,
+        (total + 1).to_string()
+    );
+    let most = most(&h).await;
+    assert!(most <= MOST_ROWS, "{most} rows in the page at one moment");
+
+    // Scrolled to the end, the last square's last format shows.
+    h.js("window.scrollTo(0, document.documentElement.scrollHeight); return 0;")
+        .await;
+    let last = format!("{rows}[data-pos=\"{}\"]", total - 1);
+    h.wait_for_js(&format!("document.querySelector('{last}')"))
+        .await;
+    let cells = h
+        .js(&format!(
+            "return [...document.querySelector('{last}').cells].slice(1, 3).map(c => c.textContent);"
+        ))
+        .await;
+    assert_eq!(cells, serde_json::json!(["TV", "Format 20"]));
+    assert!(count(&h, rows).await <= MOST_ROWS);
+
+    // One request for the whole list, whatever was picked.
+    let lists = h
+        .visited_urls()
+        .await
+        .into_iter()
+        .filter(|url| url.contains("/products/Scale0000/downloads"))
+        .count();
+    assert_eq!(lists, 1, "requests for the downloads list");
     h.stop().await;
 }
 

@@ -16,19 +16,20 @@ pub const SHOW_WHOLE_UP_TO: usize = 200;
 pub struct Window {
     /// Height of one row (for a grid, one line of cards), in pixels; at least 1.
     pub row_height: f64,
-    /// Rows kept above and below the visible ones, so a quick scroll shows no gap.
+    /// Rows kept above and below the visible ones: [`MARGIN_PX`] worth, at least 2.
     pub margin: usize,
     /// Items per row: 1 for a table, the number of columns for a grid.
     pub per_row: usize,
 }
 
+/// How far past the screen's edges items are kept, in pixels: enough that a quick
+/// scroll shows no gap, few enough that tall cards are not drawn by the dozen.
+pub const MARGIN_PX: f64 = 400.0;
+
 impl Default for Window {
+    /// Table rows of about 40 px, until measured.
     fn default() -> Self {
-        Window {
-            row_height: 40.0,
-            margin: 10,
-            per_row: 1,
-        }
+        Window::estimated(40.0)
     }
 }
 
@@ -43,17 +44,29 @@ pub struct Viewport {
 }
 
 impl Window {
+    /// A window for one item per row, rows about `row_height` pixels high, until the
+    /// page is measured: a good guess keeps the first drawing small.
+    pub fn estimated(row_height: f64) -> Self {
+        let row_height = row_height.max(1.0);
+        Window {
+            row_height,
+            margin: margin_rows(row_height),
+            per_row: 1,
+        }
+    }
+
     /// The same window with a newly measured row height (ignored when not positive,
     /// e.g. measured while hidden) and items per row (at least 1).
     pub fn measured(self, row_height: f64, per_row: usize) -> Self {
+        let row_height = if row_height > 0.0 {
+            row_height
+        } else {
+            self.row_height
+        };
         Window {
-            row_height: if row_height > 0.0 {
-                row_height
-            } else {
-                self.row_height
-            },
+            row_height,
+            margin: margin_rows(row_height),
             per_row: per_row.max(1),
-            ..self
         }
     }
 
@@ -170,6 +183,11 @@ pub fn tab_stop(active: usize, shown: &Range<usize>) -> usize {
     }
 }
 
+/// Whole rows covering [`MARGIN_PX`], at least 2.
+fn margin_rows(row_height: f64) -> usize {
+    (MARGIN_PX / row_height.max(1.0)).ceil().max(2.0) as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,15 +255,27 @@ mod tests {
     #[test]
     fn a_grid_shows_whole_lines_of_cards() {
         let grid = table().measured(400.0, 3);
-        // 1,000 cards in 334 lines; 900 px shows lines 0..3, plus 5 below.
-        assert_eq!(grid.range(1_000, at(0.0, 900.0)), 0..24);
+        // 1,000 cards in 334 lines; 900 px shows lines 0..3, plus a margin of 2 below
+        // (400 px is one line of cards, and never fewer than 2).
+        assert_eq!(grid.margin, 2);
+        assert_eq!(grid.range(1_000, at(0.0, 900.0)), 0..15);
         let shown = grid.range(1_000, at(20_000.0, 900.0));
-        assert_eq!(shown, 135..174);
+        assert_eq!(shown, 144..165);
         let (above, below) = grid.padding(1_000, &shown);
-        assert_eq!(above, 45.0 * 400.0);
+        assert_eq!(above, 48.0 * 400.0);
         // The last line holds one card: 334 lines in all.
-        assert_eq!(above + 13.0 * 400.0 + below, 334.0 * 400.0);
-        assert_eq!(grid.range(1_000, at(1e9, 900.0)), 3 * 326..1_000);
+        assert_eq!(above + 7.0 * 400.0 + below, 334.0 * 400.0);
+        assert_eq!(grid.range(1_000, at(1e9, 900.0)), 3 * 329..1_000);
+    }
+
+    #[test]
+    fn the_margin_is_a_few_hundred_pixels_of_rows() {
+        assert_eq!(Window::default().margin, 10);
+        assert_eq!(Window::estimated(400.0).margin, 2);
+        // A table measured with taller rows keeps fewer of them.
+        assert_eq!(Window::default().measured(80.0, 1).margin, 5);
+        // Before measuring, cards estimated at 400 px: a 800 px screen draws 4.
+        assert_eq!(Window::estimated(400.0).range(1_000, at(0.0, 800.0)), 0..4);
     }
 
     #[test]

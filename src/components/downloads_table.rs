@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 use crate::components::copy_then;
 use crate::components::table_tools::{SortHeader, TableFilter};
-use crate::components::virtual_list::{TABLE_ROW_PX, Windowed, event_index, spacers};
+use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
 
 /// A table of downloads, with a filter box and sortable columns. Long lists are
 /// windowed: only the rows on screen are in the page. Rows are keyed by their position
@@ -36,7 +36,7 @@ pub fn DownloadsTable(
     let shown = Memo::new(move |_| listing.with(|l| l.view(&filter.read(), order.get())));
     let count = Signal::derive(move || shown.read().len());
     let total = Signal::derive(move || listing.with(Listing::len));
-    let windowed = Windowed::new(count, TABLE_ROW_PX);
+    let windowed = Windowed::new(count, Items::TABLE_ROWS);
     let body = NodeRef::<leptos::html::Tbody>::new();
     body.on_load(move |body| windowed.attach(body.into()));
     let copied = RwSignal::new(None::<usize>);

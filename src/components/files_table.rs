@@ -9,7 +9,7 @@ use crate::api::use_api;
 use crate::auth::use_session;
 use crate::components::copy_then;
 use crate::components::table_tools::{SortHeader, TableFilter};
-use crate::components::virtual_list::{TABLE_ROW_PX, Windowed, event_index, spacers};
+use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
 
 /// Listed links are signed for about an hour: past this age, ask for a fresh one.
 const LISTED_LINK_MAX_AGE_MS: f64 = 50.0 * 60.0 * 1000.0;
@@ -65,7 +65,7 @@ pub fn FilesTable(
     // Positions in the table as shown -> indices into `files`.
     let shown = Memo::new(move |_| listing.with_value(|l| l.view(&filter.read(), order.get())));
     let count = Signal::derive(move || shown.read().len());
-    let windowed = Windowed::new(count, TABLE_ROW_PX);
+    let windowed = Windowed::new(count, Items::TABLE_ROWS);
     let body = NodeRef::<leptos::html::Tbody>::new();
     body.on_load(move |body| windowed.attach(body.into()));
     let copied = RwSignal::new(None::<usize>);

@@ -7,10 +7,8 @@
 
 use std::ops::Range;
 
-use explorer_logic::window::{Move, SHOW_WHOLE_UP_TO, Viewport, Window, tab_stop};
-
-/// A table row's height, until measured.
-pub const TABLE_ROW_PX: f64 = 40.0;
+pub use explorer_logic::window::Items;
+use explorer_logic::window::{Move, Viewport, Window, tab_stop};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -39,14 +37,14 @@ struct Shown {
 
 impl Windowed {
     /// Follows the list whose items are the children (or grandchildren) of the element
-    /// given to [`Windowed::attach`]: its top is where the list starts. Until measured,
-    /// rows are taken to be `row_height` pixels high.
-    pub fn new(total: Signal<usize>, row_height: f64) -> Self {
+    /// given to [`Windowed::attach`]: its top is where the list starts. `items` says
+    /// how big they are until measured, and up to how many are shown whole.
+    pub fn new(total: Signal<usize>, items: Items) -> Self {
         let viewport = Viewport {
             scrolled: 0.0,
             height: inner_height(),
         };
-        let frame = RwSignal::new((Window::estimated(row_height), viewport));
+        let frame = RwSignal::new((Window::estimated(items), viewport));
         let show_all = RwSignal::new(false);
         let shown = Memo::new(move |_| {
             let (window, viewport) = frame.get();
@@ -117,7 +115,8 @@ impl Windowed {
         if !list.is_connected() {
             return;
         }
-        if self.total.try_get_untracked().unwrap_or(0) <= SHOW_WHOLE_UP_TO {
+        let (old, old_viewport) = self.frame.get_untracked();
+        if !old.windows(self.total.try_get_untracked().unwrap_or(0)) {
             return;
         }
         let items = list.query_selector_all("[data-pos]").ok();
@@ -143,7 +142,6 @@ impl Windowed {
             (Some(first), Some(last)) if lines > 1 => (last - first) / (lines - 1) as f64,
             _ => 0.0,
         };
-        let (old, old_viewport) = self.frame.get_untracked();
         let window = old.measured(row_height, per_row);
         // Sub-pixel differences between measurements are not worth a redraw.
         let window = if (window.row_height - old.row_height).abs() < 0.5 {
@@ -205,7 +203,7 @@ impl Windowed {
         ev.prevent_default();
         self.active.set(to);
         // A short list is all in the page: focusing the item scrolls to it.
-        if total > SHOW_WHOLE_UP_TO
+        if window.windows(total)
             && let Some(scrolled) = window.scroll_to_show(to, view)
             && let Some(page) = web_sys::window()
         {

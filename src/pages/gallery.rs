@@ -8,14 +8,12 @@ use leptos_router::NavigateOptions;
 use leptos_router::hooks::use_location;
 
 use crate::api::use_api;
-use crate::components::virtual_list::{Windowed, px};
+use crate::components::virtual_list::{Items, Windowed, px};
 use crate::components::{Errors, ProductCard, ProductCardSkeleton};
 use crate::routes::{Route, use_go_to};
 
 /// How many skeleton cards fill the page while the catalogue loads.
 const SKELETON_CARDS: usize = 8;
-/// A line of cards' height with its gap, about, until measured.
-const CARD_PX: f64 = 420.0;
 
 /// `/`: the catalogue of open products.
 #[component]
@@ -250,7 +248,7 @@ fn Results(
     let shown = Memo::new(move |_| products.with_value(|all| query.read().positions(all)));
     let count = Signal::derive(move || shown.read().len());
     let narrowed = move || query.read().is_narrowed();
-    let windowed = Windowed::new(count, CARD_PX);
+    let windowed = Windowed::new(count, Items::CARDS);
     let grid = NodeRef::<leptos::html::Ul>::new();
     grid.on_load(move |grid| windowed.attach(grid.into()));
     let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding()));

@@ -16,7 +16,7 @@ use crate::auth::{RequireSignIn, use_session};
 use crate::components::Errors;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
-use crate::components::virtual_list::{TABLE_ROW_PX, Windowed, px};
+use crate::components::virtual_list::{Items, Windowed, px};
 use crate::routes::{Href, Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
@@ -418,7 +418,7 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
 fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> impl IntoView {
     let count = files.len();
     let files = StoredValue::new(files);
-    let windowed = Windowed::new(Signal::stored(count), TABLE_ROW_PX);
+    let windowed = Windowed::new(Signal::stored(count), Items::TABLE_ROWS);
     let list = NodeRef::<leptos::html::Ul>::new();
     list.on_load(move |list| windowed.attach(list.into()));
     let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding()));

@@ -482,7 +482,20 @@ window.__longest = 0;
 new PerformanceObserver(list => {
   for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
 }).observe({ type: 'longtask', buffered: true });
-addEventListener('TrunkApplicationStarted', e => { window.__wasm = e.detail.wasm; });
+// Every wasm memory the page instantiates (the split build's modules share one).
+window.__memories = new Set();
+for (const name of ['instantiate', 'instantiateStreaming']) {
+  const original = WebAssembly[name];
+  WebAssembly[name] = function (...args) {
+    return original.apply(this, args).then(result => {
+      const exports = (result.instance || result).exports || {};
+      for (const value of Object.values(exports)) {
+        if (value instanceof WebAssembly.Memory) window.__memories.add(value);
+      }
+      return result;
+    });
+  };
+}
 "#;
 
 async fn reset_longest(h: &Harness) {
@@ -542,7 +555,7 @@ async fn heap_mb(h: &Harness) -> (f64, f64) {
     let js = metric(h, "JSHeapUsedSize").await / 1e6;
     let wasm = number(
         h,
-        "return window.__wasm ? window.__wasm.memory.buffer.byteLength : NaN;",
+        "return window.__memories.size ? [...window.__memories].reduce((sum, m) => sum + m.buffer.byteLength, 0) : NaN;",
     )
     .await
         / 1e6;

@@ -7,8 +7,32 @@
 
 use std::ops::Range;
 
-/// Lists this long or shorter are shown whole: a small page stays plain.
-pub const SHOW_WHOLE_UP_TO: usize = 200;
+/// Tables this long or shorter are shown whole: a small page stays plain.
+pub const SHOW_WHOLE_UP_TO: usize = Items::TABLE_ROWS.whole_up_to;
+
+/// What a list is made of: what it is windowed by until measured, and how long it
+/// may be and still be drawn whole in one go.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Items {
+    /// An item's height (a line's, for a grid), in pixels, about.
+    pub height: f64,
+    /// Lists this long or shorter are shown whole.
+    pub whole_up_to: usize,
+}
+
+impl Items {
+    /// Table rows: cheap to draw, 200 in one go is fine.
+    pub const TABLE_ROWS: Items = Items {
+        height: 40.0,
+        whole_up_to: 200,
+    };
+    /// The gallery's cards: each costs as much as a dozen rows, so only a couple of
+    /// screenfuls are drawn whole.
+    pub const CARDS: Items = Items {
+        height: 420.0,
+        whole_up_to: 24,
+    };
+}
 
 /// The geometry of a windowed list: what the page measured, and the rule for which
 /// rows it shows.
@@ -20,6 +44,8 @@ pub struct Window {
     pub margin: usize,
     /// Items per row: 1 for a table, the number of columns for a grid.
     pub per_row: usize,
+    /// Lists this long or shorter are shown whole.
+    pub whole_up_to: usize,
 }
 
 /// How far past the screen's edges items are kept, in pixels: enough that a quick
@@ -27,9 +53,9 @@ pub struct Window {
 pub const MARGIN_PX: f64 = 400.0;
 
 impl Default for Window {
-    /// Table rows of about 40 px, until measured.
+    /// Table rows, until measured.
     fn default() -> Self {
-        Window::estimated(40.0)
+        Window::estimated(Items::TABLE_ROWS)
     }
 }
 
@@ -44,15 +70,21 @@ pub struct Viewport {
 }
 
 impl Window {
-    /// A window for one item per row, rows about `row_height` pixels high, until the
-    /// page is measured: a good guess keeps the first drawing small.
-    pub fn estimated(row_height: f64) -> Self {
-        let row_height = row_height.max(1.0);
+    /// A window for one item per row, as high as `items` says, until the page is
+    /// measured: a good guess keeps the first drawing small.
+    pub fn estimated(items: Items) -> Self {
+        let row_height = items.height.max(1.0);
         Window {
             row_height,
             margin: margin_rows(row_height),
             per_row: 1,
+            whole_up_to: items.whole_up_to,
         }
+    }
+
+    /// Whether a list of `total` items is windowed, rather than shown whole.
+    pub fn windows(&self, total: usize) -> bool {
+        total > self.whole_up_to
     }
 
     /// The same window with a newly measured row height (ignored when not positive,
@@ -67,6 +99,7 @@ impl Window {
             row_height,
             margin: margin_rows(row_height),
             per_row: per_row.max(1),
+            ..self
         }
     }
 
@@ -80,9 +113,9 @@ impl Window {
 
     /// The items to show out of `total`: those on screen plus the margin, whole rows,
     /// never past the end (so a list that shrank shows its end rather than nothing).
-    /// A list of at most [`SHOW_WHOLE_UP_TO`] items is shown whole.
+    /// A list of at most [`Window::whole_up_to`] items is shown whole.
     pub fn range(&self, total: usize, view: Viewport) -> Range<usize> {
-        if total <= SHOW_WHOLE_UP_TO {
+        if !self.windows(total) {
             return 0..total;
         }
         let rows = self.rows(total);
@@ -197,6 +230,7 @@ mod tests {
             row_height: 40.0,
             margin: 5,
             per_row: 1,
+            whole_up_to: 200,
         }
     }
 
@@ -269,13 +303,25 @@ mod tests {
     }
 
     #[test]
+    fn cards_are_windowed_sooner_than_table_rows() {
+        let cards = Window::estimated(Items::CARDS).measured(420.0, 4);
+        assert_eq!(cards.range(24, at(5_000.0, 800.0)), 0..24);
+        // 100 cards: the first two lines and the margin, not all 100.
+        assert_eq!(cards.range(100, at(0.0, 800.0)), 0..16);
+        assert_eq!(Window::default().range(100, at(0.0, 800.0)), 0..100);
+    }
+
+    #[test]
     fn the_margin_is_a_few_hundred_pixels_of_rows() {
         assert_eq!(Window::default().margin, 10);
-        assert_eq!(Window::estimated(400.0).margin, 2);
+        assert_eq!(Window::estimated(Items::CARDS).margin, 2);
         // A table measured with taller rows keeps fewer of them.
         assert_eq!(Window::default().measured(80.0, 1).margin, 5);
-        // Before measuring, cards estimated at 400 px: a 800 px screen draws 4.
-        assert_eq!(Window::estimated(400.0).range(1_000, at(0.0, 800.0)), 0..4);
+        // Before measuring, cards estimated at 420 px: a 800 px screen draws 4.
+        assert_eq!(
+            Window::estimated(Items::CARDS).range(1_000, at(0.0, 800.0)),
+            0..4
+        );
     }
 
     #[test]

@@ -106,12 +106,20 @@ const WRITE_BATCH: u32 = 4 * 1024 * 1024;
 
 /// A file being written in a folder. Its bytes land in the file when it is closed,
 /// so it is closed on failure too: what arrived is kept for resuming.
+///
+/// Bytes are gathered into batches, and a batch is written while the next one is
+/// gathered: reading, hashing and writing overlap (awaiting each write left the tab
+/// idle a third of the time).
 #[derive(Debug)]
 pub struct Writer {
     stream: FileSystemWritableFileStream,
     /// Bytes gathered for the next write (JS memory: a write may outlive a wasm view).
     batch: Uint8Array,
     filled: u32,
+    /// The batch before, gathered into again once its write is done.
+    spare: Uint8Array,
+    /// The write in flight.
+    pending: Option<JsFuture>,
 }
 
 impl Writer {
@@ -147,6 +155,8 @@ impl Writer {
             stream,
             batch: Uint8Array::new_with_length(0),
             filled: 0,
+            spare: Uint8Array::new_with_length(0),
+            pending: None,
         })
     }
 
@@ -158,6 +168,7 @@ impl Writer {
             self.flush().await?;
         }
         if length >= WRITE_BATCH {
+            // The network's own buffer: never reused, so it is written as it is.
             return self.send(chunk).await;
         }
         if self.batch.length() == 0 {
@@ -168,29 +179,42 @@ impl Writer {
         Ok(())
     }
 
-    /// Writes what is gathered.
+    /// Starts writing what is gathered, and gathers into the other batch from now on.
     async fn flush(&mut self) -> Result<(), String> {
         if self.filled > 0 {
             let gathered = self.batch.subarray(0, self.filled);
             self.filled = 0;
             self.send(&gathered).await?;
+            std::mem::swap(&mut self.batch, &mut self.spare);
         }
         Ok(())
     }
 
-    async fn send(&self, bytes: &Uint8Array) -> Result<(), String> {
-        wait(
-            self.stream
-                .write_with_js_u8_array(bytes)
-                .map_err(|e| describe(&e))?,
-        )
-        .await
-        .map(drop)
+    /// Starts writing `bytes` once the write before has finished.
+    async fn send(&mut self, bytes: &Uint8Array) -> Result<(), String> {
+        self.written().await?;
+        let write = self
+            .stream
+            .write_with_js_u8_array(bytes)
+            .map_err(|e| describe(&e))?;
+        self.pending = Some(JsFuture::from(write));
+        Ok(())
+    }
+
+    /// Waits for the write in flight.
+    async fn written(&mut self) -> Result<(), String> {
+        match self.pending.take() {
+            Some(write) => write.await.map(drop).map_err(|e| describe(&e)),
+            None => Ok(()),
+        }
     }
 
     /// Puts what was written into the file.
     pub async fn close(mut self) -> Result<(), String> {
-        let flushed = self.flush().await;
+        let flushed = match self.flush().await {
+            Ok(()) => self.written().await,
+            failed => failed,
+        };
         let closed = wait(self.stream.close()).await.map(drop);
         flushed.and(closed)
     }

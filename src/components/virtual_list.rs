@@ -6,6 +6,7 @@
 //! which is also how its one delegated event handler finds the item.
 
 use std::ops::Range;
+use std::time::Duration;
 
 pub use explorer_logic::window::Items;
 use explorer_logic::window::{Move, Viewport, Window, tab_stop};
@@ -81,7 +82,7 @@ impl Windowed {
         // Once the items for a new total or range are drawn, measure them.
         Effect::new(move |_| {
             shown.track();
-            request_animation_frame(move || this.measure());
+            this.measure_after_paint();
         });
         this
     }
@@ -100,8 +101,15 @@ impl Windowed {
     /// page: a node ref's element is not yet.
     pub fn attach(&self, element: web_sys::Element) {
         self.list.set(Some(element));
+        self.measure_after_paint();
+    }
+
+    /// Measures once the page has drawn what changed. Measuring sooner would make the
+    /// browser lay the page out there and then, in the same task as the change, and
+    /// the items the measurement adds would make that task longer still.
+    fn measure_after_paint(&self) {
         let this = *self;
-        request_animation_frame(move || this.measure());
+        request_animation_frame(move || set_timeout(move || this.measure(), Duration::ZERO));
     }
 
     /// Reads where the list is on screen and how big its items are. A short list,

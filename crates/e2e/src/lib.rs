@@ -41,6 +41,29 @@ const CHROME_ARGS: &[&str] = &[
 
 /// Collects what a user would see as errors in the developer console: uncaught
 /// errors, rejected promises, failed image/script loads and `console.error` calls.
+/// Keeps every `WebAssembly.Memory` the page instantiates (the split build's modules
+/// share one) in `window.__memories`. Install it before the page's own scripts.
+pub const WASM_MEMORY_RECORDER: &str = r#"
+window.__memories = new Set();
+for (const name of ['instantiate', 'instantiateStreaming']) {
+  const original = WebAssembly[name];
+  WebAssembly[name] = function (...args) {
+    return original.apply(this, args).then(result => {
+      const exports = (result.instance || result).exports || {};
+      for (const value of Object.values(exports)) {
+        if (value instanceof WebAssembly.Memory) window.__memories.add(value);
+      }
+      return result;
+    });
+  };
+}
+"#;
+
+/// What [`WASM_MEMORY_RECORDER`] saw, as a script's answer: the memories' bytes in all,
+/// `NaN` before the app's wasm started.
+pub const WASM_MEMORY_BYTES: &str = "return window.__memories && window.__memories.size \
+    ? [...window.__memories].reduce((sum, m) => sum + m.buffer.byteLength, 0) : NaN;";
+
 const ERROR_RECORDER: &str = r#"
 window.__errors = [];
 window.addEventListener('error', e => {

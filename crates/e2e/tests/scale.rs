@@ -482,20 +482,6 @@ window.__longest = 0;
 new PerformanceObserver(list => {
   for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
 }).observe({ type: 'longtask', buffered: true });
-// Every wasm memory the page instantiates (the split build's modules share one).
-window.__memories = new Set();
-for (const name of ['instantiate', 'instantiateStreaming']) {
-  const original = WebAssembly[name];
-  WebAssembly[name] = function (...args) {
-    return original.apply(this, args).then(result => {
-      const exports = (result.instance || result).exports || {};
-      for (const value of Object.values(exports)) {
-        if (value instanceof WebAssembly.Memory) window.__memories.add(value);
-      }
-      return result;
-    });
-  };
-}
 "#;
 
 async fn reset_longest(h: &Harness) {
@@ -553,12 +539,7 @@ async fn heap_mb(h: &Harness) -> (f64, f64) {
         .await
         .expect("collect garbage");
     let js = metric(h, "JSHeapUsedSize").await / 1e6;
-    let wasm = number(
-        h,
-        "return window.__memories.size ? [...window.__memories].reduce((sum, m) => sum + m.buffer.byteLength, 0) : NaN;",
-    )
-    .await
-        / 1e6;
+    let wasm = number(h, e2e::WASM_MEMORY_BYTES).await / 1e6;
     (js, wasm)
 }
 
@@ -567,7 +548,7 @@ async fn measure(web_root: &str) -> Figures {
     h.driver
         .cdp()
         .page()
-        .add_script_to_evaluate_on_new_document(RECORDER)
+        .add_script_to_evaluate_on_new_document(format!("{RECORDER}{}", e2e::WASM_MEMORY_RECORDER))
         .await
         .expect("install the recorder");
     h.driver

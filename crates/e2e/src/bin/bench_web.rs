@@ -24,27 +24,15 @@ use download_api::{DataPackage, DataPackageVersion, Product, TokenResponse};
 use e2e::Harness;
 use serde_json::{Value, json};
 
-/// Installed before any page script: long tasks, wasm memories, resource timings kept,
+/// Installed before any page script (with [`e2e::WASM_MEMORY_RECORDER`]): long tasks, resource timings kept,
 /// and the load marks of [`Watch`] taken frame by frame from the document's start.
 const PROBE: &str = r#"
 (() => {
-  const bench = window.__bench = { longtasks: [], memories: new Set(), marks: {}, watch: WATCH };
+  const bench = window.__bench = { longtasks: [], marks: {}, watch: WATCH };
   performance.setResourceTimingBufferSize(100000);
   new PerformanceObserver(list => {
     for (const e of list.getEntries()) bench.longtasks.push([e.startTime, e.duration]);
   }).observe({ type: 'longtask', buffered: true });
-  for (const name of ['instantiate', 'instantiateStreaming']) {
-    const original = WebAssembly[name];
-    WebAssembly[name] = function (...args) {
-      return original.apply(this, args).then(result => {
-        const exports = (result.instance || result).exports || {};
-        for (const value of Object.values(exports)) {
-          if (value instanceof WebAssembly.Memory) bench.memories.add(value);
-        }
-        return result;
-      });
-    };
-  }
   bench.matches = w => {
     const text = document.body ? document.body.textContent : '';
     const h1 = (document.querySelector('h1') || {}).textContent || '';
@@ -471,7 +459,8 @@ fn print_table(results: &BTreeMap<(Side, &str), Vec<f64>>, runs: usize) {
 /// A fresh browser on `side`'s page of the server at `base`, with the probe in place.
 async fn open(catalogue: &Catalogue, base: &str, side: Side) -> Harness {
     let h = Harness::open(base.to_owned(), Vec::new()).await;
-    let mut probe = PROBE.replace("WATCH", &catalogue.watches().to_string());
+    let mut probe = e2e::WASM_MEMORY_RECORDER.to_owned();
+    probe.push_str(&PROBE.replace("WATCH", &catalogue.watches().to_string()));
     if side == Side::Plain {
         probe.push_str(&format!(
             "window.__benchToken = {};",
@@ -740,9 +729,7 @@ async fn heap_mb(h: &Harness) -> f64 {
 
 /// The size of every wasm memory the page instantiated.
 async fn wasm_mb(h: &Harness) -> f64 {
-    let bytes = h
-        .js("return [...window.__bench.memories].reduce((sum, m) => sum + m.buffer.byteLength, 0);")
-        .await;
+    let bytes = h.js(e2e::WASM_MEMORY_BYTES).await;
     bytes.as_f64().unwrap_or(0.0) / 1e6
 }
 

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::collections::{BTreeSet, HashMap};
 use std::env;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use download_api::{DataPackage, DataPackageVersion, Product, TokenResponse};
@@ -379,7 +379,8 @@ const ROWS: &[(&str, &str)] = &[
 async fn main() {
     let catalogue = Catalogue::read().await;
     if let Ok(dir) = env::var("BENCH_WEB_PROFILE") {
-        profile(&catalogue, Path::new(&dir)).await;
+        let profiler = Profiler(Some(PathBuf::from(dir)));
+        at_scale(&catalogue, Side::App, &profiler).await;
         return;
     }
     let runs: usize = env::var("BENCH_WEB_RUNS")
@@ -407,7 +408,7 @@ async fn main() {
         for side in order {
             let started = Instant::now();
             let mut figures = slow_first_load(&catalogue, side).await;
-            figures.extend(at_scale(&catalogue, side).await);
+            figures.extend(at_scale(&catalogue, side, &Profiler(None)).await);
             println!(
                 "run {} {side:?}: {:.0} s",
                 run + 1,
@@ -572,11 +573,14 @@ async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
     ])
 }
 
-/// Everything at the large catalogue's sizes, in one browser.
-async fn at_scale(catalogue: &Catalogue, side: Side) -> Figures {
+/// Everything at the large catalogue's sizes, in one browser, each step under
+/// `profiler`.
+async fn at_scale(catalogue: &Catalogue, side: Side, profiler: &Profiler) -> Figures {
     let h = open(catalogue, &catalogue.large, side).await;
+    profiler.enable(&h).await;
     let mut figures = Figures::new();
 
+    profiler.start(&h).await;
     h.goto(catalogue.gallery_path(side)).await;
     figures.insert(
         "1,000 products: first name shown",
@@ -585,31 +589,37 @@ async fn at_scale(catalogue: &Catalogue, side: Side) -> Figures {
     let all = mark(&h, "gallery painted").await;
     figures.insert("1,000 products: all listed, painted", all);
     let (longest, blocking) = load_tasks(&h, all).await;
+    profiler.stop(&h, "gallery-load", longest).await;
     figures.insert("1,000 products: longest task", longest);
     figures.insert("1,000 products: total blocking time", blocking);
 
     let search = "input[type='search']";
     let narrowed = Watch::text(&[&format!("1 of {} products", catalogue.products)]);
+    profiler.start(&h).await;
     let typed = interact(
         &h,
         json!({ "selector": search, "type": catalogue.search }),
         &narrowed,
     )
     .await;
+    profiler.stop(&h, "search-typed", typed.longest).await;
     figures.insert("search typed (1 of 1,000): painted", typed.painted);
     figures.insert("search typed: longest task", typed.longest);
+    profiler.start(&h).await;
     let cleared = interact(
         &h,
         json!({ "selector": search, "type": "" }),
         &catalogue.gallery_all(),
     )
     .await;
+    profiler.stop(&h, "search-cleared", cleared.longest).await;
     figures.insert("search cleared (1,000 again): painted", cleared.painted);
     figures.insert("search cleared: longest task", cleared.longest);
 
     if side == Side::App {
         sign_in(&h, catalogue).await;
     }
+    profiler.start(&h).await;
     h.goto(&catalogue.version_path(side)).await;
     figures.insert(
         "10,000 files: first file shown",
@@ -618,6 +628,7 @@ async fn at_scale(catalogue: &Catalogue, side: Side) -> Figures {
     let all = mark(&h, "version painted").await;
     figures.insert("10,000 files: all listed, painted", all);
     let (longest, blocking) = load_tasks(&h, all).await;
+    profiler.stop(&h, "version-load", longest).await;
     figures.insert("10,000 files: longest task", longest);
     figures.insert("10,000 files: total blocking time", blocking);
     let heap_loaded = heap_mb(&h).await;
@@ -625,10 +636,14 @@ async fn at_scale(catalogue: &Catalogue, side: Side) -> Figures {
 
     let older = catalogue.version_all(&catalogue.older);
     let newer = catalogue.version_all(&catalogue.latest);
+    profiler.start(&h).await;
     let step = interact(&h, json!({ "click": "a[rel='prev']" }), &older).await;
+    profiler.stop(&h, "version-older", step.longest).await;
     figures.insert("\"Older\" (9,900 files): painted", step.painted);
     figures.insert("\"Older\": longest task", step.longest);
+    profiler.start(&h).await;
     let step = interact(&h, json!({ "click": "a[rel='next']" }), &newer).await;
+    profiler.stop(&h, "version-newer", step.longest).await;
     figures.insert("\"Newer\" (10,000 files): painted", step.painted);
     figures.insert("\"Newer\": longest task", step.longest);
 
@@ -733,66 +748,36 @@ async fn wasm_mb(h: &Harness) -> f64 {
     bytes.as_f64().unwrap_or(0.0) / 1e6
 }
 
-/// `BENCH_WEB_PROFILE=<dir>`: the app's steps at scale, each under Chromium's CPU
-/// profiler. Writes `<dir>/<step>.cpuprofile` (DevTools' Performance panel opens them)
-/// and prints each step's busiest functions.
-async fn profile(catalogue: &Catalogue, dir: &Path) {
-    fs::create_dir_all(dir).expect("create the profile directory");
-    let h = open(catalogue, &catalogue.large, Side::App).await;
-    cdp(&h, "Profiler.enable", json!({})).await;
-    cdp(
-        &h,
-        "Profiler.setSamplingInterval",
-        json!({ "interval": 100 }),
-    )
-    .await;
+/// With `BENCH_WEB_PROFILE=<dir>`, Chromium's CPU profiler around each step of
+/// [`at_scale`]: `<dir>/<step>.cpuprofile` (DevTools' Performance panel opens them),
+/// and each step's busiest functions printed. Without it, nothing.
+struct Profiler(Option<PathBuf>);
 
-    cdp(&h, "Profiler.start", json!({})).await;
-    h.goto(catalogue.gallery_path(Side::App)).await;
-    let all = mark(&h, "gallery painted").await;
-    let (longest, _) = load_tasks(&h, all).await;
-    stop_profile(&h, dir, "gallery-load", longest).await;
-
-    let search = "input[type='search']";
-    let narrowed = Watch::text(&[&format!("1 of {} products", catalogue.products)]);
-    let steps = [
-        (
-            "search-typed",
-            json!({ "selector": search, "type": catalogue.search }),
-            narrowed,
-        ),
-        (
-            "search-cleared",
-            json!({ "selector": search, "type": "" }),
-            catalogue.gallery_all(),
-        ),
-    ];
-    for (name, action, watch) in steps {
-        cdp(&h, "Profiler.start", json!({})).await;
-        let step = interact(&h, action, &watch).await;
-        stop_profile(&h, dir, name, step.longest).await;
+impl Profiler {
+    async fn enable(&self, h: &Harness) {
+        if let Some(dir) = &self.0 {
+            fs::create_dir_all(dir).expect("create the profile directory");
+            cdp(h, "Profiler.enable", json!({})).await;
+            cdp(
+                h,
+                "Profiler.setSamplingInterval",
+                json!({ "interval": 100 }),
+            )
+            .await;
+        }
     }
 
-    sign_in(&h, catalogue).await;
-    cdp(&h, "Profiler.start", json!({})).await;
-    h.goto(&catalogue.version_path(Side::App)).await;
-    let all = mark(&h, "version painted").await;
-    // The probe's long tasks start again with the new document.
-    let (longest, _) = load_tasks(&h, all).await;
-    stop_profile(&h, dir, "version-load", longest).await;
-
-    let older = catalogue.version_all(&catalogue.older);
-    let newer = catalogue.version_all(&catalogue.latest);
-    let steps = [
-        ("version-older", json!({ "click": "a[rel='prev']" }), older),
-        ("version-newer", json!({ "click": "a[rel='next']" }), newer),
-    ];
-    for (name, action, watch) in steps {
-        cdp(&h, "Profiler.start", json!({})).await;
-        let step = interact(&h, action, &watch).await;
-        stop_profile(&h, dir, name, step.longest).await;
+    async fn start(&self, h: &Harness) {
+        if self.0.is_some() {
+            cdp(h, "Profiler.start", json!({})).await;
+        }
     }
-    h.stop().await;
+
+    async fn stop(&self, h: &Harness, name: &str, longest_task: f64) {
+        if let Some(dir) = &self.0 {
+            stop_profile(h, dir, name, longest_task).await;
+        }
+    }
 }
 
 /// Stops the profiler, saves its profile as `<name>.cpuprofile` and prints the

@@ -22,6 +22,7 @@ mod error;
 pub mod fuzzing;
 mod links;
 mod openapi;
+mod prebuilt;
 mod protocol;
 mod rate_limit;
 mod routes;

@@ -418,6 +418,66 @@ async fn any_origin_may_call_and_json_is_compressed_when_asked() {
     }
 }
 
+/// What a browser gets: the listed JSON compressed, with its length known up front
+/// (a progress bar can count it) and `Vary` for caches; a client asking for nothing
+/// gets the same JSON plain.
+#[tokio::test]
+async fn fixed_lists_come_compressed_with_their_length_and_decode_to_the_plain_json() {
+    let server = TestServer::start(&[]).await;
+    for path in [
+        "/products",
+        "/products?expanded",
+        "/products/OpenGreenspace",
+        "/products/OpenGreenspace/downloads",
+        "/openapi.json",
+    ] {
+        let plain = server.get(&server.api(path)).await;
+        assert_eq!(plain.status(), StatusCode::OK, "{path}");
+        assert!(plain.headers().get("content-encoding").is_none(), "{path}");
+        let plain = plain.bytes().await.unwrap();
+        for (accept, coding) in [
+            ("gzip, deflate, br, zstd", "br"),
+            ("gzip", "gzip"),
+            ("br;q=0.5, gzip", "gzip"),
+        ] {
+            let response = server
+                .client
+                .get(server.api(path))
+                .header("accept-encoding", accept)
+                .send()
+                .await
+                .unwrap();
+            let headers = response.headers().clone();
+            assert_eq!(
+                header(&headers, "content-encoding"),
+                coding,
+                "{path} {accept}"
+            );
+            assert!(
+                header(&headers, "vary")
+                    .to_ascii_lowercase()
+                    .contains("accept-encoding"),
+                "{path}"
+            );
+            let body = response.bytes().await.unwrap();
+            assert_eq!(header(&headers, "content-length"), body.len().to_string());
+            assert!(body.len() < plain.len(), "{path} {coding}: not smaller");
+            assert_eq!(decompress(coding, &body), plain, "{path} {coding}");
+        }
+    }
+}
+
+fn decompress(coding: &str, body: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    match coding {
+        "br" => brotli::Decompressor::new(body, 4096).read_to_end(&mut out),
+        _ => flate2::read::GzDecoder::new(body).read_to_end(&mut out),
+    }
+    .unwrap();
+    out
+}
+
 #[tokio::test]
 async fn odd_input_never_gives_a_server_error() {
     let server = TestServer::start(&[]).await;

@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::links::Links;
+use crate::prebuilt::PrebuiltJson;
 use format::{CatalogueFile, PackageEntry, ProductEntry, ProjectEntry};
 pub(crate) use source::{CATALOGUE_FILE, FileContent, FileData, Source};
 use source::{Measurer, content_type, extension, file_name};
@@ -26,9 +27,9 @@ pub(crate) struct Catalogue {
     products: Vec<LoadedProduct>,
     product_index: HashMap<String, usize>,
     /// `GET /products`.
-    pub products_summary_json: Bytes,
+    pub products_summary_json: PrebuiltJson,
     /// `GET /products?expanded`.
-    pub products_expanded_json: Bytes,
+    pub products_expanded_json: PrebuiltJson,
     projects: Vec<Project>,
     packages: Vec<Package>,
     package_index: HashMap<String, usize>,
@@ -47,9 +48,9 @@ pub(crate) struct ServedFile {
 #[derive(Debug)]
 pub(crate) struct LoadedProduct {
     /// `GET /products/{id}`.
-    pub json: Bytes,
+    pub json: PrebuiltJson,
     /// `GET /products/{id}/downloads` with no filter.
-    pub downloads_json: Bytes,
+    pub downloads_json: PrebuiltJson,
     pub downloads: Vec<LoadedDownload>,
     pub images: Vec<LoadedImage>,
 }
@@ -83,7 +84,7 @@ pub(crate) struct Project {
     pub key_sha256: [u8; 32],
     pub secret_sha256: [u8; 32],
     /// `GET /dataPackages` for this project.
-    pub packages_json: Bytes,
+    pub packages_json: PrebuiltJson,
 }
 
 #[derive(Debug)]
@@ -92,9 +93,9 @@ pub(crate) struct Package {
     pub project: ProjectId,
     pub id: String,
     /// `GET /dataPackages/{id}`.
-    pub json: Bytes,
+    pub json: PrebuiltJson,
     /// `GET /dataPackages/{id}/versions`.
-    pub versions_json: Bytes,
+    pub versions_json: PrebuiltJson,
     /// Oldest first.
     pub versions: Vec<PackageVersion>,
 }
@@ -287,7 +288,7 @@ impl Catalogue {
                 name,
                 key_sha256,
                 secret_sha256,
-                packages_json: to_json(&listed),
+                packages_json: prebuilt(&listed),
             });
         }
 
@@ -303,8 +304,8 @@ impl Catalogue {
         Ok(Catalogue {
             products,
             product_index,
-            products_summary_json: to_json(&summaries),
-            products_expanded_json: to_json(&expanded),
+            products_summary_json: prebuilt(&summaries),
+            products_expanded_json: prebuilt(&expanded),
             projects,
             packages,
             package_index,
@@ -470,8 +471,8 @@ fn load_product(
     };
     let infos: Vec<&ProductDownload> = downloads.iter().map(|d| &d.info).collect();
     let loaded = LoadedProduct {
-        json: to_json(&product),
-        downloads_json: to_json(&infos),
+        json: prebuilt(&product),
+        downloads_json: prebuilt(&infos),
         downloads,
         images,
     };
@@ -553,8 +554,8 @@ fn load_package(
     };
     let loaded = Package {
         project,
-        json: to_json(&package),
-        versions_json: to_json(&package.versions),
+        json: prebuilt(&package),
+        versions_json: prebuilt(&package.versions),
         id,
         versions,
     };
@@ -616,6 +617,10 @@ fn syntax_error(err: serde_json::Error) -> Error {
 fn to_json<T: Serialize + ?Sized>(value: &T) -> Bytes {
     // Serialising these plain structs cannot fail (string keys, no maps of other keys).
     Bytes::from(serde_json::to_vec(value).unwrap_or_default())
+}
+
+fn prebuilt<T: Serialize + ?Sized>(value: &T) -> PrebuiltJson {
+    PrebuiltJson::new(to_json(value))
 }
 
 #[cfg(test)]

@@ -49,8 +49,8 @@ fn files() -> Vec<(&'static str, &'static [u8])> {
     ]
 }
 
-fn json_of(bytes: &Bytes) -> Value {
-    serde_json::from_slice(bytes).unwrap()
+fn json_of(body: &PrebuiltJson) -> Value {
+    serde_json::from_slice(body.bytes()).unwrap()
 }
 
 #[test]

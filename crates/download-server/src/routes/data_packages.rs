@@ -9,8 +9,8 @@ use axum::routing::get;
 use download_api::{DataPackageVersion, Download, parse_query};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use super::negotiate::qualities;
-use super::{ApiPath, SharedState, get_only, json, json_of, param};
+use super::negotiate::{AcceptEncoding, qualities};
+use super::{ApiPath, SharedState, get_only, json_of, param};
 use crate::auth::{Caller, FileAccess};
 use crate::catalogue::{Package, PackageVersion, ServedFile};
 use crate::error::ApiError;
@@ -38,30 +38,33 @@ pub(crate) fn router() -> Router<SharedState> {
         ))
 }
 
-async fn list(State(state): State<SharedState>, caller: Caller) -> Response {
-    json(state.catalogue.project(caller.0).packages_json.clone())
+async fn list(
+    State(state): State<SharedState>,
+    caller: Caller,
+    accept: AcceptEncoding,
+) -> Response {
+    let project = state.catalogue.project(caller.0);
+    project.packages_json.respond(&accept).await
 }
 
 async fn show(
     State(state): State<SharedState>,
     caller: Caller,
     ApiPath(package_id): ApiPath<String>,
+    accept: AcceptEncoding,
 ) -> Result<Response, ApiError> {
-    Ok(json(
-        owned_package(&state, caller, &package_id)?.json.clone(),
-    ))
+    let package = owned_package(&state, caller, &package_id)?;
+    Ok(package.json.respond(&accept).await)
 }
 
 async fn versions(
     State(state): State<SharedState>,
     caller: Caller,
     ApiPath(package_id): ApiPath<String>,
+    accept: AcceptEncoding,
 ) -> Result<Response, ApiError> {
-    Ok(json(
-        owned_package(&state, caller, &package_id)?
-            .versions_json
-            .clone(),
-    ))
+    let package = owned_package(&state, caller, &package_id)?;
+    Ok(package.versions_json.respond(&accept).await)
 }
 
 /// One version with its files. Each file's `url` carries a signature good for an hour,

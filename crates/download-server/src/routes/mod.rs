@@ -2,7 +2,7 @@
 
 pub(crate) mod data_packages;
 pub(crate) mod files;
-mod negotiate;
+pub(crate) mod negotiate;
 pub(crate) mod openapi;
 pub(crate) mod products;
 pub(crate) mod token;

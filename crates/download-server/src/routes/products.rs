@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use download_api::{DownloadsQuery, ErrorBody};
 
+use super::negotiate::AcceptEncoding;
 use super::{ApiPath, SharedState, flag, get_only, json, json_with_status};
 use crate::catalogue::LoadedProduct;
 use crate::error::ApiError;
@@ -28,20 +29,23 @@ pub(crate) fn router() -> Router<SharedState> {
 async fn list(
     State(state): State<SharedState>,
     RawQuery(query): RawQuery,
+    accept: AcceptEncoding,
 ) -> Result<Response, ApiError> {
     let catalogue = &state.catalogue;
-    Ok(json(if flag(query.as_deref(), "expanded")? {
-        catalogue.products_expanded_json.clone()
+    let body = if flag(query.as_deref(), "expanded")? {
+        &catalogue.products_expanded_json
     } else {
-        catalogue.products_summary_json.clone()
-    }))
+        &catalogue.products_summary_json
+    };
+    Ok(body.respond(&accept).await)
 }
 
 async fn show(
     State(state): State<SharedState>,
     ApiPath(product_id): ApiPath<String>,
+    accept: AcceptEncoding,
 ) -> Result<Response, ApiError> {
-    Ok(json(find(&state, &product_id)?.json.clone()))
+    Ok(find(&state, &product_id)?.json.respond(&accept).await)
 }
 
 /// `GET /products/{id}/downloads`: the filtered list, or a 307 to the one match when
@@ -50,6 +54,7 @@ async fn downloads(
     State(state): State<SharedState>,
     ApiPath(product_id): ApiPath<String>,
     RawQuery(query): RawQuery,
+    accept: AcceptEncoding,
 ) -> Result<Response, ApiError> {
     let query = DownloadsQuery::parse(query.as_deref().unwrap_or_default())?;
     if let Some(area) = &query.area
@@ -63,7 +68,7 @@ async fn downloads(
     }
     let product = find(&state, &product_id)?;
     if query == DownloadsQuery::default() {
-        return Ok(json(product.downloads_json.clone()));
+        return Ok(product.downloads_json.respond(&accept).await);
     }
     let matches: Vec<_> = product
         .downloads

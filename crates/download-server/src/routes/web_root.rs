@@ -23,7 +23,7 @@ use axum::response::{IntoResponse, Response};
 use md5::{Digest, Md5};
 use percent_encoding::percent_decode_str;
 
-use super::negotiate::qualities;
+use super::negotiate::{Encoding, negotiate};
 use crate::Error;
 use crate::error::ApiError;
 use crate::serve_file::{Precondition, Validators};
@@ -59,14 +59,6 @@ struct Asset {
 struct Representation {
     body: Bytes,
     validators: Validators,
-}
-
-/// A content coding we can send.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Encoding {
-    Brotli,
-    Gzip,
-    Identity,
 }
 
 impl WebRoot {
@@ -263,60 +255,6 @@ fn is_hashed(name: &str) -> bool {
     })
 }
 
-/// The encoding to send, from `available` (best first, identity last), by the
-/// client's `Accept-Encoding`: the highest quality wins, ties go to the better one;
-/// a quality of 0 refuses. Without the header only identity is sent (what browsers
-/// and servers do, whatever RFC 9110 allows). If the client refuses even identity, it
-/// gets identity anyway: the file is better than a 406.
-fn negotiate(accept: Option<&HeaderValue>, available: impl Iterator<Item = Encoding>) -> Encoding {
-    let Some(accept) = accept.and_then(|value| value.to_str().ok()) else {
-        return Encoding::Identity;
-    };
-    let mut best = (Encoding::Identity, 0.0);
-    for encoding in available {
-        let q = quality(accept, encoding);
-        if q > best.1 {
-            best = (encoding, q);
-        }
-    }
-    best.0
-}
-
-impl Encoding {
-    /// The `Content-Encoding` of a body in this encoding.
-    fn content_coding(self) -> Option<&'static str> {
-        match self {
-            Encoding::Brotli => Some("br"),
-            Encoding::Gzip => Some("gzip"),
-            Encoding::Identity => None,
-        }
-    }
-}
-
-/// The quality `accept` gives `encoding`: its own entry's, else `*`'s, else 0. An
-/// unlisted identity is acceptable but last choice: `gzip;q=0.5` asks for gzip.
-fn quality(accept: &str, encoding: Encoding) -> f32 {
-    let names: &[&str] = match encoding {
-        Encoding::Brotli => &["br"],
-        Encoding::Gzip => &["gzip", "x-gzip"],
-        Encoding::Identity => &["identity"],
-    };
-    let mut wildcard = None;
-    for (name, q) in qualities(accept) {
-        if names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
-            return q;
-        }
-        if name == "*" {
-            wildcard = Some(q);
-        }
-    }
-    match (wildcard, encoding) {
-        (Some(q), _) => q,
-        (None, Encoding::Identity) => 0.001,
-        (None, _) => 0.0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,40 +283,6 @@ mod tests {
         ] {
             assert!(!is_hashed(name), "{name}");
         }
-    }
-
-    fn chosen(accept: Option<&str>, available: &[Encoding]) -> Encoding {
-        let header = accept.map(|value| HeaderValue::from_str(value).unwrap());
-        negotiate(header.as_ref(), available.iter().copied())
-    }
-
-    #[test]
-    fn negotiation_prefers_brotli_then_gzip_and_honours_quality() {
-        use Encoding::{Brotli, Gzip, Identity};
-        let all = [Brotli, Gzip, Identity];
-        let cases = [
-            (None, Identity),
-            (Some(""), Identity),
-            (Some("gzip, deflate, br, zstd"), Brotli),
-            (Some("gzip"), Gzip),
-            (Some("GZIP"), Gzip),
-            (Some("x-gzip"), Gzip),
-            (Some("br;q=0, gzip"), Gzip),
-            (Some("br; q=0.0, gzip;q=0"), Identity),
-            (Some("br;q=0.5, gzip;q=0.8"), Gzip),
-            (Some("gzip;q=0.1"), Gzip),
-            (Some("identity, gzip;q=0.5"), Identity),
-            (Some("*"), Brotli),
-            (Some("*;q=0, gzip"), Gzip),
-            (Some("identity;q=0, *;q=0"), Identity),
-            (Some("deflate"), Identity),
-        ];
-        for (accept, expected) in cases {
-            assert_eq!(chosen(accept, &all), expected, "{accept:?}");
-        }
-        // Only what the file comes in.
-        assert_eq!(chosen(Some("br, gzip"), &[Gzip, Identity]), Gzip);
-        assert_eq!(chosen(Some("br"), &[Gzip, Identity]), Identity);
     }
 
     #[test]

@@ -62,12 +62,12 @@ pub fn bench() -> Result {
     let cpu = CpuClock::new();
 
     for target in &targets {
-        let ours_body = get_body(&ours.base, &target.path)?;
-        let nginx_body = get_body(&nginx.base, &target.path)?;
+        let ours_body = get_body(&ours.base, target)?;
+        let nginx_body = get_body(&nginx.base, target)?;
         if ours_body != nginx_body {
             return Err(format!(
                 "{}: nginx returns {} bytes, ours {}: not the same body, nothing to compare",
-                target.path,
+                target.label(),
                 nginx_body.len(),
                 ours_body.len()
             )
@@ -88,26 +88,21 @@ pub fn bench() -> Result {
          request), nginx with access_log off.\nCPU per request is the server's processes' CPU \
          time (user and system, from /proc) over the requests answered: less sensitive to \
          other work on the machine than requests per second.\nNo compression on either (wrk sends no \
-         Accept-Encoding)."
+         Accept-Encoding), but for the row marked (gzip): wrk asks for gzip, ours sends its copy \
+         compressed once, nginx the same bytes from a .gz file (gzip_static)."
     );
     let mut rows = Vec::new();
     for target in &targets {
-        println!("timing {} ...", target.path);
+        println!("timing {} ...", target.label());
         let mut rounds = Vec::new();
         for _ in 0..ROUNDS {
             rounds.push(Round {
-                ours: measure(&tools.wrk, &ours.base, &target.path, &cpu, &ours_processes)?,
-                nginx: measure(
-                    &tools.wrk,
-                    &nginx.base,
-                    &target.path,
-                    &cpu,
-                    &nginx_processes,
-                )?,
+                ours: measure(&tools.wrk, &ours.base, target, &cpu, &ours_processes)?,
+                nginx: measure(&tools.wrk, &nginx.base, target, &cpu, &nginx_processes)?,
             });
         }
         rows.push(Row {
-            path: target.path.clone(),
+            path: target.label(),
             bytes: target.bytes,
             rounds,
         });
@@ -172,6 +167,29 @@ struct Target {
     file: PathBuf,
     content_type: String,
     bytes: u64,
+    /// Asked for compressed, as browsers ask: `gzip`, the one nginx can serve
+    /// precompressed (`gzip_static`; Debian's nginx has no brotli).
+    gzip: bool,
+}
+
+impl Target {
+    /// The path, marked when asked for compressed.
+    fn label(&self) -> String {
+        if self.gzip {
+            format!("{} (gzip)", self.path)
+        } else {
+            self.path.clone()
+        }
+    }
+
+    /// The request headers wrk and curl send.
+    fn headers(&self) -> &'static [&'static str] {
+        if self.gzip {
+            &["Accept-Encoding: gzip"]
+        } else {
+            &[]
+        }
+    }
 }
 
 /// Saves the timed responses from our server under `www`, each at `<url path>/body`
@@ -184,35 +202,42 @@ fn save_responses(base: &str, with_web_app: bool, www: &Path) -> Result<Vec<Targ
         &[],
     )?;
     let thumbnail = redirect_path(base, &format!("{api}/images/0"), &[])?;
+    let list = format!("{api}/downloads");
     let mut paths = vec![
-        "/downloads/v1/products".to_string(),
-        api.clone(),
-        format!("{api}/downloads"),
-        zip,
-        thumbnail,
+        ("/downloads/v1/products".to_string(), false),
+        (api.clone(), false),
+        (list.clone(), false),
+        (list, true),
+        (zip, false),
+        (thumbnail, false),
     ];
     if with_web_app {
         // Not `/`: nginx answers a directory path through its index module, not a file.
-        paths.push("/index.html".to_string());
+        paths.push(("/index.html".to_string(), false));
     }
 
     let mut targets = Vec::new();
-    for path in paths {
+    for (path, gzip) in paths {
         let dir = www.join(path.trim_start_matches('/'));
         fs::create_dir_all(&dir)?;
-        let file = dir.join("body");
-        let out = capture(
-            Command::new("curl")
-                .args(["-sS", "-o"])
-                .arg(&file)
-                .args(["-w", "%{http_code} %{content_type}"])
-                .arg(format!("{base}{path}")),
-        )?;
+        // Where nginx's `gzip_static` looks for the compressed copy of `body`.
+        let file = dir.join(if gzip { "body.gz" } else { "body" });
+        let mut curl = Command::new("curl");
+        curl.args(["-sS", "-o"])
+            .arg(&file)
+            .args(["-w", "%{http_code} %{content_type}"]);
+        if gzip {
+            curl.args(["-H", "Accept-Encoding: gzip"]);
+        }
+        let out = capture(curl.arg(format!("{base}{path}")))?;
         let (status, content_type) = out.split_once(' ').unwrap_or((&out, ""));
         if status != "200" || content_type.is_empty() || content_type.contains('"') {
             return Err(
                 format!("{path}: our server answered `{out}`, expected 200 and a type").into(),
             );
+        }
+        if gzip && !fs::read(&file)?.starts_with(&[0x1f, 0x8b]) {
+            return Err(format!("{path}: our server sent no gzip when asked for it").into());
         }
         let bytes = fs::metadata(&file)?.len();
         println!("saved {path}: {bytes} bytes, {content_type}");
@@ -221,6 +246,7 @@ fn save_responses(base: &str, with_web_app: bool, www: &Path) -> Result<Vec<Targ
             file,
             content_type: content_type.to_string(),
             bytes,
+            gzip,
         });
     }
     Ok(targets)
@@ -246,12 +272,14 @@ fn start_nginx(nginx: &Path, work: &Path, targets: &[Target]) -> Result<Server> 
 }
 
 /// nginx tuned as for production static files: a worker per core, sendfile, long
-/// keep-alive, cached file handles, no access log, no gzip. Each path is an exact
-/// location answering its saved body with the type our server sent.
+/// keep-alive, cached file handles, no access log, no compressing on the fly (only the
+/// saved `.gz` copies, `gzip_static`). Each path is an exact location answering its
+/// saved body with the type our server sent.
 fn nginx_config(work: &Path, port: u16, targets: &[Target]) -> String {
     let work = work.display();
     let mut locations = String::new();
-    for target in targets {
+    // A compressed copy sits beside its path's body: no location of its own.
+    for target in targets.iter().filter(|target| !target.gzip) {
         let _ = write!(
             locations,
             "        location = {} {{\n            alias {};\n            default_type \"{}\";\n        }}\n",
@@ -279,6 +307,8 @@ http {{
     keepalive_timeout 65;
     keepalive_requests 1000000;
     gzip off;
+    gzip_static on;
+    gzip_vary on;
     open_file_cache max=100;
     server {{
         listen 127.0.0.1:{port};
@@ -291,13 +321,15 @@ http {{
     )
 }
 
-/// The body at `path`, which must answer 200.
-fn get_body(base: &str, path: &str) -> Result<Vec<u8>> {
-    let url = format!("{base}{path}");
-    let output = Command::new("curl")
-        .args(["-sS", "--fail"])
-        .arg(&url)
-        .output()?;
+/// The body at `target`'s path, which must answer 200.
+fn get_body(base: &str, target: &Target) -> Result<Vec<u8>> {
+    let url = format!("{base}{}", target.path);
+    let mut curl = Command::new("curl");
+    curl.args(["-sS", "--fail"]);
+    for header in target.headers() {
+        curl.args(["-H", header]);
+    }
+    let output = curl.arg(&url).output()?;
     if !output.status.success() {
         return Err(format!(
             "GET {url} failed: {}",
@@ -308,24 +340,26 @@ fn get_body(base: &str, path: &str) -> Result<Vec<u8>> {
     Ok(output.stdout)
 }
 
-/// Warms the server up on `path`, then times it, and the CPU time `processes` spend.
+/// Warms the server up on `target`, then times it, and the CPU time `processes` spend.
 fn measure(
     wrk: &Path,
     base: &str,
-    path: &str,
+    target: &Target,
     cpu: &CpuClock,
     processes: &[u32],
 ) -> Result<WrkResult> {
-    let url = format!("{base}{path}");
+    let url = format!("{base}{}", target.path);
     let wrk_run = |duration: &str| {
-        capture(
-            Command::new(wrk)
-                .arg(format!("-t{WRK_THREADS}"))
-                .arg(format!("-c{WRK_CONNECTIONS}"))
-                .arg(format!("-d{duration}"))
-                .arg("--latency")
-                .arg(&url),
-        )
+        let mut command = Command::new(wrk);
+        command
+            .arg(format!("-t{WRK_THREADS}"))
+            .arg(format!("-c{WRK_CONNECTIONS}"))
+            .arg(format!("-d{duration}"))
+            .arg("--latency");
+        for header in target.headers() {
+            command.args(["-H", header]);
+        }
+        capture(command.arg(&url))
     };
     wrk_run(WARM_UP)?;
     let before = cpu.time(processes)?;

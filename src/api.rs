@@ -15,7 +15,7 @@ use explorer_logic::service_error::{Endpoint, read_answer};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::config::ServiceConfig;
 
@@ -269,11 +269,21 @@ async fn content(response: &Response) -> (Option<String>, String) {
     (content_type, response.text().await.unwrap_or_default())
 }
 
+/// Above this size an answer is decoded in one task and handed to the page in the
+/// next: a thousand products take tens of milliseconds to decode and as many to
+/// draw, and together they held the page past 100 ms.
+const BIG_ANSWER_BYTES: usize = 64 * 1024;
+
 /// Reads the answer from `url`: `T` when it succeeded, else what went wrong.
 async fn read<T: DeserializeOwned>(url: &str, response: &Response) -> Result<T, ServiceError> {
     let (content_type, text) = content(response).await;
     if response.ok() {
-        read_answer(url, content_type.as_deref(), &text)
+        let answer = read_answer(url, content_type.as_deref(), &text);
+        if text.len() > BIG_ANSWER_BYTES {
+            drop(text);
+            next_task().await;
+        }
+        answer
     } else {
         Err(ServiceError::from_answer(
             url,
@@ -283,6 +293,20 @@ async fn read<T: DeserializeOwned>(url: &str, response: &Response) -> Result<T, 
             &text,
         ))
     }
+}
+
+/// Resolves in a new task. A message, not a timer: timers of background tabs are
+/// slowed to once a second or less, which would stall a download left running.
+pub async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Ok(channel) = web_sys::MessageChannel::new() {
+            channel.port1().set_onmessage(Some(&resolve));
+            let _ = channel.port2().post_message(&JsValue::NULL);
+        } else {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// The output of `future`, or `None` when it takes longer than `limit` (the request

@@ -14,6 +14,8 @@ use web_sys::{
     ReadableStreamDefaultReader,
 };
 
+use crate::api::next_task;
+
 /// A page may set this to a function answering a promise of a directory handle; the app
 /// then uses it in place of `showDirectoryPicker` (the browser tests hand it the
 /// origin-private file system this way).
@@ -321,20 +323,6 @@ impl Pace {
             self.since = js_sys::Date::now();
         }
     }
-}
-
-/// Resolves in a new task. A message, not a timer: timers of background tabs are
-/// slowed to once a second or less, which would stall a download left running.
-async fn next_task() {
-    let promise = Promise::new(&mut |resolve, _| {
-        if let Ok(channel) = web_sys::MessageChannel::new() {
-            channel.port1().set_onmessage(Some(&resolve));
-            let _ = channel.port2().post_message(&JsValue::NULL);
-        } else {
-            let _ = resolve.call0(&JsValue::UNDEFINED);
-        }
-    });
-    let _ = JsFuture::from(promise).await;
 }
 
 /// Waits `duration` (a retry's backoff).

@@ -83,8 +83,19 @@ impl Serialize for Area {
 
 impl<'de> Deserialize<'de> for Area {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let code = String::deserialize(deserializer)?;
-        Ok(Area::from(code.as_str()))
+        struct Code;
+        impl serde::de::Visitor<'_> for Code {
+            type Value = Area;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an area code")
+            }
+            fn visit_str<E: serde::de::Error>(self, code: &str) -> Result<Area, E> {
+                Ok(Area::from(code))
+            }
+        }
+        // Read in place: a catalogue of a thousand products lists tens of thousands of
+        // areas, nearly all the spec's codes, which need no string of their own.
+        deserializer.deserialize_str(Code)
     }
 }
 
@@ -109,6 +120,19 @@ impl utoipa::PartialSchema for Area {
 #[cfg(feature = "openapi")]
 impl utoipa::ToSchema for Area {}
 
+/// Each listed square's position in [`SQUARES`] by its two letters (`A` is 0), or
+/// `u8::MAX`: parsing a code is two lookups.
+const SQUARE_BY_LETTERS: [[u8; 26]; 26] = {
+    let mut table = [[u8::MAX; 26]; 26];
+    let mut i = 0;
+    while i < SQUARES.len() {
+        let letters = SQUARES[i].as_bytes();
+        table[(letters[0] - b'A') as usize][(letters[1] - b'A') as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
+
 /// One of the 55 British National Grid 100 km squares the spec lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GridSquare(u8);
@@ -124,10 +148,17 @@ impl GridSquare {
 
     /// The square with this two-letter code (upper case), if the spec lists it.
     pub fn from_code(code: &str) -> Option<GridSquare> {
-        SQUARES
-            .iter()
-            .position(|c| *c == code)
-            .map(|i| GridSquare(i as u8))
+        let &[first, second] = code.as_bytes() else {
+            return None;
+        };
+        let letter = |byte: u8| usize::from(byte.wrapping_sub(b'A'));
+        let index = *SQUARE_BY_LETTERS.get(letter(first))?.get(letter(second))?;
+        (index != u8::MAX).then_some(GridSquare(index))
+    }
+
+    /// The square's position in the spec's order, 0 to 54.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
     }
 
     /// The two-letter code, e.g. `"SU"`.
@@ -214,6 +245,25 @@ mod tests {
         assert_eq!(Area::from("UK"), Area::Other("UK".into()));
         assert_eq!(Area::from("su"), Area::Other("su".into()));
         assert_eq!(Area::all().count(), 56);
+        for (index, square) in GridSquare::all().enumerate() {
+            assert_eq!(GridSquare::from_code(square.code()), Some(square));
+            assert_eq!(square.index(), index);
+        }
+        for code in [
+            "",
+            "S",
+            "SUU",
+            "SA",
+            "AA",
+            "ZZ",
+            "[S",
+            "S[",
+            "@U",
+            "é",
+            "\u{0}\u{0}",
+        ] {
+            assert_eq!(GridSquare::from_code(code), None, "{code:?}");
+        }
     }
 
     #[test]
@@ -222,5 +272,11 @@ mod tests {
         let areas: Vec<Area> = serde_json::from_str(json).unwrap();
         assert_eq!(areas[1], Area::Other("NI".into()));
         assert_eq!(serde_json::to_string(&areas).unwrap(), json);
+        // Escaped, so not readable in place; and from a reader, which copies.
+        let escaped: Vec<Area> = serde_json::from_str(r#"["\u0053U","N\u0049"]"#).unwrap();
+        assert_eq!(escaped, [Area::from("SU"), Area::Other("NI".into())]);
+        let read: Vec<Area> = serde_json::from_reader(json.as_bytes()).unwrap();
+        assert_eq!(read, areas);
+        assert!(serde_json::from_str::<Area>("7").is_err());
     }
 }

@@ -8,7 +8,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
-use download_api::{Area, Product};
+use download_api::{Area, GridSquare, Product};
 use download_api::{encode_component, parse_query};
 
 use crate::counted;
@@ -269,14 +269,33 @@ impl Facets {
                     .flat_map(|p| p.formats().iter().map(|f| f.format.clone()))
                     .collect(),
             ),
-            areas: products
-                .iter()
-                .flat_map(|p| p.areas().iter().cloned())
-                .collect::<BTreeSet<Area>>()
-                .into_iter()
-                .collect(),
+            areas: distinct_areas(products),
         }
     }
+}
+
+/// The areas `products` cover, in [`Area`]'s order. A thousand products list tens of
+/// thousands of areas, nearly all of them the spec's 56: those are ticked off in a
+/// table, and only other codes are sorted.
+fn distinct_areas(products: &[Product]) -> Vec<Area> {
+    let mut gb = false;
+    let mut squares = [false; 55];
+    let mut others = BTreeSet::new();
+    for area in products.iter().flat_map(Product::areas) {
+        match area {
+            Area::Gb => gb = true,
+            Area::Square(square) => squares[square.index()] = true,
+            Area::Other(code) => {
+                others.insert(code.as_str());
+            }
+        }
+    }
+    let squares = GridSquare::all().filter(|square| squares[square.index()]);
+    gb.then_some(Area::Gb)
+        .into_iter()
+        .chain(squares.map(Area::Square))
+        .chain(others.into_iter().map(Area::from))
+        .collect()
 }
 
 /// The result line: `"18 products"`, or `"12 of 18 products"` when some are hidden.
@@ -548,6 +567,25 @@ mod tests {
         assert_eq!(facets.formats, ["ESRI® Shapefile", "GeoPackage", "GML"]);
         let areas: Vec<&str> = facets.areas.iter().map(Area::code).collect();
         assert_eq!(areas, ["GB", "SS", "SU", "TQ", "UK"]);
+
+        // Squares in the spec's order (TV last), other codes after them sorted.
+        let mut products = catalogue();
+        products[2].areas = Some(
+            ["UK", "TV", "NI", "HP", "SU", "TV"]
+                .map(Area::from)
+                .to_vec(),
+        );
+        let areas: Vec<Area> = Facets::of(&products).areas;
+        let sorted: Vec<Area> = products
+            .iter()
+            .flat_map(Product::areas)
+            .cloned()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        assert_eq!(areas, sorted);
+        let codes: Vec<&str> = areas.iter().map(Area::code).collect();
+        assert_eq!(codes, ["GB", "HP", "SS", "SU", "TV", "NI", "UK"]);
     }
 
     #[test]

@@ -197,6 +197,16 @@ async fn shown_names(h: &Harness) -> Vec<String> {
     serde_json::from_value(names).expect("names")
 }
 
+/// Scrolls to the end of the page until `condition` holds, as a person presses End
+/// again when the page grew: a list that has just measured its rows may be longer than
+/// its first guess made it.
+async fn scroll_to_end_until(h: &Harness, condition: &str) {
+    h.wait_for_js(&format!(
+        "(window.scrollTo(0, document.documentElement.scrollHeight), {condition})"
+    ))
+    .await;
+}
+
 async fn open_version(h: &Harness, version: &str) {
     sign_in_to(h, &format!("/packages/{PACKAGE}/versions/{version}")).await;
     h.find(ROWS).await;
@@ -228,11 +238,10 @@ async fn a_version_of_ten_thousand_files_is_windowed_and_every_row_reachable() {
     );
 
     // Scrolled to the end, the last file shows, with its place in the whole table.
-    h.js("window.scrollTo(0, document.documentElement.scrollHeight); return 0;")
-        .await;
-    h.wait_for_js(&format!(
-        "document.querySelector('{ROWS}[data-pos=\"9999\"]')"
-    ))
+    scroll_to_end_until(
+        &h,
+        &format!("document.querySelector('{ROWS}[data-pos=\"9999\"]')"),
+    )
     .await;
     assert_eq!(shown_names(&h).await.last().unwrap(), &file_name(FILES - 1));
     assert_eq!(
@@ -380,12 +389,13 @@ async fn a_gallery_of_a_thousand_products_is_windowed_and_searchable() {
     assert!(most <= MOST_ROWS, "{most} cards in the page at one moment");
 
     // Scrolled to the end, the last product shows.
-    h.js("window.scrollTo(0, document.documentElement.scrollHeight); return 0;")
-        .await;
-    h.wait_for_js(&format!(
-        "[...document.querySelectorAll('.card-title a')].some(a => a.textContent === '{}')",
-        product_name(PRODUCTS - 1)
-    ))
+    scroll_to_end_until(
+        &h,
+        &format!(
+            "[...document.querySelectorAll('.card-title a')].some(a => a.textContent === '{}')",
+            product_name(PRODUCTS - 1)
+        ),
+    )
     .await;
     assert!(count(&h, cards).await <= MOST_ROWS);
 
@@ -428,11 +438,8 @@ async fn a_product_of_eleven_hundred_downloads_asks_once_and_is_windowed() {
     assert!(most <= MOST_ROWS, "{most} rows in the page at one moment");
 
     // Scrolled to the end, the last square's last format shows.
-    h.js("window.scrollTo(0, document.documentElement.scrollHeight); return 0;")
-        .await;
     let last = format!("{rows}[data-pos=\"{}\"]", total - 1);
-    h.wait_for_js(&format!("document.querySelector('{last}')"))
-        .await;
+    scroll_to_end_until(&h, &format!("document.querySelector('{last}')")).await;
     let cells = h
         .js(&format!(
             "return [...document.querySelector('{last}').cells].slice(1, 3).map(c => c.textContent);"

@@ -2,7 +2,9 @@
 //! kept in the address (`/?q=road&category=Mapping&sort=newest`) so it can be shared.
 
 use download_api::{Area, Product};
-use explorer_logic::gallery::{CatalogueQuery, Facets, Sort, area_label, result_summary};
+use explorer_logic::gallery::{
+    Catalogue, CatalogueQuery, Facets, Sort, area_label, result_summary,
+};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::hooks::use_location;
@@ -243,9 +245,9 @@ fn Results(
     clear: Callback<()>,
 ) -> impl IntoView {
     let total = products.len();
-    let products = StoredValue::new(products);
-    // Indices into `products`, in the order shown.
-    let shown = Memo::new(move |_| products.with_value(|all| query.read().positions(all)));
+    let catalogue = StoredValue::new(Catalogue::new(products));
+    // Indices into the catalogue's products, in the order shown.
+    let shown = Memo::new(move |_| catalogue.with_value(|all| query.read().positions(all)));
     let count = Signal::derive(move || shown.read().len());
     let narrowed = move || query.read().is_narrowed();
     let windowed = Windowed::new(count, Items::CARDS);
@@ -280,7 +282,7 @@ fn Results(
                     each=move || windowed.rows(shown)
                     key=|pair| *pair
                     children=move |(pos, index)| {
-                        let product = products.with_value(|all| all[index].clone());
+                        let product = catalogue.with_value(|all| all.products()[index].clone());
                         view! {
                             <li data-pos=pos>
                                 <ProductCard product />

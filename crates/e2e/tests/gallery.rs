@@ -3,7 +3,7 @@
 
 use download_api::Product;
 use e2e::Harness;
-use explorer_logic::gallery::{CatalogueQuery, Sort};
+use explorer_logic::gallery::{Catalogue, CatalogueQuery, Sort};
 use thirtyfour::components::SelectElement;
 use thirtyfour::prelude::*;
 
@@ -79,7 +79,7 @@ async fn gallery_shows_every_product_with_its_thumbnail_decoded() {
     h.goto("/").await;
 
     let shown = card_ids(&h, products.len()).await;
-    let expected = ids(&CatalogueQuery::default().apply(&products));
+    let expected = ids(&CatalogueQuery::default().apply(&Catalogue::new(products.clone())));
     assert_eq!(shown, expected, "every product, by name");
     assert_eq!(
         result_line(&h).await,
@@ -163,7 +163,7 @@ async fn search_narrows_the_list_and_survives_a_reload() {
         text: "ROAD".into(),
         ..CatalogueQuery::default()
     };
-    let expected = ids(&query.apply(&products));
+    let expected = ids(&query.apply(&Catalogue::new(products.clone())));
     assert!(!expected.is_empty() && expected.len() < products.len());
     assert_eq!(card_ids(&h, expected.len()).await, expected);
     assert_eq!(
@@ -202,7 +202,7 @@ async fn filters_and_sort_narrow_and_order_the_list_and_clear_restores_it() {
         sort: Sort::Newest,
         ..CatalogueQuery::default()
     };
-    let expected = ids(&query.apply(&products));
+    let expected = ids(&query.apply(&Catalogue::new(products.clone())));
     assert!(expected.len() > 1 && expected.len() < products.len());
     assert_eq!(card_ids(&h, expected.len()).await, expected);
     assert!(
@@ -214,7 +214,7 @@ async fn filters_and_sort_narrow_and_order_the_list_and_clear_restores_it() {
     // An area filter from a shared link: grid squares include Great Britain-wide data.
     h.goto("/?area=SU&format=GeoPackage").await;
     let query = CatalogueQuery::parse("area=SU&format=GeoPackage");
-    let expected = ids(&query.apply(&products));
+    let expected = ids(&query.apply(&Catalogue::new(products.clone())));
     assert!(!expected.is_empty());
     assert_eq!(card_ids(&h, expected.len()).await, expected);
 

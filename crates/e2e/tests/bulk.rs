@@ -562,8 +562,9 @@ async fn verification_flags_a_tampered_file_by_name() {
 }
 
 /// The benchmark `cargo xtask bench download` runs (not a timed test): download to a
-/// folder with md5 in Chromium, then curl fetching the same files from the same server,
-/// three at a time each, for each product of the generated catalogue in
+/// folder with md5 in Chromium, then a plain-JS page in the same browser streaming the
+/// same files into the same kind of folder (no md5, no checks: the browser's own floor),
+/// then curl fetching them from the same server, three at a time each, for each product of the generated catalogue in
 /// `BENCH_CATALOGUE` (`BenchSmall`: many small files; `BenchLarge`: one big file),
 /// `BENCH_RUNS` times (3 by default); the median share of curl's throughput is the
 /// figure.
@@ -586,6 +587,10 @@ async fn bench_download_to_folder() {
         .add_script_to_evaluate_on_new_document(PRIVATE_FOLDER_PICKER)
         .await
         .unwrap();
+    h.driver
+        .set_script_timeout(Duration::from_secs(1800))
+        .await
+        .expect("script timeout");
     let curl_dir = tempfile::tempdir().expect("a temporary directory");
     for product in ["BenchSmall", "BenchLarge"] {
         let listing: Vec<download_api::ProductDownload> =
@@ -607,6 +612,7 @@ async fn bench_download_to_folder() {
         std::fs::write(&config_path, config).unwrap();
 
         let mut shares = Vec::new();
+        let mut plain_shares = Vec::new();
         for run in 1..=runs {
             h.goto(&format!("/products/{product}?areas=GB")).await;
             h.find(".downloads-table tbody tr").await;
@@ -617,6 +623,9 @@ async fn bench_download_to_folder() {
                 .await;
             let browser = started.elapsed();
             assert!(summary.contains(" 0 failed"), "{summary}");
+            clear_folder(&h).await;
+            let urls: Vec<&str> = listing.iter().map(|d| d.url.as_str()).collect();
+            let plain = plain_js_to_folder(&h, &urls).await;
             clear_folder(&h).await;
 
             let config_path = config_path.clone();
@@ -646,22 +655,70 @@ async fn bench_download_to_folder() {
             let rate = |time: Duration| bytes as f64 / time.as_secs_f64() / 1e6;
             let share = 100.0 * curl.as_secs_f64() / browser.as_secs_f64();
             println!(
-                "BENCH {product} run {run}: {} files, {bytes} bytes: browser {:.2} s ({:.1} MB/s), curl {:.2} s ({:.1} MB/s): {share:.0}% of curl",
+                "BENCH {product} run {run}: {} files, {bytes} bytes: browser {:.2} s ({:.1} MB/s), \
+                 plain JS {:.2} s ({:.1} MB/s), curl {:.2} s ({:.1} MB/s): {share:.0}% of curl, \
+                 plain JS {:.0}% of curl",
                 listing.len(),
                 browser.as_secs_f64(),
                 rate(browser),
+                plain.as_secs_f64(),
+                rate(plain),
                 curl.as_secs_f64(),
                 rate(curl),
+                100.0 * curl.as_secs_f64() / plain.as_secs_f64(),
             );
             shares.push(share);
+            plain_shares.push(100.0 * curl.as_secs_f64() / plain.as_secs_f64());
         }
-        shares.sort_by(f64::total_cmp);
+        let median = |mut values: Vec<f64>| {
+            values.sort_by(f64::total_cmp);
+            values[values.len() / 2]
+        };
         println!(
-            "BENCH {product}: median of {runs} runs: {:.0}% of curl",
-            shares[shares.len() / 2]
+            "BENCH {product}: median of {runs} runs: the app {:.0}% of curl, plain JS {:.0}% of curl",
+            median(shares),
+            median(plain_shares)
         );
     }
     h.stop().await;
+}
+
+/// How long a plain-JS page takes to stream `urls` into the browser's private folder,
+/// three at a time, with nothing else: no md5, no existing-file checks, no progress.
+async fn plain_js_to_folder(h: &Harness, urls: &[&str]) -> Duration {
+    let script = r#"const [urls, done] = arguments;
+        (async () => {
+          const root = await navigator.storage.getDirectory();
+          const started = performance.now();
+          let next = 0;
+          const lane = async () => {
+            while (next < urls.length) {
+              const i = next++;
+              const response = await fetch(urls[i], {cache: 'no-store'});
+              const file = await root.getFileHandle('plain-' + i, {create: true});
+              const writable = await file.createWritable();
+              const reader = response.body.getReader();
+              for (;;) {
+                const {done, value} = await reader.read();
+                if (done) break;
+                await writable.write(value);
+              }
+              await writable.close();
+            }
+          };
+          await Promise.all([lane(), lane(), lane()]);
+          return performance.now() - started;
+        })().then(done, e => done('error: ' + e));"#;
+    let answer = h
+        .driver
+        .execute_async(script, vec![serde_json::json!(urls)])
+        .await
+        .expect("plain JS download");
+    let millis = answer
+        .json()
+        .as_f64()
+        .unwrap_or_else(|| panic!("plain JS download: {}", answer.json()));
+    Duration::from_secs_f64(millis / 1000.0)
 }
 
 /// Empties the browser's private folder (the big file would fill the disk twice).

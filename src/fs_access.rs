@@ -115,6 +115,8 @@ const WRITE_BATCH: u32 = 4 * 1024 * 1024;
 #[derive(Debug)]
 pub struct Writer {
     stream: FileSystemWritableFileStream,
+    /// How many bytes a batch holds: [`WRITE_BATCH`], or less for a smaller file.
+    capacity: u32,
     /// Bytes gathered for the next write (JS memory: a write may outlive a wasm view).
     batch: Uint8Array,
     filled: u32,
@@ -126,11 +128,14 @@ pub struct Writer {
 
 impl Writer {
     /// Opens (creating it if need be) `name` in `folder` for writing from byte `at`,
-    /// keeping the bytes before it.
+    /// keeping the bytes before it. `expected` is how many bytes are to come, when
+    /// known: a smaller file gets a batch its own size (a 4 MiB batch for each of 200
+    /// files of 100 kB was 800 MB of memory to clear).
     pub async fn open(
         folder: &FileSystemDirectoryHandle,
         name: &str,
         at: u64,
+        expected: Option<u64>,
     ) -> Result<Writer, String> {
         let options = FileSystemGetFileOptions::new();
         options.set_create(true);
@@ -153,8 +158,12 @@ impl Writer {
             )
             .await?;
         }
+        let capacity = expected.map_or(WRITE_BATCH, |bytes| {
+            u32::try_from(bytes).map_or(WRITE_BATCH, |bytes| bytes.clamp(1, WRITE_BATCH))
+        });
         Ok(Writer {
             stream,
+            capacity,
             batch: Uint8Array::new_with_length(0),
             filled: 0,
             spare: Uint8Array::new_with_length(0),
@@ -169,12 +178,12 @@ impl Writer {
         if self.filled + length > self.batch.length() {
             self.flush().await?;
         }
-        if length >= WRITE_BATCH {
+        if length >= self.capacity {
             // The network's own buffer: never reused, so it is written as it is.
             return self.send(chunk).await;
         }
         if self.batch.length() == 0 {
-            self.batch = Uint8Array::new_with_length(WRITE_BATCH);
+            self.batch = Uint8Array::new_with_length(self.capacity);
         }
         self.batch.set(chunk, self.filled);
         self.filled += length;
@@ -228,7 +237,7 @@ pub async fn write_text(
     name: &str,
     text: &str,
 ) -> Result<(), String> {
-    let mut writer = Writer::open(folder, name, 0).await?;
+    let mut writer = Writer::open(folder, name, 0, Some(text.len() as u64)).await?;
     let bytes = Uint8Array::from(text.as_bytes());
     writer.write(&bytes).await?;
     writer.close().await

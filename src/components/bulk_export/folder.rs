@@ -226,7 +226,10 @@ impl Run {
         }
         // Only now, with the answer in hand, is anything created in the folder.
         self.handle(Event::Started { file, from: start });
-        let mut writer = match Writer::open(&self.folder, &name, start).await {
+        let expected = headers
+            .get("content-length")
+            .and_then(|length| length.parse().ok());
+        let mut writer = match Writer::open(&self.folder, &name, start, expected).await {
             Ok(writer) => writer,
             Err(error) => {
                 let reason = format!("could not write {name} into the folder: {error}");

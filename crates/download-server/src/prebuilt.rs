@@ -57,7 +57,7 @@ impl PrebuiltJson {
         let cell = match encoding {
             Encoding::Brotli => &self.brotli,
             Encoding::Gzip => &self.gzip,
-            Encoding::Identity => return self.answer(self.identity.clone(), None),
+            Encoding::Identity => return answer(self.identity.clone(), None),
         };
         let compressed = cell
             .get_or_init(|| {
@@ -72,31 +72,32 @@ impl PrebuiltJson {
             })
             .await;
         if compressed.is_empty() || compressed.len() >= self.identity.len() {
-            return self.answer(self.identity.clone(), None);
+            return answer(self.identity.clone(), None);
         }
-        self.answer(compressed.clone(), encoding.content_coding())
+        answer(compressed.clone(), encoding.content_coding())
     }
+}
 
-    fn answer(&self, body: Bytes, coding: Option<&'static str>) -> Response {
-        let mut response = (
-            StatusCode::OK,
-            [
-                (
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                ),
-                (header::VARY, HeaderValue::from_static("Accept-Encoding")),
-            ],
-            body,
-        )
-            .into_response();
-        if let Some(coding) = coding {
-            response
-                .headers_mut()
-                .insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
-        }
+/// A 200 JSON answer whose body is in `coding` (`None`: uncompressed).
+fn answer(body: Bytes, coding: Option<&'static str>) -> Response {
+    let mut response = (
+        StatusCode::OK,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (header::VARY, HeaderValue::from_static("Accept-Encoding")),
+        ],
+        body,
+    )
+        .into_response();
+    if let Some(coding) = coding {
         response
+            .headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
     }
+    response
 }
 
 /// `body` in `encoding`; empty if that cannot be done (then the body goes uncompressed).

@@ -8,7 +8,7 @@
 //! per request (filtered lists, versions with signed links, errors) still go through
 //! the layer, which leaves a body that already has a `Content-Encoding` alone.
 
-use std::io::Write;
+use std::io::{self, Write};
 
 use axum::body::Bytes;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -26,6 +26,9 @@ const BEST_BROTLI_UP_TO: usize = 64 * 1024;
 
 /// What a prebuilt body comes in, best first.
 const ENCODINGS: [Encoding; 3] = [Encoding::Brotli, Encoding::Gzip, Encoding::Identity];
+
+/// Compresses a body in one encoding.
+type Compressor = fn(&[u8]) -> io::Result<Vec<u8>>;
 
 /// A JSON body and its compressed copies, each made once when first asked for.
 #[derive(Debug)]
@@ -54,21 +57,25 @@ impl PrebuiltJson {
     /// compressing does not make it smaller.
     pub(crate) async fn respond(&self, accept: &AcceptEncoding) -> Response {
         let encoding = accept.choose(ENCODINGS);
-        let cell = match encoding {
-            Encoding::Brotli => &self.brotli,
-            Encoding::Gzip => &self.gzip,
+        let (cell, compress): (_, Compressor) = match encoding {
+            Encoding::Brotli => (&self.brotli, brotli),
+            Encoding::Gzip => (&self.gzip, gzip),
             Encoding::Identity => return answer(self.identity.clone(), None),
         };
         let compressed = cell
             .get_or_init(|| {
                 let identity = self.identity.clone();
                 // Off the connection's thread: the best brotli takes a while, and that
-                // thread serves other connections meanwhile.
-                async move {
-                    tokio::task::spawn_blocking(move || compress(&identity, encoding))
-                        .await
-                        .unwrap_or_default()
-                }
+                // thread serves other connections meanwhile. Empty if it failed: then
+                // the body goes uncompressed.
+                let compressed = tokio::task::spawn_blocking(move || match compress(&identity) {
+                    Ok(compressed) => Bytes::from(compressed),
+                    Err(err) => {
+                        tracing::error!("cannot compress a JSON answer: {err}");
+                        Bytes::new()
+                    }
+                });
+                async move { compressed.await.unwrap_or_default() }
             })
             .await;
         if compressed.is_empty() || compressed.len() >= self.identity.len() {
@@ -100,33 +107,25 @@ fn answer(body: Bytes, coding: Option<&'static str>) -> Response {
     response
 }
 
-/// `body` in `encoding`; empty if that cannot be done (then the body goes uncompressed).
-fn compress(body: &[u8], encoding: Encoding) -> Bytes {
-    let mut out = Vec::new();
-    let written = match encoding {
-        Encoding::Brotli => {
-            let quality = if body.len() <= BEST_BROTLI_UP_TO {
-                11
-            } else {
-                5
-            };
-            // The stream is finished when the writer is dropped, at the end of this arm.
-            let mut writer = brotli::CompressorWriter::new(&mut out, 4096, quality, 22);
-            writer.write_all(body)
-        }
-        Encoding::Gzip => {
-            let mut writer = GzEncoder::new(&mut out, flate2::Compression::best());
-            writer.write_all(body).and_then(|()| writer.try_finish())
-        }
-        Encoding::Identity => return Bytes::copy_from_slice(body),
+fn brotli(body: &[u8]) -> io::Result<Vec<u8>> {
+    let quality = if body.len() <= BEST_BROTLI_UP_TO {
+        11
+    } else {
+        5
     };
-    match written {
-        Ok(()) => Bytes::from(out),
-        Err(err) => {
-            tracing::error!("cannot compress a JSON answer: {err}");
-            Bytes::new()
-        }
+    let mut out = Vec::new();
+    // The stream is finished when the writer is dropped, at the end of this block.
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut out, 4096, quality, 22);
+        writer.write_all(body)?;
     }
+    Ok(out)
+}
+
+fn gzip(body: &[u8]) -> io::Result<Vec<u8>> {
+    let mut writer = GzEncoder::new(Vec::new(), flate2::Compression::best());
+    writer.write_all(body)?;
+    writer.finish()
 }
 
 #[cfg(test)]

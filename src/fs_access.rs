@@ -158,9 +158,9 @@ impl Writer {
             )
             .await?;
         }
-        let capacity = expected.map_or(WRITE_BATCH, |bytes| {
-            u32::try_from(bytes).map_or(WRITE_BATCH, |bytes| bytes.clamp(1, WRITE_BATCH))
-        });
+        let capacity = expected
+            .and_then(|bytes| u32::try_from(bytes).ok())
+            .map_or(WRITE_BATCH, |bytes| bytes.clamp(1, WRITE_BATCH));
         Ok(Writer {
             stream,
             capacity,

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use clap::Parser;
 use download_server::Config;
+use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
 
 pub use thirtyfour;
@@ -234,6 +235,29 @@ impl Harness {
             .first()
             .await
             .unwrap_or_else(|e| panic!("no element matches {css:?}: {e}"))
+    }
+
+    /// The text of the first element matching `css`, waiting up to 10 s for it.
+    ///
+    /// The app may re-render that element between finding and reading it (a
+    /// sign-in swaps the session badge), so a stale element is looked up again.
+    pub async fn text(&self, css: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let error = match self.find(css).await.text().await {
+                Ok(text) => return text,
+                Err(error) => error,
+            };
+            let stale = matches!(
+                error.as_inner(),
+                WebDriverErrorInner::StaleElementReference(_)
+            );
+            assert!(
+                stale && Instant::now() < deadline,
+                "text of {css:?}: {error}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Every element matching `css` (none is fine; no waiting).

@@ -49,10 +49,6 @@ async fn wait_for_path(h: &Harness, want: impl Fn(&str) -> bool, what: &str) -> 
     }
 }
 
-async fn text_of(h: &Harness, css: &str) -> String {
-    h.find(css).await.text().await.expect("element text")
-}
-
 async fn sign_in_with_token(h: &Harness, token: &str) {
     h.find(".login-form").await;
     h.choose_sign_in_method("Access token").await;
@@ -104,14 +100,13 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
 
     let names = package_names(&h).await;
     assert_eq!(names, ["Southampton Addresses", "Hampshire Topography"]);
-    let rows = text_of(&h, ".packages-table tbody tr").await;
+    let rows = h.text(".packages-table tbody tr").await;
     assert!(
         rows.contains("AddressBase") && rows.contains("2021-01-20") && rows.contains("2022-02-02")
     );
 
     // The header says who is signed in (the key's start) and the token's time left.
-    let badge = text_of(&h, ".session-badge").await;
-    assert!(badge.contains("alpha-de…"), "badge: {badge}");
+    let badge = h.wait_for_text(".session-badge", "alpha-de…").await;
     assert!(!badge.contains(KEY), "the whole key is shown: {badge}");
     assert!(h.find_all(".session-time").await.len() == 1);
 
@@ -190,8 +185,7 @@ async fn a_pasted_token_and_an_api_key_alone_both_sign_in_and_download() {
     sign_in_with_token(&h, &token).await;
     wait_for_path(&h, |p| p == format!("/packages/{PACKAGE}"), "the package").await;
     h.wait_for_text(".versions-table", "131866").await;
-    let badge = text_of(&h, ".session-badge").await;
-    assert!(badge.contains("Access token"), "{badge}");
+    h.wait_for_text(".session-badge", "Access token").await;
     h.goto(&format!("/packages/{PACKAGE}/versions/110012"))
         .await;
     // The token is kept for this tab by default: a full page load stays signed in.
@@ -205,8 +199,7 @@ async fn a_pasted_token_and_an_api_key_alone_both_sign_in_and_download() {
     h.type_into("#login-key", KEY).await;
     h.submit_sign_in().await;
     wait_for_path(&h, |p| p.ends_with("/versions/110012"), "the version").await;
-    let badge = text_of(&h, ".session-badge").await;
-    assert!(badge.contains("alpha-de…"), "{badge}");
+    h.wait_for_text(".session-badge", "alpha-de…").await;
     assert!(
         h.find_all(".session-time").await.is_empty(),
         "an API key has no expiry"
@@ -294,7 +287,7 @@ async fn a_pasted_token_answer_shows_its_time_left_and_ends_the_session_on_time(
         .unwrap();
     sign_in_with_token(&h, &answer).await;
     wait_for_path(&h, |p| p == page, "the version").await;
-    let left = text_of(&h, ".session-time").await;
+    let left = h.text(".session-time").await;
     assert!(left.ends_with(" s left"), "{left}");
     // Without any click, the app asks to sign in again when the token expires.
     let login = wait_for_path(&h, |p| p.starts_with("/login"), "the sign-in page").await;
@@ -317,7 +310,7 @@ async fn a_held_secret_renews_the_token_before_it_expires() {
     h.find("a[rel='next']").await.click().await.unwrap();
     h.wait_for_text("h1", "Version 124307").await;
     assert!(h.current_url().await.ends_with("/versions/124307"));
-    assert!(text_of(&h, ".session-badge").await.contains("alpha-de…"));
+    h.wait_for_text(".session-badge", "alpha-de…").await;
     assert_no_secrets(&h, &[SECRET]).await;
     h.stop().await;
 }
@@ -329,7 +322,7 @@ async fn latest_resolves_versions_link_up_and_compare() {
         .await;
     h.sign_in_with_secret(KEY, SECRET).await;
     h.wait_for_text("h1", "Version 131866").await;
-    assert_eq!(text_of(&h, ".resolved-id").await, "131866");
+    assert_eq!(h.text(".resolved-id").await, "131866");
     assert!(h.current_url().await.ends_with("/versions/latest"));
     assert!(
         h.find_all("a[rel='next']").await.is_empty(),
@@ -353,7 +346,7 @@ async fn latest_resolves_versions_link_up_and_compare() {
     let token = fetch_token(&h, KEY, SECRET).await;
     let version = api_version(&h, &token, "124307").await;
     let total = explorer_logic::Totals::of(version.downloads.iter().map(|d| d.size));
-    let footer = text_of(&h, ".files-table tfoot").await;
+    let footer = h.text(".files-table tfoot").await;
     assert!(
         footer.contains(&format!("{} files", total.files)),
         "{footer}"
@@ -389,7 +382,7 @@ async fn latest_resolves_versions_link_up_and_compare() {
         )
     );
     assert!(
-        text_of(&h, ".compare-list.added")
+        h.text(".compare-list.added")
             .await
             .contains("SU51_addresses.zip")
     );

@@ -14,10 +14,6 @@ async fn start(token_cors: bool) -> (Harness, QuirkyService) {
     (h, service)
 }
 
-async fn text_of(h: &Harness, css: &str) -> String {
-    h.find(css).await.text().await.unwrap_or_default()
-}
-
 #[tokio::test]
 async fn partner_products_show_with_their_odd_areas_versions_and_redirected_pictures() {
     let (h, _service) = start(true).await;
@@ -26,7 +22,7 @@ async fn partner_products_show_with_their_odd_areas_versions_and_redirected_pict
         "document.querySelectorAll('.product-grid .product-card:not(.skeleton-card)').length === 2",
     )
     .await;
-    let grid = text_of(&h, ".product-grid").await;
+    let grid = h.text(".product-grid").await;
     assert!(grid.contains("Island Paths (partner data)"), "{grid}");
     assert!(grid.contains("UK Coastal Cells (partner data)"), "{grid}");
     // The thumbnail is a 307 to another origin, and decodes.
@@ -110,8 +106,7 @@ async fn a_bearertoken_with_a_numeric_lifetime_signs_in_and_lists_packages() {
         "(document.querySelector('.files-table') || {}).textContent?.includes('partner_paths_v7.zip')",
     )
     .await;
-    let badge = text_of(&h, ".session-badge").await;
-    assert!(badge.contains("partner-"), "{badge}");
+    h.wait_for_text(".session-badge", "partner-").await;
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
 }

@@ -207,7 +207,7 @@ async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
     )
     .await;
     wait_for_value(&h, "document.activeElement.tagName", "H1").await;
-    let breadcrumbs = h.find(".breadcrumbs").await.text().await.unwrap();
+    let breadcrumbs = h.text(".breadcrumbs").await;
     assert_eq!(
         breadcrumbs,
         "Data packages / Southampton Addresses / Version 110012"

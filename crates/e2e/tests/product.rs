@@ -85,7 +85,7 @@ async fn squares_picked_by_click_and_keyboard_list_what_the_server_lists() {
     assert_eq!(table_rows(&h, expected.len()).await, expected);
 
     // Totals: the summary counts every file, and SU shows its own bytes on the map.
-    let summary = h.find(".totals").await.text().await.unwrap();
+    let summary = h.text(".totals").await;
     assert!(
         summary.starts_with(&format!("{} files", expected.len())),
         "{summary}"
@@ -146,7 +146,7 @@ async fn typed_codes_are_added_and_codes_not_offered_are_explained() {
     input.send_keys("su, sz  HW xx\n").await.unwrap();
     h.wait_for_js("location.search.startsWith('?areas=SU,SZ')")
         .await;
-    let problem = h.find("#typed-areas-problem").await.text().await.unwrap();
+    let problem = h.text("#typed-areas-problem").await;
     assert!(problem.contains("not offered for HW"), "{problem}");
     assert!(problem.contains("XX is not an area code"), "{problem}");
     assert!(h.square_is_selected("SU").await && h.square_is_selected("SZ").await);
@@ -228,7 +228,7 @@ async fn an_unknown_product_shows_the_services_message_and_links() {
     let body: download_api::ErrorBody = response.json().await.unwrap();
 
     h.goto("/products/NoSuchProduct").await;
-    let panel = h.find(".error-panel").await.text().await.unwrap();
+    let panel = h.text(".error-panel").await;
     assert!(panel.contains(&body.message), "{panel}");
     // The way on is the app's gallery, not the service's JSON catalogue.
     h.find(".error-panel a[href='/']").await;

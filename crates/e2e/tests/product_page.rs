@@ -92,10 +92,6 @@ async fn requests_to(h: &Harness, part: &str) -> u64 {
     .expect("a count")
 }
 
-async fn text(h: &Harness, css: &str) -> String {
-    h.find(css).await.text().await.expect("text")
-}
-
 async fn no_console_errors(h: &Harness) {
     assert_eq!(h.console_errors().await, Vec::<String>::new());
 }
@@ -124,7 +120,7 @@ async fn twenty_squares_are_listed_from_one_request() {
     );
     assert_eq!(requests, 1, "one request for the whole list");
     // Each square still shows its own query, and its size on the map.
-    let queries = text(&h, ".queries summary").await;
+    let queries = h.text(".queries summary").await;
     assert_eq!(queries, "Service queries (20)");
     h.find("#square-SU .total").await;
     no_console_errors(&h).await;
@@ -139,7 +135,7 @@ async fn the_map_shows_at_once_and_the_list_says_it_is_loading() {
     // The product and its map are there while the files are on their way.
     h.find(".files-loading").await;
     assert!(h.square_is_selected("SU").await && h.square_is_selected("SZ").await);
-    let totals = text(&h, ".totals").await;
+    let totals = h.text(".totals").await;
     assert!(!totals.contains("0 files"), "{totals}");
     assert_eq!(totals, "Getting the list of files…");
     assert!(h.find_all(".downloads-table").await.is_empty());
@@ -153,7 +149,7 @@ async fn the_map_shows_at_once_and_the_list_says_it_is_loading() {
     table_files(&h, count).await;
     assert!(h.find_all(".files-loading").await.is_empty());
     assert!(
-        text(&h, ".totals")
+        h.text(".totals")
             .await
             .starts_with(&format!("{count} files"))
     );
@@ -166,14 +162,14 @@ async fn a_failed_list_shows_one_panel_whose_try_again_lists_the_files() {
     let h = Harness::start(&[]).await;
     block_urls(&h, &["*/OpenMapLocal/downloads*"]).await;
     h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ,TQ")).await;
-    let panel = text(&h, ".files-problem").await;
+    let panel = h.text(".files-problem").await;
     assert!(panel.contains("Try again"), "{panel}");
     assert_eq!(
         h.find_all(".error-panel").await.len(),
         1,
         "one panel, not one per square"
     );
-    assert_eq!(text(&h, ".totals").await, "Files not listed");
+    assert_eq!(h.text(".totals").await, "Files not listed");
     // Nothing the user picked is lost.
     assert!(h.square_is_selected("SU").await && h.square_is_selected("TQ").await);
 
@@ -200,11 +196,7 @@ async fn a_product_with_gb_only_lists_its_files_at_once() {
         .collect();
     h.goto("/products/OpenRoads").await;
     assert_eq!(table_files(&h, expected.len()).await, expected);
-    assert!(
-        text(&h, ".whole-area")
-            .await
-            .contains("All of Great Britain")
-    );
+    assert!(h.text(".whole-area").await.contains("All of Great Britain"));
     // No map, no codes to type, no "pick an area".
     for absent in [
         ".grid-map",
@@ -215,7 +207,7 @@ async fn a_product_with_gb_only_lists_its_files_at_once() {
     ] {
         assert!(h.find_all(absent).await.is_empty(), "{absent} is shown");
     }
-    assert!(text(&h, ".totals").await.ends_with("1 area"));
+    assert!(h.text(".totals").await.ends_with("1 area"));
     no_console_errors(&h).await;
     h.stop().await;
 }
@@ -226,9 +218,9 @@ async fn a_product_that_cannot_be_loaded_says_why_and_offers_ways_on() {
     // No answer: the cause in words, Try again, Back to products.
     block_urls(&h, &["*/products/OpenMapLocal"]).await;
     h.goto(&format!("/products/{PRODUCT}")).await;
-    let panel = text(&h, ".product-problem").await;
+    let panel = h.text(".product-problem").await;
     assert!(panel.contains("No answer this app may read"), "{panel}");
-    assert_ne!(text(&h, "h1").await, "Product not available");
+    assert_ne!(h.text("h1").await, "Product not available");
     h.find(".product-problem a[href='/']").await;
     block_urls(&h, &[]).await;
     h.find(".product-problem button")
@@ -242,8 +234,8 @@ async fn a_product_that_cannot_be_loaded_says_why_and_offers_ways_on() {
 
     // A missing product: the service's message, and the way back is the gallery.
     h.goto("/products/NoSuchProduct").await;
-    assert_eq!(text(&h, "h1").await, "Product not found");
-    let panel = text(&h, ".product-problem").await;
+    assert_eq!(h.text("h1").await, "Product not found");
+    let panel = h.text(".product-problem").await;
     assert!(panel.contains("NoSuchProduct"), "{panel}");
     assert!(
         h.find_all(".product-problem button").await.is_empty(),
@@ -273,7 +265,7 @@ async fn an_unreadable_product_answer_is_named_without_parser_text() {
     )
     .await;
     h.goto(&format!("/products/{PRODUCT}")).await;
-    let panel = text(&h, ".product-problem").await;
+    let panel = h.text(".product-problem").await;
     assert!(panel.contains("could not read"), "{panel}");
     for parser_words in ["EOF", "line 1", "column"] {
         assert!(!panel.contains(parser_words), "{panel}");
@@ -372,20 +364,20 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
     place.send_keys("southampton\n").await.unwrap();
     h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'true'")
         .await;
-    let status = text(&h, "#find-status").await;
+    let status = h.text("#find-status").await;
     assert!(
         status.contains("Southampton") && status.contains("SU"),
         "{status}"
     );
-    assert_eq!(text(&h, ".grid-map .marker").await, "Southampton");
-    assert!(text(&h, ".credit").await.contains("GeoNames"));
+    assert_eq!(h.text(".grid-map .marker").await, "Southampton");
+    assert!(h.text(".credit").await.contains("GeoNames"));
     assert_eq!(requests_to(&h, "places.json").await, 1);
 
     let grid = h.find("#grid-ref-input").await;
     grid.send_keys("NT 25 73\n").await.unwrap();
     h.wait_for_js("document.querySelector('#square-NT').getAttribute('aria-selected') === 'true'")
         .await;
-    assert_eq!(text(&h, ".grid-map .marker").await, "NT 25 73");
+    assert_eq!(h.text(".grid-map .marker").await, "NT 25 73");
     h.wait_for_js("location.search === '?areas=NT,SU'").await;
 
     grid.clear().await.unwrap();
@@ -395,7 +387,7 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
 
     grid.clear().await.unwrap();
     grid.send_keys("SU 411 11\n").await.unwrap();
-    let problem = text(&h, "#grid-ref-problem").await;
+    let problem = h.text("#grid-ref-problem").await;
     assert!(problem.contains("as many digits"), "{problem}");
     no_console_errors(&h).await;
     h.stop().await;

@@ -15,7 +15,7 @@ async fn first_load_shows_the_catalogue_without_console_errors() {
 async fn an_unknown_app_address_shows_a_way_back() {
     let h = Harness::start(&[]).await;
     h.goto("/no/such/page").await;
-    let heading = h.find("h1").await.text().await.unwrap();
+    let heading = h.text("h1").await;
     assert_eq!(heading, "Page not found");
     h.find("main a[href='/']").await;
     h.stop().await;

@@ -26,6 +26,8 @@ pub struct Windowed {
     list: RwSignal<Option<web_sys::Element>, LocalStorage>,
     /// Every item shown (to print, or to find in the page).
     pub show_all: RwSignal<bool>,
+    /// The list scrolls within its parent's box rather than with the page.
+    in_box: bool,
 }
 
 /// The positions to show, and the space in pixels standing in for the items before
@@ -41,6 +43,18 @@ impl Windowed {
     /// given to [`Windowed::attach`]: its top is where the list starts. `items` says
     /// how big they are until measured, and up to how many are shown whole.
     pub fn new(total: Signal<usize>, items: Items) -> Self {
+        Self::build(total, items, false)
+    }
+
+    /// [`Windowed::new`] for a list that scrolls within a box of its own: its parent
+    /// element, with `overflow: auto` (not the list itself, whose padding stands in for
+    /// the items not shown and would stretch the box). The items shown are those in the
+    /// box's view; the box's `scroll` events must call [`Windowed::measure`].
+    pub fn in_box(total: Signal<usize>, items: Items) -> Self {
+        Self::build(total, items, true)
+    }
+
+    fn build(total: Signal<usize>, items: Items, in_box: bool) -> Self {
         let viewport = Viewport {
             scrolled: 0.0,
             height: inner_height(),
@@ -65,6 +79,7 @@ impl Windowed {
             frame,
             list: RwSignal::new_local(None),
             show_all,
+            in_box,
         };
         let scroll = window_event_listener_untyped("scroll", move |_| this.measure());
         let resize = window_event_listener_untyped("resize", move |_| this.measure());
@@ -171,9 +186,18 @@ impl Windowed {
             }
             _ => list.get_bounding_client_rect().top(),
         };
+        // What is in view: the window, or the box the list scrolls in.
+        let (view_top, height) = match list.parent_element().filter(|_| self.in_box) {
+            Some(scroller) => {
+                let top = scroller.get_bounding_client_rect().top();
+                let border = f64::from(scroller.client_top());
+                (top + border, f64::from(scroller.client_height()))
+            }
+            None => (0.0, inner_height()),
+        };
         let viewport = Viewport {
-            scrolled: -top,
-            height: inner_height(),
+            scrolled: view_top - top,
+            height,
         };
         if (window, viewport) != (old, old_viewport) {
             self.frame.set((window, viewport));

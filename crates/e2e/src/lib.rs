@@ -260,6 +260,20 @@ impl Harness {
         }
     }
 
+    /// From the next page on, the app's folder picker answers the browser's
+    /// origin-private file system (the same `FileSystemDirectoryHandle` interface),
+    /// which a test can read back; a headless browser has no picker to click through.
+    pub async fn pick_private_folder(&self) {
+        self.driver
+            .cdp()
+            .page()
+            .add_script_to_evaluate_on_new_document(
+                "window.__downloadExplorerPickDirectory = () => navigator.storage.getDirectory();",
+            )
+            .await
+            .expect("install the folder hook");
+    }
+
     /// Every element matching `css` (none is fine; no waiting).
     pub async fn find_all(&self, css: &str) -> Vec<WebElement> {
         self.driver.find_all(By::Css(css)).await.unwrap_or_default()

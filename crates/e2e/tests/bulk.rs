@@ -34,10 +34,6 @@ const PACKAGE_FILES: [&str; 3] = [
 const KEY: &str = "alpha-demo-key";
 const SECRET: &str = "alpha-demo-secret";
 
-/// The folder picker answers the origin-private file system.
-const PRIVATE_FOLDER_PICKER: &str =
-    "window.__downloadExplorerPickDirectory = () => navigator.storage.getDirectory();";
-
 /// What the proxy does to the next request whose path starts with `prefix`, once.
 #[derive(Debug, Clone)]
 enum Fault {
@@ -76,12 +72,7 @@ impl Setup {
             ..ProxyState::default()
         });
         tokio::spawn(serve(listener, upstream, Arc::clone(&proxy)));
-        h.driver
-            .cdp()
-            .page()
-            .add_script_to_evaluate_on_new_document(PRIVATE_FOLDER_PICKER)
-            .await
-            .expect("install the folder hook");
+        h.pick_private_folder().await;
         Setup {
             h,
             origin,
@@ -435,12 +426,7 @@ async fn a_429_with_retry_after_is_waited_out() {
 async fn the_servers_rate_limit_is_waited_out() {
     // 20 a minute: one more every 3 s.
     let h = Harness::start(&["--rate-limit", "20"]).await;
-    h.driver
-        .cdp()
-        .page()
-        .add_script_to_evaluate_on_new_document(PRIVATE_FOLDER_PICKER)
-        .await
-        .unwrap();
+    h.pick_private_folder().await;
     h.goto(PRODUCT_PAGE).await;
     h.find(".downloads-table tbody tr").await;
     let refused = h
@@ -581,12 +567,7 @@ async fn bench_download_to_folder() {
         .and_then(|runs| runs.parse().ok())
         .unwrap_or(3);
     let h = Harness::start(&["--catalogue", &catalogue]).await;
-    h.driver
-        .cdp()
-        .page()
-        .add_script_to_evaluate_on_new_document(PRIVATE_FOLDER_PICKER)
-        .await
-        .unwrap();
+    h.pick_private_folder().await;
     h.driver
         .set_script_timeout(Duration::from_secs(1800))
         .await

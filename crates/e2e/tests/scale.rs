@@ -274,6 +274,60 @@ async fn a_version_of_ten_thousand_files_is_windowed_and_every_row_reachable() {
     h.stop().await;
 }
 
+const LINES: &str = ".bulk-files .bulk-file";
+
+#[tokio::test]
+async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_windowed() {
+    let (h, _dir) = start(None).await;
+    h.pick_private_folder().await;
+    record_most(&h, LINES).await;
+    open_version(&h, "latest").await;
+    h.find(".folder-download .folder-controls .button")
+        .await
+        .click()
+        .await
+        .expect("click Download to a folder");
+
+    // Files arrive while the list holds only the lines in its box's view, each
+    // telling screen readers its place among all 10,000.
+    h.wait_for_js(&format!(
+        "[...document.querySelectorAll('{LINES}')].some(l => l.textContent.includes('MD5 checked'))"
+    ))
+    .await;
+    let lines = count(&h, LINES).await;
+    assert!(
+        (1..=MOST_ROWS).contains(&lines),
+        "{lines} lines in the page"
+    );
+    assert_eq!(
+        h.js(&format!(
+            "return document.querySelector('{LINES}').getAttribute('aria-setsize');"
+        ))
+        .await,
+        "10000"
+    );
+    // Scrolled to the end of its box, the list shows the last file, still waiting.
+    h.wait_for_js(&format!(
+        "(document.querySelector('.bulk-files').scrollTop = 1e9, \
+          document.querySelector('{LINES}[data-pos=\"9999\"]'))"
+    ))
+    .await;
+    h.wait_for_text(&format!("{LINES}[data-pos=\"9999\"]"), "waiting")
+        .await;
+    assert!(count(&h, LINES).await <= MOST_ROWS);
+
+    h.find(".folder-controls .button.secondary:last-child")
+        .await
+        .click()
+        .await
+        .expect("click Cancel");
+    let summary = h.wait_for_text(".bulk-summary", "Done").await;
+    assert!(summary.contains("cancelled"), "{summary}");
+    let most = most(&h).await;
+    assert!(most <= MOST_ROWS, "{most} lines in the page at one moment");
+    h.stop().await;
+}
+
 #[tokio::test]
 async fn ten_thousand_files_filter_and_sort_by_size() {
     let (h, _dir) = start(None).await;

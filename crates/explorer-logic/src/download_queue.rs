@@ -10,6 +10,7 @@ use download_api::Download;
 use serde::Serialize;
 
 use crate::bulk::safe_name;
+use crate::format_size;
 
 /// How many times a file is tried (first try included) before its failure is reported.
 pub const MAX_ATTEMPTS: u32 = 5;
@@ -185,6 +186,15 @@ pub enum FileState {
     Backoff,
     /// Finished one way or another.
     Done(Outcome),
+}
+
+/// What a file's line in the progress list shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileProgress {
+    /// How far along, in whole percent.
+    pub percent: u64,
+    /// Where the file is, in words: `40 kB of 100 kB`, `downloaded, MD5 checked`.
+    pub text: String,
 }
 
 #[derive(Debug, Clone)]
@@ -391,6 +401,29 @@ impl Queue {
             };
             (done + got, total + e.listed.size.unwrap_or(got))
         })
+    }
+
+    /// What `file`'s line in the progress list shows.
+    pub fn progress(&self, file: FileId) -> FileProgress {
+        let entry = &self.entries[file];
+        let size = entry.listed.size;
+        let (percent, text) = match &entry.state {
+            FileState::Waiting => (0, "waiting".into()),
+            FileState::Inspecting => (0, "looking in the folder".into()),
+            FileState::Fetching { done } => match size {
+                Some(size) => (
+                    percent(*done, size),
+                    format!("{} of {}", format_size(*done), format_size(size)),
+                ),
+                None => (0, format_size(*done)),
+            },
+            FileState::Backoff => (0, "retrying soon".into()),
+            FileState::Done(Outcome::Downloaded) => (100, "downloaded, MD5 checked".into()),
+            FileState::Done(Outcome::Skipped) => (100, "already there, skipped".into()),
+            FileState::Done(Outcome::Failed(reason)) => (0, format!("failed: {reason}")),
+            FileState::Done(Outcome::Cancelled) => (0, "cancelled".into()),
+        };
+        FileProgress { percent, text }
     }
 
     /// How many files ended each way: downloaded, skipped, failed, cancelled.
@@ -669,6 +702,11 @@ impl Rate {
         let rate = self.bytes_per_second().filter(|r| *r > 0)?;
         Some(remaining.div_ceil(rate))
     }
+}
+
+/// `done` of `total` in whole percent (0 while the total is unknown).
+pub fn percent(done: u64, total: u64) -> u64 {
+    (done.min(total) * 100).checked_div(total).unwrap_or(0)
 }
 
 /// `75 s`, `4 min 10 s`, `2 h 5 min`: a time left for people.
@@ -1038,6 +1076,55 @@ mod tests {
             serde_json::json!([{"name": "download-1.._a.zip", "size": 10, "md5": "aa", "status": "skipped"}])
         );
         assert!(!q.report().contains("s3cret"));
+    }
+
+    #[test]
+    fn each_line_of_the_progress_list_says_where_its_file_is() {
+        let line = |percent, text: &str| FileProgress {
+            percent,
+            text: text.into(),
+        };
+        let mut q = Queue::new(
+            vec![
+                listed("a.zip", 4_000, "aa"),
+                ListedFile::new(1, "b.zip", None, None),
+                listed("c.zip", 30, "cc"),
+            ],
+            3,
+        );
+        assert_eq!(q.progress(0), line(0, "waiting"));
+        q.start();
+        assert_eq!(q.progress(0), line(0, "looking in the folder"));
+        q.handle(absent(0));
+        q.handle(Event::Started { file: 0, from: 0 });
+        q.handle(Event::Chunk {
+            file: 0,
+            bytes: 1_000,
+        });
+        assert_eq!(q.progress(0), line(25, "1.00 kB of 4.00 kB"));
+        q.handle(Event::Finished {
+            file: 0,
+            md5: "aa".into(),
+        });
+        assert_eq!(q.progress(0), line(100, "downloaded, MD5 checked"));
+        // A file listed without a size says what has arrived, and no percent.
+        q.handle(absent(1));
+        q.handle(Event::Started { file: 1, from: 0 });
+        q.handle(Event::Chunk { file: 1, bytes: 1 });
+        assert_eq!(q.progress(1), line(0, "1 B"));
+        q.handle(Event::Existing {
+            file: 2,
+            size: 30,
+            md5: Some("cc".into()),
+        });
+        assert_eq!(q.progress(2), line(100, "already there, skipped"));
+    }
+
+    #[test]
+    fn percent_is_whole_and_zero_while_the_total_is_unknown() {
+        assert_eq!(percent(1, 3), 33);
+        assert_eq!(percent(5, 0), 0);
+        assert_eq!(percent(7, 5), 100);
     }
 
     #[test]

@@ -4,12 +4,13 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use download_api::Download;
 use explorer_logic::download_queue::{
-    Action, Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, Rate,
-    content_range_start, format_seconds, retry_after_seconds,
+    Action, Event, Failure, FileId, FileProgress, ListedFile, Queue, Rate, content_range_start,
+    format_seconds, percent, retry_after_seconds,
 };
 use explorer_logic::format_size;
 use explorer_logic::verify::REPORT_NAME;
@@ -21,6 +22,7 @@ use web_sys::{AbortController, AbortSignal, FileSystemDirectoryHandle};
 use super::PackageVersion;
 use crate::api::{ServiceContext, ServiceError};
 use crate::auth::{Session, use_session};
+use crate::components::virtual_list::{Items, Windowed, px};
 use crate::fs_access::{
     Chunks, Pace, Writer, can_pick_folder, existing_file, fetch_from, hash_blob, hex, md5_of,
     pick_folder, sleep, write_text,
@@ -49,7 +51,19 @@ struct Run {
     last_redraw: Cell<f64>,
     /// A redraw is due at the end of the current interval.
     redraw_due: Cell<bool>,
+    /// For the summary, the buttons and the total, redrawn as a whole.
     changed: Trigger,
+    /// Each file's line, redrawn only when it changes. (One trigger for every line
+    /// made each redraw cost the square of the number of files: a list of thousands
+    /// would freeze the page.)
+    lines: Arc<Vec<FileLine>>,
+}
+
+/// A file's line in the progress list.
+#[derive(Debug)]
+struct FileLine {
+    name: String,
+    progress: ArcRwSignal<FileProgress>,
 }
 
 impl Run {
@@ -57,8 +71,15 @@ impl Run {
         let time = js_sys::Date::now();
         if now || time - self.last_redraw.get() > REDRAW_MS {
             self.last_redraw.set(time);
-            let (done, _) = self.queue.borrow().bytes();
-            self.rate.borrow_mut().sample(time as u64, done);
+            let queue = self.queue.borrow();
+            self.rate.borrow_mut().sample(time as u64, queue.bytes().0);
+            for (file, line) in self.lines.iter().enumerate() {
+                let progress = queue.progress(file);
+                if line.progress.with_untracked(|shown| *shown != progress) {
+                    line.progress.set(progress);
+                }
+            }
+            drop(queue);
             self.changed.notify();
         }
     }
@@ -364,6 +385,12 @@ pub fn FolderDownload(
             notice.set(None);
             let downloads = files.get_untracked();
             let queue = Queue::new(ListedFile::all_of(&downloads), parallel.get_untracked());
+            let lines = (0..queue.len())
+                .map(|file| FileLine {
+                    name: queue.file(file).name.clone(),
+                    progress: ArcRwSignal::new(queue.progress(file)),
+                })
+                .collect();
             let new = Rc::new(Run {
                 queue: RefCell::new(queue),
                 folder,
@@ -378,6 +405,7 @@ pub fn FolderDownload(
                 last_redraw: Cell::new(0.0),
                 redraw_due: Cell::new(false),
                 changed,
+                lines: Arc::new(lines),
             });
             run.set(Some(Rc::clone(&new)));
             let actions = new.queue.borrow_mut().start();
@@ -470,27 +498,7 @@ pub fn FolderDownload(
                     }) />
                     <span class="bulk-total-text">{move || with_run(&total_text)}</span>
                 </div>
-                <ul class="bulk-files">
-                    <For
-                        each=move || 0..run.with(|r| r.as_ref().map_or(0, |r| r.queue.borrow().len()))
-                        key=|file| *file
-                        children=move |file| {
-                            let name = with_run(&|r| r.queue.borrow().file(file).name.clone());
-                            let percent = Signal::derive(move || {
-                                changed.track();
-                                run.with(|r| r.as_deref().map(|r| file_percent(r, file)).unwrap_or(0))
-                            });
-                            let (label, data) = (name.clone(), name.clone());
-                            view! {
-                                <li class="bulk-file" data-file=data>
-                                    <span class="bulk-file-name">{name}</span>
-                                    <Bar label percent />
-                                    <span class="bulk-file-state">{move || with_run(&|r| file_text(r, file))}</span>
-                                </li>
-                            }
-                        }
-                    />
-                </ul>
+                {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.lines) /> }))}
                 <Show when=move || is(|r| r.reported.get() && r.queue.borrow().is_finished())>
                     <div class="bulk-summary" role="status">
                         <p>{move || with_run(&summary_text)}</p>
@@ -509,6 +517,49 @@ pub fn FolderDownload(
     .into_any()
 }
 
+/// One line per file: its name, its progress bar and where it is, in a box of its
+/// own. Windowed within that box, so thousands of files make a few dozen lines.
+#[component]
+fn FileLines(lines: Arc<Vec<FileLine>>) -> impl IntoView {
+    let total = lines.len();
+    let windowed = Windowed::in_box(Signal::stored(total), Items::TABLE_ROWS);
+    let list = NodeRef::<leptos::html::Ul>::new();
+    list.on_load(move |list| windowed.attach(list.into()));
+    view! {
+        <div class="bulk-files" on:scroll=move |_| windowed.measure()>
+            <ul
+                node_ref=list
+                style:padding-top=move || px(windowed.padding().0)
+                style:padding-bottom=move || px(windowed.padding().1)
+            >
+            <For
+                each=move || windowed.range()
+                key=|file| *file
+                children=move |file| {
+                    let line = &lines[file];
+                    let progress = line.progress.clone();
+                    let percent = Signal::derive(move || progress.read().percent);
+                    let progress = line.progress.clone();
+                    view! {
+                        <li
+                            class="bulk-file"
+                            data-pos=file
+                            data-file=line.name.clone()
+                            aria-setsize=total
+                            aria-posinset=file + 1
+                        >
+                            <span class="bulk-file-name">{line.name.clone()}</span>
+                            <Bar label=line.name.clone() percent />
+                            <span class="bulk-file-state">{move || progress.read().text.clone()}</span>
+                        </li>
+                    }
+                }
+            />
+            </ul>
+        </div>
+    }
+}
+
 /// A labelled progress bar.
 #[component]
 fn Bar(label: String, percent: Signal<u64>) -> impl IntoView {
@@ -524,11 +575,6 @@ fn Bar(label: String, percent: Signal<u64>) -> impl IntoView {
             <div class="bar-fill" style:width=move || format!("{}%", percent.get())></div>
         </div>
     }
-}
-
-/// `done` of `total` in whole percent (0 while the total is unknown).
-pub(super) fn percent(done: u64, total: u64) -> u64 {
-    (done.min(total) * 100).checked_div(total).unwrap_or(0)
 }
 
 fn total_percent(run: &Run) -> u64 {
@@ -552,33 +598,6 @@ fn total_text(run: &Run) -> String {
         }
     }
     text
-}
-
-fn file_percent(run: &Run, file: FileId) -> u64 {
-    let queue = run.queue.borrow();
-    match queue.state(file) {
-        FileState::Fetching { done } => percent(*done, queue.file(file).size.unwrap_or(0)),
-        FileState::Done(Outcome::Downloaded | Outcome::Skipped) => 100,
-        _ => 0,
-    }
-}
-
-fn file_text(run: &Run, file: FileId) -> String {
-    let queue = run.queue.borrow();
-    let size = queue.file(file).size;
-    match queue.state(file) {
-        FileState::Waiting => "waiting".into(),
-        FileState::Inspecting => "looking in the folder".into(),
-        FileState::Fetching { done } => match size {
-            Some(size) => format!("{} of {}", format_size(*done), format_size(size)),
-            None => format_size(*done),
-        },
-        FileState::Backoff => "retrying soon".into(),
-        FileState::Done(Outcome::Downloaded) => "downloaded, MD5 checked".into(),
-        FileState::Done(Outcome::Skipped) => "already there, skipped".into(),
-        FileState::Done(Outcome::Failed(reason)) => format!("failed: {reason}"),
-        FileState::Done(Outcome::Cancelled) => "cancelled".into(),
-    }
 }
 
 fn summary_text(run: &Run) -> String {

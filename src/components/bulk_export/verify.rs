@@ -2,7 +2,7 @@
 //! checked against the listing by md5, computed in the browser as each file streams.
 
 use download_api::Download;
-use explorer_logic::download_queue::ListedFile;
+use explorer_logic::download_queue::{ListedFile, percent};
 use explorer_logic::format_size;
 use explorer_logic::verify::{Found, Verification};
 use leptos::prelude::*;
@@ -10,7 +10,6 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use web_sys::{File, FileList};
 
-use super::folder::percent;
 use crate::fs_access::{can_pick_folder, files_in, md5_of, pick_folder};
 
 /// Where a verification is.

@@ -40,10 +40,11 @@ commands:
                         (SERVER ARGS go to download-server, e.g. -- --listen 0.0.0.0:8080)
   dev [-- SERVER ARGS]  the server on 127.0.0.1:8080 and `trunk serve` (rebuilding on every
                         change) on http://127.0.0.1:8081/; Ctrl-C stops both
-  build [--public-url PATH] [--dist DIR]
+  build [--public-url PATH] [--dist DIR] [--names]
                         the deployable web app (release, precompressed, with 404.html) for
                         the site root or a sub-path such as /explorer/, into DIR (relative
-                        to the checkout; dist/ by default)
+                        to the checkout; dist/ by default); --names keeps the wasm's
+                        function names, for CPU profiles
   test                  what CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget,
                         browser tests
   size                  build the web app and print each file's raw/gzip/brotli size
@@ -109,6 +110,7 @@ fn server_args(args: &[String]) -> &[String] {
 fn build_options(args: &[String]) -> Result<bundle::Target> {
     let mut public_url = "/".to_string();
     let mut dist = bundle::dist();
+    let mut names = false;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = || {
@@ -118,10 +120,14 @@ fn build_options(args: &[String]) -> Result<bundle::Target> {
         match arg.as_str() {
             "--public-url" => public_url = value()?.clone(),
             "--dist" => dist = root().join(value()?),
+            "--names" => names = true,
             other => return Err(format!("unknown option `{other}`\n\n{USAGE}").into()),
         }
     }
-    bundle::Target::new(&public_url, dist)
+    Ok(bundle::Target {
+        names,
+        ..bundle::Target::new(&public_url, dist)?
+    })
 }
 
 fn build(target: &bundle::Target) -> Result {

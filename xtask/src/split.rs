@@ -25,6 +25,9 @@ use std::fs;
 use std::hash::{DefaultHasher, Hasher};
 use std::path::{Path, PathBuf};
 
+use lightningcss::stylesheet::{MinifyOptions, ParserOptions, PrinterOptions, StyleSheet};
+use lightningcss::targets::{Browsers, Targets};
+
 use crate::bundle::{Target, size_toolchain};
 use crate::exec::{Result, cargo, command, root, run, target_dir};
 use crate::tools::wasm_split_cli;
@@ -141,6 +144,39 @@ fn optimize_all(modules: &[PathBuf], names: bool) -> Result {
     Ok(())
 }
 
+/// The stylesheet as browsers need it: no comments, no layout, shorthand where it is
+/// shorter (about 2 kB less of the first load, brotli). Written for the oldest
+/// browsers that can run the app's wasm (reference types: Chrome and Edge 96, Firefox
+/// 79, Safari 15), so nothing is rewritten into syntax they lack, such as media query
+/// ranges (Safari 16.4).
+fn minify_css(css: &str) -> Result<String> {
+    let version = |major: u32| Some(major << 16);
+    let targets = Targets::from(Browsers {
+        chrome: version(96),
+        edge: version(96),
+        firefox: version(79),
+        safari: version(15),
+        ios_saf: version(15),
+        ..Browsers::default()
+    });
+    let mut sheet = StyleSheet::parse(css, ParserOptions::default())
+        .map_err(|error| format!("the stylesheet does not parse: {error}"))?;
+    sheet
+        .minify(MinifyOptions {
+            targets,
+            ..MinifyOptions::default()
+        })
+        .map_err(|error| format!("cannot minify the stylesheet: {error}"))?;
+    let printed = sheet
+        .to_css(PrinterOptions {
+            minify: true,
+            targets,
+            ..PrinterOptions::default()
+        })
+        .map_err(|error| format!("cannot print the stylesheet: {error}"))?;
+    Ok(printed.code)
+}
+
 /// Renames every js and wasm file in `dist` to `<stem>-<hash>.<ext>`, one hash for the
 /// whole build (the js files import each other, so no file's hash could cover its
 /// own references), and rewrites their references to each other. Returns the new
@@ -240,6 +276,7 @@ fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -
             html.push('\n');
         }
     }
+    let css = minify_css(&css)?;
     let mut hasher = DefaultHasher::new();
     hasher.write(css.as_bytes());
     let style = format!("style-{:016x}.css", hasher.finish());
@@ -325,6 +362,22 @@ mod tests {
         assert_eq!(attribute(tag, "rel").as_deref(), Some("css"));
         assert_eq!(attribute(tag, "href").as_deref(), Some("style/main.css"));
         assert_eq!(attribute(tag, "data-bin"), None);
+    }
+
+    #[test]
+    fn the_minified_stylesheet_keeps_every_rule_and_drops_the_rest() {
+        let css = "/* Why the card is red. */\n.card {\n  color: red;\n}\n\n\
+                   @media (max-width: 40rem) {\n  .card { display: grid; }\n}\n";
+        let minified = minify_css(css).unwrap();
+        assert!(
+            !minified.contains("Why") && !minified.contains('\n'),
+            "{minified}"
+        );
+        assert!(minified.contains(".card{color:red}"), "{minified}");
+        assert!(
+            minified.contains("@media (max-width:40rem){.card{display:grid}}"),
+            "{minified}"
+        );
     }
 
     #[test]

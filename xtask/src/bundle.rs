@@ -14,14 +14,16 @@ use crate::split;
 use crate::tools::WASM_TOOLCHAIN;
 
 /// The standing goal for the gallery's first load (html + js + main wasm + css,
-/// brotli; the other pages' chunks load on demand). Not met yet: split by route it is
-/// about 222 kB, so `cargo xtask test` reports the gap instead of failing.
+/// brotli; the other pages' chunks load on demand). Not met: split by route it is
+/// about 223 kB, of which Leptos, its router and serde_json alone make about 107 kB
+/// (a bare app with a router, a fetch and a list, built the same way), so `cargo
+/// xtask test` reports the gap instead of failing.
 pub const GOAL_BYTES: u64 = 150_000;
 
-/// The most the first load may weigh today: the last measured size (222.0 kB with the
-/// windowed gallery, down from 358.6 kB unsplit) plus a small margin, so growth fails
-/// CI. Lower it whenever the app shrinks.
-pub const LIMIT_BYTES: u64 = 225_000;
+/// The most the first load may weigh today: the last measured size (222.8 kB with the
+/// stylesheet minified, down from 358.6 kB unsplit) plus a small margin, so growth
+/// fails CI. Lower it whenever the app shrinks.
+pub const LIMIT_BYTES: u64 = 223_500;
 
 /// The files the server sends precompressed: the first load's and the chunks.
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];

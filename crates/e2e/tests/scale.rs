@@ -306,7 +306,15 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
         .await,
         "10000"
     );
-    // Scrolled to the end of its box, the list shows the last file, still waiting.
+    // The box follows the files under way down the list on its own.
+    h.wait_for_js(&format!(
+        "document.querySelector('.bulk-files').scrollTop > 0 && \
+         [...document.querySelectorAll('{LINES}')].some(l => l.dataset.pos > 20 && \
+            / of /.test(l.querySelector('.bulk-file-state').textContent))"
+    ))
+    .await;
+    // Scrolled to the end of its box, the list shows the last file, still waiting,
+    // and stays there: the person's scrolling ends the following.
     h.wait_for_js(&format!(
         "(document.querySelector('.bulk-files').scrollTop = 1e9, \
           document.querySelector('{LINES}[data-pos=\"9999\"]'))"
@@ -314,6 +322,13 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
     .await;
     h.wait_for_text(&format!("{LINES}[data-pos=\"9999\"]"), "waiting")
         .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !h.find_all(&format!("{LINES}[data-pos=\"9999\"]"))
+            .await
+            .is_empty(),
+        "the box was pulled back to the files under way"
+    );
     assert!(count(&h, LINES).await <= MOST_ROWS);
 
     h.find(".folder-controls .button.secondary:last-child")

@@ -403,6 +403,14 @@ impl Queue {
         })
     }
 
+    /// The last file, in the listing's order, being looked for or fetched: where a
+    /// progress list follows the run.
+    pub fn furthest_under_way(&self) -> Option<FileId> {
+        self.entries
+            .iter()
+            .rposition(|e| matches!(e.state, FileState::Inspecting | FileState::Fetching { .. }))
+    }
+
     /// What `file`'s line in the progress list shows.
     pub fn progress(&self, file: FileId) -> FileProgress {
         let entry = &self.entries[file];
@@ -1093,8 +1101,10 @@ mod tests {
             3,
         );
         assert_eq!(q.progress(0), line(0, "waiting"));
+        assert_eq!(q.furthest_under_way(), None);
         q.start();
         assert_eq!(q.progress(0), line(0, "looking in the folder"));
+        assert_eq!(q.furthest_under_way(), Some(0));
         q.handle(absent(0));
         q.handle(Event::Started { file: 0, from: 0 });
         q.handle(Event::Chunk {
@@ -1112,6 +1122,7 @@ mod tests {
         q.handle(Event::Started { file: 1, from: 0 });
         q.handle(Event::Chunk { file: 1, bytes: 1 });
         assert_eq!(q.progress(1), line(0, "1 B"));
+        assert_eq!(q.furthest_under_way(), Some(2), "c.zip is being looked for");
         q.handle(Event::Existing {
             file: 2,
             size: 30,

@@ -14,6 +14,7 @@ use explorer_logic::download_queue::{
 };
 use explorer_logic::format_size;
 use explorer_logic::verify::REPORT_NAME;
+use explorer_logic::window::{Viewport, Window};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use md5::{Digest, Md5};
@@ -56,7 +57,15 @@ struct Run {
     /// Each file's line, redrawn only when it changes. (One trigger for every line
     /// made each redraw cost the square of the number of files: a list of thousands
     /// would freeze the page.)
-    lines: Arc<Vec<FileLine>>,
+    lines: Arc<Lines>,
+}
+
+/// The progress list: a line per file, and where the run is.
+#[derive(Debug)]
+struct Lines {
+    each: Vec<FileLine>,
+    /// The last file under way, which the list keeps in view.
+    furthest: ArcRwSignal<Option<FileId>>,
 }
 
 /// A file's line in the progress list.
@@ -73,11 +82,15 @@ impl Run {
             self.last_redraw.set(time);
             let queue = self.queue.borrow();
             self.rate.borrow_mut().sample(time as u64, queue.bytes().0);
-            for (file, line) in self.lines.iter().enumerate() {
+            for (file, line) in self.lines.each.iter().enumerate() {
                 let progress = queue.progress(file);
                 if line.progress.with_untracked(|shown| *shown != progress) {
                     line.progress.set(progress);
                 }
+            }
+            let furthest = queue.furthest_under_way();
+            if furthest.is_some() && furthest != self.lines.furthest.get_untracked() {
+                self.lines.furthest.set(furthest);
             }
             drop(queue);
             self.changed.notify();
@@ -385,12 +398,15 @@ pub fn FolderDownload(
             notice.set(None);
             let downloads = files.get_untracked();
             let queue = Queue::new(ListedFile::all_of(&downloads), parallel.get_untracked());
-            let lines = (0..queue.len())
-                .map(|file| FileLine {
-                    name: queue.file(file).name.clone(),
-                    progress: ArcRwSignal::new(queue.progress(file)),
-                })
-                .collect();
+            let lines = Lines {
+                each: (0..queue.len())
+                    .map(|file| FileLine {
+                        name: queue.file(file).name.clone(),
+                        progress: ArcRwSignal::new(queue.progress(file)),
+                    })
+                    .collect(),
+                furthest: ArcRwSignal::new(None),
+            };
             let new = Rc::new(Run {
                 queue: RefCell::new(queue),
                 folder,
@@ -518,46 +534,93 @@ pub fn FolderDownload(
 }
 
 /// One line per file: its name, its progress bar and where it is, in a box of its
-/// own. Windowed within that box, so thousands of files make a few dozen lines.
+/// own. Windowed within that box, so thousands of files make a few dozen lines. The
+/// box follows the files under way, until the person scrolls it themselves.
 #[component]
-fn FileLines(lines: Arc<Vec<FileLine>>) -> impl IntoView {
-    let total = lines.len();
+fn FileLines(lines: Arc<Lines>) -> impl IntoView {
+    let total = lines.each.len();
     let windowed = Windowed::in_box(Signal::stored(total), Items::TABLE_ROWS);
+    let scroller = NodeRef::<leptos::html::Div>::new();
     let list = NodeRef::<leptos::html::Ul>::new();
     list.on_load(move |list| windowed.attach(list.into()));
+    // Where the box was last scrolled to by following; any other scroll is the person's.
+    let followed_to = StoredValue::new(None::<i32>);
+    let following = StoredValue::new(true);
+    let furthest = lines.furthest.clone();
+    Effect::new(move |_| {
+        let Some(file) = furthest.get() else { return };
+        let (Some(scroller), Some(list)) = (scroller.get_untracked(), list.get_untracked()) else {
+            return;
+        };
+        if following.get_value()
+            && let Some(top) = scroll_to_show(&scroller, &list, file)
+        {
+            followed_to.set_value(Some(top));
+            scroller.set_scroll_top(top);
+        }
+    });
+    let on_scroll = move |_| {
+        let here = scroller.get_untracked().map(|s| s.scroll_top());
+        let ours = followed_to.get_value();
+        if !matches!((ours, here), (Some(ours), Some(here)) if (ours - here).abs() <= 1) {
+            following.set_value(false);
+        }
+        windowed.measure();
+    };
     view! {
-        <div class="bulk-files" on:scroll=move |_| windowed.measure()>
+        <div class="bulk-files" node_ref=scroller on:scroll=on_scroll>
             <ul
                 node_ref=list
                 style:padding-top=move || px(windowed.padding().0)
                 style:padding-bottom=move || px(windowed.padding().1)
             >
-            <For
-                each=move || windowed.range()
-                key=|file| *file
-                children=move |file| {
-                    let line = &lines[file];
-                    let progress = line.progress.clone();
-                    let percent = Signal::derive(move || progress.read().percent);
-                    let progress = line.progress.clone();
-                    view! {
-                        <li
-                            class="bulk-file"
-                            data-pos=file
-                            data-file=line.name.clone()
-                            aria-setsize=total
-                            aria-posinset=file + 1
-                        >
-                            <span class="bulk-file-name">{line.name.clone()}</span>
-                            <Bar label=line.name.clone() percent />
-                            <span class="bulk-file-state">{move || progress.read().text.clone()}</span>
-                        </li>
+                <For
+                    each=move || windowed.range()
+                    key=|file| *file
+                    children=move |file| {
+                        let line = &lines.each[file];
+                        let progress = line.progress.clone();
+                        let percent = Signal::derive(move || progress.read().percent);
+                        let progress = line.progress.clone();
+                        view! {
+                            <li
+                                class="bulk-file"
+                                data-pos=file
+                                data-file=line.name.clone()
+                                aria-setsize=total
+                                aria-posinset=file + 1
+                            >
+                                <span class="bulk-file-name">{line.name.clone()}</span>
+                                <Bar label=line.name.clone() percent />
+                                <span class="bulk-file-state">{move || progress.read().text.clone()}</span>
+                            </li>
+                        }
                     }
-                }
-            />
+                />
             </ul>
         </div>
     }
+}
+
+/// The `scrollTop` that shows line `file` whole in `scroller` with the least scrolling,
+/// or `None` when it shows already. Lines are equally tall, and the list's padding
+/// stands in for those not drawn, so line `file` starts `file` lines down the list.
+fn scroll_to_show(
+    scroller: &web_sys::Element,
+    list: &web_sys::Element,
+    file: FileId,
+) -> Option<i32> {
+    let lines = list.children();
+    let (first, second) = (lines.item(0)?, lines.item(1)?);
+    let line_height =
+        second.get_bounding_client_rect().top() - first.get_bounding_client_rect().top();
+    let window = Window::estimated(Items::TABLE_ROWS).measured(line_height, 1);
+    let view = Viewport {
+        scrolled: f64::from(scroller.scroll_top()),
+        height: f64::from(scroller.client_height()),
+    };
+    let scrolled = window.scroll_to_show(file, view)?;
+    Some(scrolled.round() as i32)
 }
 
 /// A labelled progress bar.

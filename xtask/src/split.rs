@@ -14,7 +14,7 @@
 //! 4. `wasm-opt -Oz` on every module.
 //! 5. Every js and wasm file renamed with the build's hash (the server and CDNs cache
 //!    such names for good), and their references to each other with them.
-//! 6. `index.html` from the project's: the `<base href>`, one stylesheet, the files the
+//! 6. `index.html` from the project's: the `<base href>`, one minified stylesheet, the files the
 //!    page preloads and the module script that starts the app.
 //!
 //! `trunk serve` stays the development loop: it reads the same `index.html`, builds

@@ -344,6 +344,77 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
 }
 
 #[tokio::test]
+async fn verifying_a_folder_against_ten_thousand_files_keeps_the_lists_windowed() {
+    const HAVE: usize = 300;
+    let (h, _dir) = start(None).await;
+    h.pick_private_folder().await;
+    open_version(&h, "latest").await;
+    // The folder holds the first 300 files, as the catalogue wrote them.
+    let script = format!(
+        r#"const done = arguments[arguments.length - 1];
+        (async () => {{
+          const root = await navigator.storage.getDirectory();
+          for (let i = 0; i < {HAVE}; i++) {{
+            const name = 'file_' + String(i).padStart(5, '0') + '.zip';
+            const file = await root.getFileHandle(name, {{create: true}});
+            const writable = await file.createWritable();
+            await writable.write('x'.repeat((i * 7919) % 10007 + 1));
+            await writable.close();
+          }}
+          return 'ok';
+        }})().then(done, e => done('error: ' + e));"#
+    );
+    let written = h
+        .driver
+        .execute_async(&script, vec![])
+        .await
+        .expect("write the folder");
+    assert_eq!(written.json(), "ok");
+
+    h.find(".verify-files summary")
+        .await
+        .click()
+        .await
+        .expect("open");
+    h.find(".verify-folder")
+        .await
+        .click()
+        .await
+        .expect("check a folder");
+    h.wait_for_text(".verify-list.missing h4", "Missing (9700)")
+        .await;
+    let names = ".verify-list.missing li";
+    let shown = count(&h, names).await;
+    assert!(
+        (1..=MOST_ROWS).contains(&shown),
+        "{shown} missing names in the page"
+    );
+    assert_eq!(
+        h.js(&format!(
+            "return document.querySelector('{names}').getAttribute('aria-setsize');"
+        ))
+        .await,
+        "9700"
+    );
+    h.wait_for_js(&format!(
+        "(document.querySelector('.verify-list.missing .name-box').scrollTop = 1e9, \
+          document.querySelector('{names}[data-pos=\"9699\"]'))"
+    ))
+    .await;
+    assert_eq!(
+        h.text(&format!("{names}[data-pos=\"9699\"]")).await,
+        file_name(FILES - 1)
+    );
+    assert!(
+        h.text(".verify-list.matches h4")
+            .await
+            .contains(&format!("({HAVE})"))
+    );
+    assert!(count(&h, names).await <= MOST_ROWS);
+    h.stop().await;
+}
+
+#[tokio::test]
 async fn ten_thousand_files_filter_and_sort_by_size() {
     let (h, _dir) = start(None).await;
     open_version(&h, "latest").await;

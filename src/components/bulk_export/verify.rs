@@ -10,6 +10,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use web_sys::{File, FileList};
 
+use crate::components::virtual_list::{Items, Windowed, px};
 use crate::fs_access::{can_pick_folder, files_in, md5_of, pick_folder};
 
 /// Where a verification is.
@@ -138,11 +139,13 @@ fn result_view(check: Check) -> AnyView {
         Check::Failed(reason) => view! { <p class="notice" role="alert">{reason}</p> }.into_any(),
         Check::Done(result) => {
             let names = |class: &'static str, title: String, names: Vec<String>| {
-                (!names.is_empty()).then(|| view! {
-                    <div class=format!("verify-list {class}")>
-                        <h4>{title}</h4>
-                        <ul>{names.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                    </div>
+                (!names.is_empty()).then(|| {
+                    view! {
+                        <div class=format!("verify-list {class}")>
+                            <h4>{title}</h4>
+                            <NameBox names />
+                        </div>
+                    }
                 })
             };
             let differs = (!result.differs.is_empty()).then(|| {
@@ -180,5 +183,36 @@ fn result_view(check: Check) -> AnyView {
             }
             .into_any()
         }
+    }
+}
+
+/// File names in a box of their own, windowed within it: a folder of thousands of
+/// files makes a few dozen lines in the page.
+#[component]
+fn NameBox(names: Vec<String>) -> impl IntoView {
+    let total = names.len();
+    let windowed = Windowed::in_box(Signal::stored(total), Items::TABLE_ROWS);
+    let list = NodeRef::<leptos::html::Ul>::new();
+    list.on_load(move |list| windowed.attach(list.into()));
+    view! {
+        <div class="name-box" on:scroll=move |_| windowed.measure()>
+            <ul
+                node_ref=list
+                style:padding-top=move || px(windowed.padding().0)
+                style:padding-bottom=move || px(windowed.padding().1)
+            >
+                <For
+                    each=move || windowed.range()
+                    key=|pos| *pos
+                    children=move |pos| {
+                        view! {
+                            <li data-pos=pos aria-setsize=total aria-posinset=pos + 1>
+                                {names[pos].clone()}
+                            </li>
+                        }
+                    }
+                />
+            </ul>
+        </div>
     }
 }

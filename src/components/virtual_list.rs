@@ -259,6 +259,57 @@ impl Windowed {
     }
 }
 
+/// A list windowed within a scrolling box of its own: `class` styles the box, which
+/// needs a `max-height` and `overflow: auto`. Only the items in the box's view, plus a
+/// margin, are in the page: thousands of items make a few dozen. Each is an `<li>`
+/// (of class `item_class`) holding `item(pos)` and telling screen readers its place
+/// among `total`. `scroller` is the box, for a caller that scrolls it; `on_scroll` runs
+/// on each of its scrolls.
+#[component]
+pub fn BoxedList<F, V>(
+    total: usize,
+    class: &'static str,
+    #[prop(optional)] item_class: &'static str,
+    item: F,
+    #[prop(optional)] scroller: NodeRef<leptos::html::Div>,
+    #[prop(optional, into)] on_scroll: Option<Callback<()>>,
+) -> impl IntoView
+where
+    F: Fn(usize) -> V + Send + Clone + 'static,
+    V: IntoView + 'static,
+{
+    let windowed = Windowed::in_box(Signal::stored(total), Items::TABLE_ROWS);
+    let list = NodeRef::<leptos::html::Ul>::new();
+    list.on_load(move |list| windowed.attach(list.into()));
+    let scrolled = move |_| {
+        windowed.measure();
+        if let Some(on_scroll) = on_scroll {
+            on_scroll.run(());
+        }
+    };
+    view! {
+        <div class=class node_ref=scroller on:scroll=scrolled>
+            <ul
+                node_ref=list
+                style:padding-top=move || px(windowed.padding().0)
+                style:padding-bottom=move || px(windowed.padding().1)
+            >
+                <For
+                    each=move || windowed.range()
+                    key=|pos| *pos
+                    children=move |pos| {
+                        view! {
+                            <li class=item_class data-pos=pos aria-setsize=total aria-posinset=pos + 1>
+                                {item(pos)}
+                            </li>
+                        }
+                    }
+                />
+            </ul>
+        </div>
+    }
+}
+
 /// The `data-pos` of the item an event happened in.
 pub fn event_pos(ev: &web_sys::Event) -> Option<usize> {
     let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;

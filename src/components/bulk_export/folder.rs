@@ -23,7 +23,7 @@ use web_sys::{AbortController, AbortSignal, FileSystemDirectoryHandle};
 use super::PackageVersion;
 use crate::api::{ServiceContext, ServiceError};
 use crate::auth::{Session, use_session};
-use crate::components::virtual_list::{Items, Windowed, px};
+use crate::components::virtual_list::{BoxedList, Items};
 use crate::fs_access::{
     Chunks, Pace, Writer, can_pick_folder, existing_file, fetch_from, hash_blob, hex, md5_of,
     pick_folder, sleep, write_text,
@@ -533,84 +533,64 @@ pub fn FolderDownload(
     .into_any()
 }
 
-/// One line per file: its name, its progress bar and where it is, in a box of its
-/// own. Windowed within that box, so thousands of files make a few dozen lines. The
-/// box follows the files under way, until the person scrolls it themselves.
+/// One line per file: its name, its progress bar and where it is, windowed in a box
+/// of its own. The box follows the files under way, until the person scrolls it
+/// themselves.
 #[component]
 fn FileLines(lines: Arc<Lines>) -> impl IntoView {
     let total = lines.each.len();
-    let windowed = Windowed::in_box(Signal::stored(total), Items::TABLE_ROWS);
     let scroller = NodeRef::<leptos::html::Div>::new();
-    let list = NodeRef::<leptos::html::Ul>::new();
-    list.on_load(move |list| windowed.attach(list.into()));
     // Where the box was last scrolled to by following; any other scroll is the person's.
     let followed_to = StoredValue::new(None::<i32>);
     let following = StoredValue::new(true);
     let furthest = lines.furthest.clone();
     Effect::new(move |_| {
         let Some(file) = furthest.get() else { return };
-        let (Some(scroller), Some(list)) = (scroller.get_untracked(), list.get_untracked()) else {
+        let Some(scroller) = scroller.get_untracked() else {
             return;
         };
         if following.get_value()
-            && let Some(top) = scroll_to_show(&scroller, &list, file)
+            && let Some(top) = scroll_to_show(&scroller, file)
         {
             followed_to.set_value(Some(top));
             scroller.set_scroll_top(top);
         }
     });
-    let on_scroll = move |_| {
+    let on_scroll = Callback::new(move |()| {
         let here = scroller.get_untracked().map(|s| s.scroll_top());
         let ours = followed_to.get_value();
         if !matches!((ours, here), (Some(ours), Some(here)) if (ours - here).abs() <= 1) {
             following.set_value(false);
         }
-        windowed.measure();
+    });
+    let line = move |file: FileId| {
+        let line = &lines.each[file];
+        let progress = line.progress.clone();
+        let percent = Signal::derive(move || progress.read().percent);
+        let progress = line.progress.clone();
+        view! {
+            <span class="bulk-file-name">{line.name.clone()}</span>
+            <Bar label=line.name.clone() percent />
+            <span class="bulk-file-state">{move || progress.read().text.clone()}</span>
+        }
     };
     view! {
-        <div class="bulk-files" node_ref=scroller on:scroll=on_scroll>
-            <ul
-                node_ref=list
-                style:padding-top=move || px(windowed.padding().0)
-                style:padding-bottom=move || px(windowed.padding().1)
-            >
-                <For
-                    each=move || windowed.range()
-                    key=|file| *file
-                    children=move |file| {
-                        let line = &lines.each[file];
-                        let progress = line.progress.clone();
-                        let percent = Signal::derive(move || progress.read().percent);
-                        let progress = line.progress.clone();
-                        view! {
-                            <li
-                                class="bulk-file"
-                                data-pos=file
-                                data-file=line.name.clone()
-                                aria-setsize=total
-                                aria-posinset=file + 1
-                            >
-                                <span class="bulk-file-name">{line.name.clone()}</span>
-                                <Bar label=line.name.clone() percent />
-                                <span class="bulk-file-state">{move || progress.read().text.clone()}</span>
-                            </li>
-                        }
-                    }
-                />
-            </ul>
-        </div>
+        <BoxedList
+            total
+            class="bulk-files"
+            item_class="bulk-file"
+            item=line
+            scroller
+            on_scroll
+        />
     }
 }
 
 /// The `scrollTop` that shows line `file` whole in `scroller` with the least scrolling,
 /// or `None` when it shows already. Lines are equally tall, and the list's padding
 /// stands in for those not drawn, so line `file` starts `file` lines down the list.
-fn scroll_to_show(
-    scroller: &web_sys::Element,
-    list: &web_sys::Element,
-    file: FileId,
-) -> Option<i32> {
-    let lines = list.children();
+fn scroll_to_show(scroller: &web_sys::Element, file: FileId) -> Option<i32> {
+    let lines = scroller.first_element_child()?.children();
     let (first, second) = (lines.item(0)?, lines.item(1)?);
     let line_height =
         second.get_bounding_client_rect().top() - first.get_bounding_client_rect().top();

@@ -1,6 +1,8 @@
 //! "Verify files": files the user already has (picked, dropped or a whole folder)
 //! checked against the listing by md5, computed in the browser as each file streams.
 
+use std::sync::Arc;
+
 use download_api::Download;
 use explorer_logic::download_queue::{ListedFile, percent};
 use explorer_logic::format_size;
@@ -10,7 +12,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use web_sys::{File, FileList};
 
-use crate::components::virtual_list::{Items, Windowed, px};
+use crate::components::virtual_list::BoxedList;
 use crate::fs_access::{can_pick_folder, files_in, md5_of, pick_folder};
 
 /// Where a verification is.
@@ -186,33 +188,10 @@ fn result_view(check: Check) -> AnyView {
     }
 }
 
-/// File names in a box of their own, windowed within it: a folder of thousands of
-/// files makes a few dozen lines in the page.
+/// File names, windowed in a box of their own.
 #[component]
 fn NameBox(names: Vec<String>) -> impl IntoView {
     let total = names.len();
-    let windowed = Windowed::in_box(Signal::stored(total), Items::TABLE_ROWS);
-    let list = NodeRef::<leptos::html::Ul>::new();
-    list.on_load(move |list| windowed.attach(list.into()));
-    view! {
-        <div class="name-box" on:scroll=move |_| windowed.measure()>
-            <ul
-                node_ref=list
-                style:padding-top=move || px(windowed.padding().0)
-                style:padding-bottom=move || px(windowed.padding().1)
-            >
-                <For
-                    each=move || windowed.range()
-                    key=|pos| *pos
-                    children=move |pos| {
-                        view! {
-                            <li data-pos=pos aria-setsize=total aria-posinset=pos + 1>
-                                {names[pos].clone()}
-                            </li>
-                        }
-                    }
-                />
-            </ul>
-        </div>
-    }
+    let names: Arc<[String]> = names.into();
+    view! { <BoxedList total class="name-box" item=move |pos| names[pos].clone() /> }
 }

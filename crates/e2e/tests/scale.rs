@@ -207,6 +207,28 @@ async fn scroll_to_end_until(h: &Harness, condition: &str) {
     .await;
 }
 
+/// Asserts that the list of `items`, in a box of its own, is windowed: one to
+/// [`MOST_ROWS`] items in the page, each telling screen readers it is one of `total`.
+async fn assert_windowed(h: &Harness, items: &str, total: usize) {
+    let shown = count(h, items).await;
+    assert!(
+        (1..=MOST_ROWS).contains(&shown),
+        "{shown} of {items} in the page"
+    );
+    let script = format!("return document.querySelector('{items}').getAttribute('aria-setsize');");
+    assert_eq!(h.js(&script).await, total.to_string());
+}
+
+/// Scrolls the box `scroller` to its end, as a person drags its scroll bar down, until
+/// item `pos` of `items` is drawn.
+async fn scroll_box_to_end_until(h: &Harness, scroller: &str, items: &str, pos: usize) {
+    h.wait_for_js(&format!(
+        "(document.querySelector('{scroller}').scrollTop = 1e9, \
+          document.querySelector('{items}[data-pos=\"{pos}\"]'))"
+    ))
+    .await;
+}
+
 async fn open_version(h: &Harness, version: &str) {
     sign_in_to(h, &format!("/packages/{PACKAGE}/versions/{version}")).await;
     h.find(ROWS).await;
@@ -294,18 +316,7 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
         "[...document.querySelectorAll('{LINES}')].some(l => l.textContent.includes('MD5 checked'))"
     ))
     .await;
-    let lines = count(&h, LINES).await;
-    assert!(
-        (1..=MOST_ROWS).contains(&lines),
-        "{lines} lines in the page"
-    );
-    assert_eq!(
-        h.js(&format!(
-            "return document.querySelector('{LINES}').getAttribute('aria-setsize');"
-        ))
-        .await,
-        "10000"
-    );
+    assert_windowed(&h, LINES, FILES).await;
     // The box follows the files under way down the list on its own.
     h.wait_for_js(&format!(
         "document.querySelector('.bulk-files').scrollTop > 0 && \
@@ -315,11 +326,7 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
     .await;
     // Scrolled to the end of its box, the list shows the last file, still waiting,
     // and stays there: the person's scrolling ends the following.
-    h.wait_for_js(&format!(
-        "(document.querySelector('.bulk-files').scrollTop = 1e9, \
-          document.querySelector('{LINES}[data-pos=\"9999\"]'))"
-    ))
-    .await;
+    scroll_box_to_end_until(&h, ".bulk-files", LINES, FILES - 1).await;
     h.wait_for_text(&format!("{LINES}[data-pos=\"9999\"]"), "waiting")
         .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -350,23 +357,20 @@ async fn verifying_a_folder_against_ten_thousand_files_keeps_the_lists_windowed(
     h.pick_private_folder().await;
     open_version(&h, "latest").await;
     // The folder holds the first 300 files, as the catalogue wrote them.
-    let script = format!(
-        r#"const done = arguments[arguments.length - 1];
-        (async () => {{
+    let files: Vec<(String, usize)> = (0..HAVE).map(|i| (file_name(i), file_size(i))).collect();
+    let script = r#"const [files, done] = arguments;
+        (async () => {
           const root = await navigator.storage.getDirectory();
-          for (let i = 0; i < {HAVE}; i++) {{
-            const name = 'file_' + String(i).padStart(5, '0') + '.zip';
-            const file = await root.getFileHandle(name, {{create: true}});
-            const writable = await file.createWritable();
-            await writable.write('x'.repeat((i * 7919) % 10007 + 1));
+          for (const [name, size] of files) {
+            const writable = await (await root.getFileHandle(name, {create: true})).createWritable();
+            await writable.write('x'.repeat(size));
             await writable.close();
-          }}
+          }
           return 'ok';
-        }})().then(done, e => done('error: ' + e));"#
-    );
+        })().then(done, e => done('error: ' + e));"#;
     let written = h
         .driver
-        .execute_async(&script, vec![])
+        .execute_async(script, vec![serde_json::json!(files)])
         .await
         .expect("write the folder");
     assert_eq!(written.json(), "ok");
@@ -384,22 +388,13 @@ async fn verifying_a_folder_against_ten_thousand_files_keeps_the_lists_windowed(
     h.wait_for_text(".verify-list.missing h4", "Missing (9700)")
         .await;
     let names = ".verify-list.missing li";
-    let shown = count(&h, names).await;
-    assert!(
-        (1..=MOST_ROWS).contains(&shown),
-        "{shown} missing names in the page"
-    );
-    assert_eq!(
-        h.js(&format!(
-            "return document.querySelector('{names}').getAttribute('aria-setsize');"
-        ))
-        .await,
-        "9700"
-    );
-    h.wait_for_js(&format!(
-        "(document.querySelector('.verify-list.missing .name-box').scrollTop = 1e9, \
-          document.querySelector('{names}[data-pos=\"9699\"]'))"
-    ))
+    assert_windowed(&h, names, FILES - HAVE).await;
+    scroll_box_to_end_until(
+        &h,
+        ".verify-list.missing .name-box",
+        names,
+        FILES - HAVE - 1,
+    )
     .await;
     assert_eq!(
         h.text(&format!("{names}[data-pos=\"9699\"]")).await,

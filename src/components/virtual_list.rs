@@ -46,11 +46,11 @@ impl Windowed {
         Self::build(total, items, false)
     }
 
-    /// [`Windowed::new`] for a list that scrolls within a box of its own: its parent
-    /// element, with `overflow: auto` (not the list itself, whose padding stands in for
-    /// the items not shown and would stretch the box). The items shown are those in the
-    /// box's view; the box's `scroll` events must call [`Windowed::measure`].
-    pub fn in_box(total: Signal<usize>, items: Items) -> Self {
+    /// [`Windowed::new`] for a list that scrolls within a box of its own ([`BoxedList`]):
+    /// its parent element, with `overflow: auto` (not the list itself, whose padding
+    /// stands in for the items not shown and would stretch the box). The items shown are
+    /// those in the box's view; the box's `scroll` events must call [`Windowed::measure`].
+    fn in_box(total: Signal<usize>, items: Items) -> Self {
         Self::build(total, items, true)
     }
 

@@ -29,6 +29,7 @@ pub fn dev(server_args: &[String]) -> Result {
         .into());
     }
     tools::ensure_build_tools()?;
+    tools::ensure_trunk()?;
     run(cargo().args(["build", "--release", "-p", "download-server"]))?;
     // trunk runs cargo offline (Trunk.toml).
     run(cargo().arg("fetch"))?;

@@ -19,12 +19,12 @@ pub const WASM_TOOLCHAIN: &str = "nightly-2026-05-20";
 /// points that `wasm_split_helpers` 0.2 (leptos's `#[lazy]`) writes.
 const WASM_SPLIT_VERSION: &str = "0.2.4";
 
-/// Everything the builds need: the wasm target, the size toolchain, trunk (the
-/// development build), wasm-split, wasm-bindgen and wasm-opt.
+/// Everything the release build needs: the wasm target, the size toolchain, wasm-split,
+/// wasm-bindgen and wasm-opt. Not trunk: only `cargo xtask dev` uses it ([`ensure_trunk`]),
+/// and building it took nearly half of a fresh machine's first `cargo xtask run`.
 pub fn ensure_build_tools() -> Result {
     ensure_wasm_target()?;
     ensure_wasm_toolchain()?;
-    ensure_trunk()?;
     ensure_wasm_split()?;
     ensure_wasm_bindgen()?;
     ensure_wasm_opt()
@@ -115,7 +115,8 @@ fn ensure_wasm_toolchain() -> Result {
     ]))
 }
 
-fn ensure_trunk() -> Result {
+/// trunk, for `cargo xtask dev` (`trunk serve`).
+pub fn ensure_trunk() -> Result {
     let wanted = format!("trunk {TRUNK_VERSION}");
     if has_version("trunk", &wanted) {
         return Ok(());

@@ -24,12 +24,8 @@ mod catalogue;
 
 /// Runs the whole comparison, three runs unless `BENCH_WEB_RUNS` says otherwise; with
 /// `--profile`, profiles the app instead (built with its function names).
-pub fn bench(args: &[String]) -> Result {
-    let profile = match args {
-        [] => None,
-        [flag] if flag == "--profile" => Some(target_dir().join("bench-web-profile")),
-        _ => return Err(format!("bench web: unexpected arguments {args:?}").into()),
-    };
+pub fn bench(profile: bool) -> Result {
+    let profile = profile.then(|| target_dir().join("bench-web-profile"));
     tools::ensure_build_tools()?;
     tools::ensure_browser()?;
     let app = match &profile {

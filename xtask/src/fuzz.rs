@@ -16,18 +16,9 @@ use crate::tools::WASM_TOOLCHAIN;
 
 /// The cargo-fuzz release the targets are built with.
 const CARGO_FUZZ_VERSION: &str = "0.13.1";
-const DEFAULT_SECONDS: u64 = 60;
 
-/// Runs every target for the seconds in `args` (or the default).
-pub fn fuzz(args: &[String]) -> Result {
-    let seconds = match args.first() {
-        None => DEFAULT_SECONDS,
-        Some(value) => value
-            .parse()
-            .ok()
-            .filter(|&seconds| seconds > 0)
-            .ok_or_else(|| format!("fuzz takes a whole number of seconds, not `{value}`"))?,
-    };
+/// Runs every target for `seconds` each.
+pub fn fuzz(seconds: u64) -> Result {
     ensure_cargo_fuzz()?;
     ensure_nightly()?;
     let targets = fuzz_command().arg("list").output()?;

@@ -1,18 +1,6 @@
-//! The project's commands, run from anywhere in the checkout:
-//!
-//! - `cargo xtask run [-- SERVER ARGS]`: install what is missing, build the web app and
-//!   serve it, with the demo catalogue, from one server process.
-//! - `cargo xtask build [--public-url PATH] [--dist DIR]`: the deployable web app.
-//! - `cargo xtask dev [-- SERVER ARGS]`: the server and `trunk serve`, for app work.
-//! - `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
-//! - `cargo xtask size`: build the web app and print each file's size.
-//! - `cargo xtask screenshots`: build the web app and take the README's screenshots.
-//! - `cargo xtask schemathesis`: the OpenAPI document tested against the live server.
-//! - `cargo xtask soak [MINUTES]`: the release server under a long mixed load.
-//! - `cargo xtask bench`: time the release server against nginx serving the same bytes.
-//! - `cargo xtask bench download|web`: the app's download to a folder next to curl; the
-//!   app at scale and on slow 4G next to plain-JS pages.
-//! - `cargo xtask fuzz [SECONDS]`: every fuzz target in `fuzz/` for SECONDS each.
+//! The project's commands, run from anywhere in the checkout as `cargo xtask <command>`
+//! (`cargo xtask help` lists them): `run`, `dev`, `build` and `test` are the README's;
+//! `size`, `screenshots`, `schemathesis`, `soak`, `bench` and `fuzz` measure and check.
 
 mod bench;
 mod bench_download;
@@ -27,66 +15,112 @@ mod soak;
 mod split;
 mod tools;
 
-use std::env;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
 
 use exec::{Result, Steps, cargo, root, run};
 
-const USAGE: &str = "\
-usage: cargo xtask <command>
+/// The project's commands: `cargo xtask <command>`.
+#[derive(Debug, Parser)]
+#[command(bin_name = "cargo xtask", about = "The project's commands")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-commands:
-  run [-- SERVER ARGS]  install missing tools, build the web app and run the server
-                        (SERVER ARGS go to download-server, e.g. -- --listen 0.0.0.0:8080)
-  dev [-- SERVER ARGS]  the server on 127.0.0.1:8080 and `trunk serve` (rebuilding on every
-                        change) on http://127.0.0.1:8081/; Ctrl-C stops both
-  build [--public-url PATH] [--dist DIR] [--names]
-                        the deployable web app (release, precompressed, with 404.html) for
-                        the site root or a sub-path such as /explorer/, into DIR (relative
-                        to the checkout; dist/ by default); --names keeps the wasm's
-                        function names, for CPU profiles
-  test                  what CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget,
-                        browser tests
-  size                  build the web app and print each file's raw/gzip/brotli size
-  screenshots           build the web app and save the README's screenshots (docs/screenshots/)
-                        from headless Chromium
-  schemathesis          the server's OpenAPI document tested against the live server
-                        (schemathesis from PyPI, pinned, into .tools/)
-  soak [MINUTES]        the release server under 256 connections mixing every endpoint for
-                        MINUTES (10 by default); fails on any error or growing memory
-  bench                 requests/s and latency of the release server next to nginx serving
-                        the same bytes (installs nginx-light and wrk when missing)
-  bench download        the web app's download to a folder (md5 checked, headless Chromium)
-                        next to curl, for 200 small files and one 1 GB file
-  bench web [--profile] the web app at 1,000 products and 10,000 files, and on slow 4G, next to
-                        plain-JS pages rendering the same JSON (headless Chromium, medians of 3);
-                        --profile: the app alone, once, with CPU profiles of each step written
-                        to target/bench-web-profile/ and their busiest functions printed
-  fuzz [SECONDS]        every cargo-fuzz target in fuzz/ for SECONDS each (60 by default), on
-                        the pinned nightly (installs cargo-fuzz when missing)
-";
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Install missing tools, build the web app and run the server with the demo catalogue
+    Run {
+        /// Arguments for download-server, e.g. `-- --listen 0.0.0.0:8080`
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        server_args: Vec<String>,
+    },
+    /// The server on 127.0.0.1:8080 and `trunk serve` (rebuilding on every change) on
+    /// http://127.0.0.1:8081/; Ctrl-C stops both
+    Dev {
+        /// Arguments for download-server
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        server_args: Vec<String>,
+    },
+    /// The deployable web app (release, precompressed, with 404.html)
+    Build {
+        /// The path the app is served under: the site root or a sub-path such as /explorer/
+        #[arg(long, default_value = "/")]
+        public_url: String,
+        /// Where to write it, relative to the checkout [default: dist/]
+        #[arg(long)]
+        dist: Option<PathBuf>,
+        /// Keep the wasm's function names, for CPU profiles
+        #[arg(long)]
+        names: bool,
+    },
+    /// What CI runs: tools, Cargo.lock, fmt, clippy, unit tests, build, size budget, browser tests
+    Test,
+    /// Build the web app and print each file's raw/gzip/brotli size
+    Size,
+    /// Build the web app and save the README's screenshots (docs/screenshots/)
+    Screenshots,
+    /// The server's OpenAPI document tested against the live server (schemathesis, pinned)
+    Schemathesis,
+    /// The release server under 256 connections mixing every endpoint; fails on any error or
+    /// growing memory
+    Soak {
+        /// How long, in minutes
+        #[arg(default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+        minutes: u64,
+    },
+    /// Requests/s and CPU per request of the release server next to nginx serving the same
+    /// bytes; or the web app's benchmarks
+    Bench {
+        #[command(subcommand)]
+        what: Option<Bench>,
+    },
+    /// Every cargo-fuzz target in fuzz/ on the pinned nightly
+    Fuzz {
+        /// How long each target runs, in seconds
+        #[arg(default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+        seconds: u64,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum Bench {
+    /// The web app's download to a folder (md5 checked, headless Chromium) next to a plain-JS
+    /// page and curl, for 200 small files and one 1 GB file
+    Download,
+    /// The web app at 1,000 products and 10,000 files, and on slow 4G, next to plain-JS pages
+    Web {
+        /// The app alone, once, with CPU profiles of each step (target/bench-web-profile/)
+        #[arg(long)]
+        profile: bool,
+    },
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("run") => run_product(server_args(&args[1..])),
-        Some("dev") => dev::dev(server_args(&args[1..])),
-        Some("build") => build_options(&args[1..]).and_then(|target| build(&target)),
-        Some("test") => test(),
-        Some("size") => size(),
-        Some("screenshots") => screenshots(),
-        Some("bench") if args.get(1).is_some_and(|a| a == "download") => bench_download::bench(),
-        Some("bench") if args.get(1).is_some_and(|a| a == "web") => bench_web::bench(&args[2..]),
-        Some("bench") => bench::bench(),
-        Some("schemathesis") => schemathesis::run_against_server(),
-        Some("soak") => minutes(&args[1..]).and_then(soak::soak),
-        Some("fuzz") => fuzz::fuzz(&args[1..]),
-        Some("help" | "-h" | "--help") => {
-            print!("{USAGE}");
-            Ok(())
-        }
-        Some(other) => Err(format!("unknown command `{other}`\n\n{USAGE}").into()),
-        None => Err(USAGE.into()),
+    let result = match Cli::parse().command {
+        Command::Run { server_args } => run_product(&server_args),
+        Command::Dev { server_args } => dev::dev(&server_args),
+        Command::Build {
+            public_url,
+            dist,
+            names,
+        } => build_target(&public_url, dist, names).and_then(|target| build(&target)),
+        Command::Test => test(),
+        Command::Size => size(),
+        Command::Screenshots => screenshots(),
+        Command::Schemathesis => schemathesis::run_against_server(),
+        Command::Soak { minutes } => soak::soak(minutes),
+        Command::Bench { what: None } => bench::bench(),
+        Command::Bench {
+            what: Some(Bench::Download),
+        } => bench_download::bench(),
+        Command::Bench {
+            what: Some(Bench::Web { profile }),
+        } => bench_web::bench(profile),
+        Command::Fuzz { seconds } => fuzz::fuzz(seconds),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -97,36 +131,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// `cargo xtask run -- --listen x` reaches us as `run -- --listen x`; both that and
-/// `run --listen x` forward `--listen x` to the server.
-fn server_args(args: &[String]) -> &[String] {
-    match args.first().map(String::as_str) {
-        Some("--") => &args[1..],
-        _ => args,
-    }
-}
-
-/// `--public-url PATH` and `--dist DIR`, each optional.
-fn build_options(args: &[String]) -> Result<bundle::Target> {
-    let mut public_url = "/".to_string();
-    let mut dist = bundle::dist();
-    let mut names = false;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = || {
-            args.next()
-                .ok_or_else(|| format!("{arg} needs a value\n\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "--public-url" => public_url = value()?.clone(),
-            "--dist" => dist = root().join(value()?),
-            "--names" => names = true,
-            other => return Err(format!("unknown option `{other}`\n\n{USAGE}").into()),
-        }
-    }
+/// What `build` makes: for `public_url`, into `dist` (relative to the checkout).
+fn build_target(public_url: &str, dist: Option<PathBuf>, names: bool) -> Result<bundle::Target> {
+    let dist = dist.map_or_else(bundle::dist, |dist| root().join(dist));
     Ok(bundle::Target {
         names,
-        ..bundle::Target::new(&public_url, dist)?
+        ..bundle::Target::new(public_url, dist)?
     })
 }
 
@@ -255,14 +265,43 @@ fn test() -> Result {
     Ok(())
 }
 
-/// `soak [MINUTES]`: how long the soak runs, 10 minutes unless given.
-fn minutes(args: &[String]) -> Result<u64> {
-    match args.first() {
-        None => Ok(10),
-        Some(value) => value
-            .parse()
-            .ok()
-            .filter(|&minutes| minutes > 0)
-            .ok_or_else(|| format!("soak takes a whole number of minutes, not `{value}`").into()),
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::{Bench, Cli, Command};
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn server_arguments_pass_through_with_or_without_a_separator() {
+        for args in [
+            &["xtask", "run", "--", "--listen", "0.0.0.0:8080"][..],
+            &["xtask", "run", "--listen", "0.0.0.0:8080"][..],
+        ] {
+            let Command::Run { server_args } = Cli::parse_from(args).command else {
+                panic!("{args:?} is not `run`");
+            };
+            assert_eq!(server_args, ["--listen", "0.0.0.0:8080"]);
+        }
+    }
+
+    #[test]
+    fn counts_must_be_whole_and_positive() {
+        assert!(Cli::try_parse_from(["xtask", "soak", "0"]).is_err());
+        assert!(Cli::try_parse_from(["xtask", "fuzz", "ten"]).is_err());
+        assert!(matches!(
+            Cli::parse_from(["xtask", "soak"]).command,
+            Command::Soak { minutes: 10 }
+        ));
+        assert!(matches!(
+            Cli::parse_from(["xtask", "bench", "web", "--profile"]).command,
+            Command::Bench {
+                what: Some(Bench::Web { profile: true })
+            }
+        ));
     }
 }

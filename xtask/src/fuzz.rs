@@ -11,8 +11,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 
-use crate::exec::{Result, cargo, command, output, root, run};
-use crate::tools::WASM_TOOLCHAIN;
+use crate::exec::{Result, cargo, output, root, run};
+use crate::tools::{self, WASM_TOOLCHAIN};
 
 /// The cargo-fuzz release the targets are built with.
 const CARGO_FUZZ_VERSION: &str = "0.13.1";
@@ -20,7 +20,7 @@ const CARGO_FUZZ_VERSION: &str = "0.13.1";
 /// Runs every target for `seconds` each.
 pub fn fuzz(seconds: u64) -> Result {
     ensure_cargo_fuzz()?;
-    ensure_nightly()?;
+    tools::ensure_wasm_toolchain()?;
     let targets = fuzz_command().arg("list").output()?;
     let targets = String::from_utf8_lossy(&targets.stdout).into_owned();
     let targets: Vec<&str> = targets.split_whitespace().collect();
@@ -94,20 +94,4 @@ fn ensure_cargo_fuzz() -> Result {
             CARGO_FUZZ_VERSION,
         ])),
     }
-}
-
-/// The pinned nightly (installed with the web app's tools; a minimal one is enough).
-fn ensure_nightly() -> Result {
-    let toolchain = format!("+{WASM_TOOLCHAIN}");
-    if let Some(version) = output(command("rustc").args([&toolchain, "--version"])) {
-        println!("ok: {version}");
-        return Ok(());
-    }
-    run(command("rustup").args([
-        "toolchain",
-        "install",
-        WASM_TOOLCHAIN,
-        "--profile",
-        "minimal",
-    ]))
 }

@@ -92,8 +92,9 @@ fn ensure_wasm_target() -> Result {
 }
 
 /// The pinned nightly with the standard library's source (for `-Zbuild-std`) and the
-/// wasm target. Checked on disk, so a machine that has it needs no network.
-fn ensure_wasm_toolchain() -> Result {
+/// wasm target. Checked on disk, so a machine that has it needs no network. `fuzz` uses
+/// it too.
+pub fn ensure_wasm_toolchain() -> Result {
     let toolchain = format!("+{WASM_TOOLCHAIN}");
     if let Some(sysroot) = output(command("rustc").args([&toolchain, "--print", "sysroot"])) {
         let rustlib = Path::new(&sysroot).join("lib").join("rustlib");
@@ -157,15 +158,8 @@ fn ensure_wasm_opt() -> Result {
         println!("ok: {found} ({})", wasm_opt.display());
         return Ok(());
     }
-    println!("wasm-opt: no {wanted} in .tools/, installing npm binaryen@{release}");
-    if output(command("npm").arg("--version")).is_none() {
-        apt_install(&["npm"], "installing wasm-opt (npm package binaryen)")?;
-    }
-    fs::create_dir_all(tools_dir())?;
-    run(command("npm")
-        .args(["install", "--no-audit", "--no-fund", "--prefix"])
-        .arg(tools_dir())
-        .arg(format!("binaryen@{release}")))
+    println!("wasm-opt: no {wanted} in .tools/");
+    npm_install(&format!("binaryen@{release}"))
 }
 
 /// axe-core at the pinned version in `.tools/node_modules/axe-core`.
@@ -176,9 +170,15 @@ fn ensure_axe_core() -> Result {
         println!("ok: axe-core {AXE_CORE_VERSION} ({})", package.display());
         return Ok(());
     }
-    println!("axe-core: no {AXE_CORE_VERSION} in .tools/, installing it from npm");
+    println!("axe-core: no {AXE_CORE_VERSION} in .tools/");
+    npm_install(&format!("axe-core@{AXE_CORE_VERSION}"))
+}
+
+/// `npm install package@version` into `.tools/` (npm itself from Debian when missing).
+fn npm_install(package: &str) -> Result {
+    println!("installing {package} from npm into .tools/");
     if output(command("npm").arg("--version")).is_none() {
-        apt_install(&["npm"], "installing axe-core (npm)")?;
+        apt_install(&["npm"], &format!("installing {package}"))?;
     }
     fs::create_dir_all(tools_dir())?;
     run(command("npm")
@@ -190,7 +190,7 @@ fn ensure_axe_core() -> Result {
             "--prefix",
         ])
         .arg(tools_dir())
-        .arg(format!("axe-core@{AXE_CORE_VERSION}")))
+        .arg(package))
 }
 
 /// True when `program --version` prints `wanted`; says what it found either way.

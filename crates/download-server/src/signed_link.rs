@@ -8,12 +8,7 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use download_api::parse_query;
-
-use crate::catalogue::Package;
-use crate::error::ApiError;
 use crate::signing::Signer;
-use crate::state::AppState;
 
 /// How long a signed link works, in seconds.
 pub const LIFETIME_SECS: u64 = 3600;
@@ -108,32 +103,6 @@ impl SignedLink<'_> {
     }
 }
 
-/// The package a signed link of `kind` to this file opens, if the request's `query`
-/// carries a genuine, unexpired signature for it. A link to a package that does not
-/// exist fails like a forged one, so links reveal nothing.
-pub(crate) fn verify_package<'s>(
-    state: &'s AppState,
-    kind: LinkKind,
-    package_id: &str,
-    version_id: &str,
-    file_name: &str,
-    query: Option<&str>,
-) -> Result<&'s Package, ApiError> {
-    let package = state
-        .catalogue
-        .package(package_id)
-        .ok_or(LinkError::Invalid(kind))?;
-    let link = SignedLink {
-        kind,
-        project: &state.catalogue.project(package.project).name,
-        package: package_id,
-        version: version_id,
-        file_name,
-    };
-    link.verify(&state.signer, &parse_query(query.unwrap_or_default())?)?;
-    Ok(package)
-}
-
 impl fmt::Display for LinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (what, remedy) = match self {
@@ -170,6 +139,7 @@ fn now_secs() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use download_api::parse_query;
 
     const LINK: SignedLink<'static> = SignedLink {
         kind: LinkKind::Api,

@@ -9,13 +9,14 @@ use axum::routing::get;
 use download_api::{DataPackageVersion, Download, parse_query};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use super::negotiate::{AcceptEncoding, qualities};
-use super::{ApiPath, SharedState, get_only, json_of, param};
-use crate::auth::{Caller, FileAccess};
-use crate::catalogue::{Package, PackageVersion, ServedFile};
+use super::{get_only, json_of, param};
+use crate::catalogue::{Package, PackageVersion};
 use crate::error::ApiError;
+use crate::extract::{ApiPath, Caller, FileAccess};
+use crate::file::ServedFile;
+use crate::negotiate::{AcceptEncoding, qualities};
 use crate::signed_link::{LinkKind, SignedLink};
-use crate::state::AppState;
+use crate::state::{AppState, SharedState};
 
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()

@@ -8,13 +8,14 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
 
-use super::{ApiPath, SharedState, get_only};
-use crate::catalogue::ServedFile;
+use super::get_only;
 use crate::error::ApiError;
+use crate::extract::{ApiPath, verify_package};
+use crate::file::ServedFile;
 use crate::links::{FILES_PREFIX, image_file_name};
 use crate::serve_file::{Disposition, respond};
-use crate::signed_link::{LinkKind, verify_package};
-use crate::state::AppState;
+use crate::signed_link::LinkKind;
+use crate::state::{AppState, SharedState};
 
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()

@@ -9,11 +9,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use download_api::{DownloadsQuery, ErrorBody};
 
-use super::negotiate::AcceptEncoding;
-use super::{ApiPath, SharedState, flag, get_only, json, json_with_status};
+use super::{flag, get_only, json, json_with_status};
 use crate::catalogue::LoadedProduct;
 use crate::error::ApiError;
-use crate::state::AppState;
+use crate::extract::ApiPath;
+use crate::negotiate::AcceptEncoding;
+use crate::state::{AppState, SharedState};
 
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()

@@ -4,7 +4,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::http::{HeaderMap, header};
-use download_api::parse_query;
+use download_api::QueryParams;
 use headers::authorization::Bearer;
 use headers::{Authorization, HeaderMapExt};
 use sha2::{Digest, Sha256};
@@ -33,13 +33,10 @@ impl Presented {
         if let Some(key) = headers.get("key") {
             return Ok(Presented::Key(key.to_str().unwrap_or_default().to_owned()));
         }
-        if let Some(query) = query {
-            let key = parse_query(query)?
-                .into_iter()
-                .find(|(name, _)| name == "key");
-            if let Some((_, key)) = key {
-                return Ok(Presented::Key(key));
-            }
+        if let Some(query) = query
+            && let Some(key) = QueryParams::parse(query)?.get("key")
+        {
+            return Ok(Presented::Key(key.to_owned()));
         }
         Ok(if headers.contains_key(header::AUTHORIZATION) {
             Presented::Unsupported
@@ -145,6 +142,11 @@ mod tests {
         assert_eq!(
             Presented::of(&HeaderMap::new(), Some("a=1&key=q%20k")).unwrap(),
             Presented::Key("q k".into())
+        );
+        // Like every query parameter, the last `key` counts.
+        assert_eq!(
+            Presented::of(&HeaderMap::new(), Some("key=old&key=new")).unwrap(),
+            Presented::Key("new".into())
         );
     }
 

@@ -1,9 +1,10 @@
 //! The request extractors of the API's handlers: path parameters that answer the API's
-//! 404, and who a request acts for (its credentials, or the signed link it follows).
+//! 404, the query's parameters, and who a request acts for (its credentials, or the
+//! signed link it follows).
 
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
-use download_api::parse_query;
+use download_api::QueryParams;
 use serde::de::DeserializeOwned;
 
 use crate::auth::{authenticate, has_credentials};
@@ -30,6 +31,19 @@ impl<T: DeserializeOwned + Send> FromRequestParts<SharedState> for ApiPath<T> {
                 state.links.all_links(),
             )),
         }
+    }
+}
+
+/// The request's query parameters; a broken encoding is a 400.
+#[derive(Debug)]
+pub(crate) struct Params(pub QueryParams);
+
+impl<S: Sync> FromRequestParts<S> for Params {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or_default();
+        Ok(Params(QueryParams::parse(query)?))
     }
 }
 
@@ -78,20 +92,15 @@ impl FromRequestParts<SharedState> for FileAccess {
         let ApiPath((package_id, version_id)) =
             ApiPath::<(String, String)>::from_request_parts(parts, state).await?;
         let query = parts.uri.query();
-        let pairs = parse_query(query.unwrap_or_default())?;
-        if !pairs
-            .iter()
-            .any(|(name, _)| name == "signature" || name == "expires")
-        {
+        let params = QueryParams::parse(query.unwrap_or_default())?;
+        if !params.contains("signature") && !params.contains("expires") {
             return authenticate(state, &parts.headers, query)
                 .map(Caller)
                 .map(FileAccess::Credentials);
         }
-        let file_name = pairs
-            .iter()
-            .rev()
-            .find(|(name, value)| name == "fileName" && !value.is_empty())
-            .map(|(_, value)| value.as_str())
+        let file_name = params
+            .get("fileName")
+            .filter(|name| !name.is_empty())
             .ok_or_else(ApiError::missing_file_name)?;
         let link = verify_package(
             state,
@@ -99,7 +108,7 @@ impl FromRequestParts<SharedState> for FileAccess {
             &package_id,
             &version_id,
             file_name,
-            query,
+            &params,
         );
         match link {
             Ok(package) => Ok(FileAccess::SignedLink(Caller(package.project))),
@@ -114,8 +123,8 @@ impl FromRequestParts<SharedState> for FileAccess {
     }
 }
 
-/// The package a signed link of `kind` to this file opens, if the request's `query`
-/// carries a genuine, unexpired signature for it. A link to a package that does not
+/// The package a signed link of `kind` to this file opens, if the request's query
+/// `params` carry a genuine, unexpired signature for it. A link to a package that does not
 /// exist fails like a forged one, so links reveal nothing.
 pub(crate) fn verify_package<'s>(
     state: &'s AppState,
@@ -123,7 +132,7 @@ pub(crate) fn verify_package<'s>(
     package_id: &str,
     version_id: &str,
     file_name: &str,
-    query: Option<&str>,
+    params: &QueryParams,
 ) -> Result<&'s Package, ApiError> {
     let package = state
         .catalogue
@@ -136,6 +145,6 @@ pub(crate) fn verify_package<'s>(
         version: version_id,
         file_name,
     };
-    link.verify(&state.signer, &parse_query(query.unwrap_or_default())?)?;
+    link.verify(&state.signer, params)?;
     Ok(package)
 }

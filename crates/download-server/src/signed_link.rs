@@ -8,6 +8,8 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use download_api::QueryParams;
+
 use crate::signing::Signer;
 
 /// How long a signed link works, in seconds.
@@ -62,22 +64,17 @@ impl SignedLink<'_> {
 
     /// Checks the `expires` and `signature` parameters of a request's query against
     /// this link, now.
-    pub fn verify(&self, signer: &Signer, query: &[(String, String)]) -> Result<(), LinkError> {
+    pub fn verify(&self, signer: &Signer, query: &QueryParams) -> Result<(), LinkError> {
         self.verify_at(signer, query, now_secs())
     }
 
-    fn verify_at(
-        &self,
-        signer: &Signer,
-        query: &[(String, String)],
-        now: u64,
-    ) -> Result<(), LinkError> {
-        let last = |name: &str| query.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v);
+    fn verify_at(&self, signer: &Signer, query: &QueryParams, now: u64) -> Result<(), LinkError> {
         let invalid = LinkError::Invalid(self.kind);
-        let expires: u64 = last("expires")
+        let expires: u64 = query
+            .get("expires")
             .and_then(|e| e.parse().ok())
             .ok_or(invalid)?;
-        let signature = last("signature").ok_or(invalid)?;
+        let signature = query.get("signature").ok_or(invalid)?;
         if !signer.verify(&self.parts(&expires.to_be_bytes()), signature) {
             return Err(invalid);
         }
@@ -139,7 +136,6 @@ fn now_secs() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use download_api::parse_query;
 
     const LINK: SignedLink<'static> = SignedLink {
         kind: LinkKind::Api,
@@ -149,8 +145,8 @@ mod tests {
         file_name: "SU_addresses.zip",
     };
 
-    fn query(text: &str) -> Vec<(String, String)> {
-        parse_query(text).unwrap()
+    fn query(text: &str) -> QueryParams {
+        QueryParams::parse(text).unwrap()
     }
 
     #[test]
@@ -200,7 +196,7 @@ mod tests {
             file.verify_at(&signer, &signed, 0),
             Err(LinkError::Invalid(LinkKind::File))
         );
-        let signature = &signed[1].1;
+        let signature = signed.get("signature").unwrap();
         for forged in [
             format!("expires=101&signature={signature}"),
             "expires=100&signature=not base64!".to_owned(),

@@ -12,7 +12,6 @@ use axum::body::{Body, Bytes};
 use axum::extract::{OriginalUri, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
-use download_api::{parse_flag, parse_query};
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -40,23 +39,6 @@ pub(crate) fn json_with_status(status: StatusCode, body: Bytes) -> Response {
     response
 }
 
-/// A boolean query parameter as the spec reads it (`?name`, `=true`, `=false`); the
-/// last occurrence wins, like every other parameter.
-pub(crate) fn flag(query: Option<&str>, name: &str) -> Result<bool, ApiError> {
-    let pairs = parse_query(query.unwrap_or_default())?;
-    let value = pairs.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v);
-    Ok(parse_flag(name, value.map(String::as_str))?)
-}
-
-/// The last value of a query parameter.
-pub(crate) fn param(pairs: &[(String, String)], name: &str) -> Option<String> {
-    pairs
-        .iter()
-        .rev()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| v.clone())
-}
-
 /// The 405 of the GET routes: JSON, and axum adds the `Allow` header.
 pub(crate) async fn get_only(method: Method) -> ApiError {
     ApiError::MethodNotAllowed {
@@ -77,18 +59,4 @@ pub(crate) async fn api_not_found(
         ),
         state.links.all_links(),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The values themselves are `parse_flag`'s (download-api); this reads the query.
-    #[test]
-    fn the_last_occurrence_of_a_flag_wins() {
-        assert!(!flag(None, "expanded").unwrap());
-        assert!(flag(Some("key=x&expanded=true"), "expanded").unwrap());
-        assert!(!flag(Some("expanded&expanded=false"), "expanded").unwrap());
-        assert!(flag(Some("expanded=yes&expanded"), "expanded").unwrap());
-    }
 }

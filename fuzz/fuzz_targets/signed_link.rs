@@ -5,7 +5,7 @@
 //! bearer token.
 #![no_main]
 
-use download_api::parse_query;
+use download_api::QueryParams;
 use download_server::signed_link::{LinkKind, SignedLink};
 use download_server::signing::{Signer, TokenError};
 use libfuzzer_sys::fuzz_target;
@@ -25,15 +25,14 @@ fuzz_target!(|data: &[u8]| {
     let signer = Signer::new(b"fuzz-signing-key");
     let (query, token) = text.split_once('\n').unwrap_or((text, ""));
 
-    if let Ok(pairs) = parse_query(query) {
-        if LINK.verify(&signer, &pairs).is_ok() {
+    if let Ok(params) = QueryParams::parse(query) {
+        if LINK.verify(&signer, &params).is_ok() {
             // Only the server's own signature for this link passes.
-            let last = |name: &str| pairs.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v);
-            let expires: u64 = last("expires").unwrap().parse().unwrap();
+            let expires: u64 = params.get("expires").unwrap().parse().unwrap();
             let signed = LINK.sign_until(&signer, expires);
             assert_eq!(
                 signed,
-                format!("expires={expires}&signature={}", last("signature").unwrap())
+                format!("expires={expires}&signature={}", params.get("signature").unwrap())
             );
         }
     }

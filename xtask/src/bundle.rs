@@ -4,14 +4,14 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use crate::exec::{Result, cargo, root, run};
+use crate::build_target::size_toolchain;
+pub use crate::build_target::{Target, dist};
+use crate::exec::{Result, cargo, run};
 use crate::split;
-use crate::tools::WASM_TOOLCHAIN;
 
 /// The standing goal for the gallery's first load (html + js + main wasm + css,
 /// brotli; the other pages' chunks load on demand). Not met: split by route it is
@@ -30,55 +30,6 @@ const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 /// Data the product page fetches, precompressed too (places: 47 kB raw, about 10 kB
 /// brotli). Not `config.json`: deployers edit it in place, and a stale `.br` would win.
 const ON_DEMAND_DATA: [&str; 1] = ["places.json"];
-
-/// The built web app, which `cargo xtask run` serves.
-pub fn dist() -> PathBuf {
-    root().join("dist")
-}
-
-/// Where a build goes and the address path it is served under.
-#[derive(Debug, Clone)]
-pub struct Target {
-    /// Where the app is served: `/` (a site root) or a sub-path such as `/explorer/`.
-    pub public_url: String,
-    /// The output directory.
-    pub dist: PathBuf,
-    /// Keep the wasm's function names (a few kB more), so CPU profiles name them.
-    pub names: bool,
-}
-
-impl Target {
-    /// The site root, into `dist/`: what `cargo xtask run` serves.
-    pub fn site_root() -> Self {
-        Target {
-            public_url: "/".to_string(),
-            dist: dist(),
-            names: false,
-        }
-    }
-
-    /// A build served under `public_url`, which must be an absolute path (`/explorer`
-    /// and `/explorer/` are the same).
-    pub fn new(public_url: &str, dist: PathBuf) -> Result<Self> {
-        if !public_url.starts_with('/') || public_url.contains(['?', '#', ' ']) {
-            return Err(format!(
-                "--public-url {public_url:?}: give the path the app is served under, such as / \
-                 or /explorer/"
-            )
-            .into());
-        }
-        let public_url = if public_url.ends_with('/') {
-            public_url.to_string()
-        } else {
-            format!("{public_url}/")
-        };
-        Ok(Target {
-            public_url,
-            dist,
-            names: false,
-        })
-    }
-}
 
 /// One file of the built app and its size raw, gzip'd and brotli'd.
 #[derive(Debug)]
@@ -113,23 +64,6 @@ fn write_not_found_page(dist: &Path) -> Result {
     fs::copy(dist.join("index.html"), dist.join("404.html"))
         .map_err(|error| format!("cannot write {}/404.html: {error}", dist.display()))?;
     Ok(())
-}
-
-/// Builds with the pinned nightly and a standard library rebuilt for size: panics
-/// abort at once with no message or location (on wasm32 std's panic message goes to a
-/// stderr nobody sees, and the app installs no hook to show it), which drops core's
-/// formatting and unwinding code. Without this (plain `trunk build`, on stable) the app
-/// works the same and is about 10% bigger.
-pub fn size_toolchain(command: &mut Command) -> &mut Command {
-    command
-        .env("RUSTUP_TOOLCHAIN", WASM_TOOLCHAIN)
-        .env("CARGO_UNSTABLE_BUILD_STD", "std,panic_abort")
-        .env("CARGO_UNSTABLE_BUILD_STD_FEATURES", "optimize_for_size")
-        // Added to `.cargo/config.toml`'s flags for the target, not in their place.
-        .env(
-            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-            "-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none",
-        )
 }
 
 fn precompress(dist: &Path) -> Result<Vec<FileSize>> {
@@ -316,18 +250,6 @@ mod tests {
             raw: brotli * 3,
             gzip: brotli + 10,
             brotli,
-        }
-    }
-
-    #[test]
-    fn public_urls_are_absolute_paths_ending_in_a_slash() {
-        let url = |path: &str| Target::new(path, dist()).map(|target| target.public_url);
-        assert_eq!(url("/").unwrap(), "/");
-        assert_eq!(url("/explorer").unwrap(), "/explorer/");
-        assert_eq!(url("/maps/explorer/").unwrap(), "/maps/explorer/");
-        for bad in ["explorer/", "", "/a b/", "/x?y"] {
-            let error = url(bad).unwrap_err().to_string();
-            assert!(error.contains("/explorer/"), "{bad}: {error}");
         }
     }
 

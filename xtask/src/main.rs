@@ -5,6 +5,7 @@
 mod bench;
 mod bench_download;
 mod bench_web;
+mod build_target;
 mod bundle;
 mod dev;
 mod exec;

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use lightningcss::stylesheet::{MinifyOptions, ParserOptions, PrinterOptions, StyleSheet};
 use lightningcss::targets::{Browsers, Targets};
 
-use crate::bundle::{Target, size_toolchain};
+use crate::build_target::{Target, size_toolchain};
 use crate::exec::{Result, cargo, command, root, run, target_dir};
 use crate::tools::wasm_split_cli;
 

@@ -6,6 +6,7 @@
 mod area;
 mod error;
 mod flag;
+mod params;
 mod query;
 mod types;
 mod urls;
@@ -13,6 +14,7 @@ mod urls;
 pub use area::{Area, GridSquare};
 pub use error::ParseError;
 pub use flag::parse_flag;
+pub use params::{QueryParams, decode_component, parse_query};
 pub use query::DownloadsQuery;
 pub use types::*;
-pub use urls::{ServiceUrls, decode_component, encode_component, parse_query};
+pub use urls::{ServiceUrls, encode_component};

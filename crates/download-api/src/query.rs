@@ -1,5 +1,5 @@
-use crate::urls::{encode_component, parse_query};
-use crate::{Area, ParseError, parse_flag};
+use crate::urls::encode_component;
+use crate::{Area, ParseError, QueryParams};
 
 /// The filters of `GET /products/{id}/downloads`, all optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -36,21 +36,19 @@ impl DownloadsQuery {
         parts.join("&")
     }
 
-    /// Reads a raw query string (without `?`). Unknown parameters are ignored; a bad
-    /// `redirect` value or broken encoding is an error.
+    /// Reads a raw query string (without `?`), each filter from its last occurrence.
+    /// Unknown parameters are ignored; a bad `redirect` value or broken encoding is an
+    /// error.
     pub fn parse(query: &str) -> Result<Self, ParseError> {
-        let mut parsed = DownloadsQuery::default();
-        for (name, value) in parse_query(query)? {
-            match name.as_str() {
-                "fileName" => parsed.file_name = Some(value),
-                "format" => parsed.format = Some(value),
-                "subformat" => parsed.subformat = Some(value),
-                "area" => parsed.area = Some(Area::from(value.as_str())),
-                "redirect" => parsed.redirect = parse_flag("redirect", Some(&value))?,
-                _ => {}
-            }
-        }
-        Ok(parsed)
+        let params = QueryParams::parse(query)?;
+        let text = |name: &str| params.get(name).map(str::to_owned);
+        Ok(DownloadsQuery {
+            file_name: text("fileName"),
+            format: text("format"),
+            subformat: text("subformat"),
+            area: params.get("area").map(Area::from),
+            redirect: params.flag("redirect")?,
+        })
     }
 
     /// Whether a download with these attributes passes every filter set.
@@ -114,6 +112,18 @@ mod tests {
         assert!(!DownloadsQuery::parse("redirect=false").unwrap().redirect);
         assert!(DownloadsQuery::parse("redirect=").unwrap().redirect);
         assert!(DownloadsQuery::parse("redirect=1").is_err());
+        // Like every parameter, the last occurrence decides.
+        assert!(
+            DownloadsQuery::parse("redirect=1&redirect")
+                .unwrap()
+                .redirect
+        );
+        assert_eq!(
+            DownloadsQuery::parse("format=CSV&format=GML")
+                .unwrap()
+                .format,
+            Some("GML".into())
+        );
         assert_eq!(
             DownloadsQuery::parse("key=abc&x").unwrap(),
             DownloadsQuery::default()

@@ -1,8 +1,8 @@
 use std::borrow::Cow;
 
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-use crate::{DownloadsQuery, ParseError};
+use crate::DownloadsQuery;
 
 /// Everything but RFC 3986's unreserved characters gets encoded, so a value is safe
 /// in a path segment and in a query (`ESRI® Shapefile` → `ESRI%C2%AE%20Shapefile`).
@@ -15,34 +15,6 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
 /// Percent-encodes one path segment or query value.
 pub fn encode_component(value: &str) -> Cow<'_, str> {
     utf8_percent_encode(value, COMPONENT).into()
-}
-
-/// Decodes one query component: `+` means space, then percent-decoding.
-pub fn decode_component(name: &str, value: &str) -> Result<String, ParseError> {
-    let spaced = value.replace('+', " ");
-    percent_decode_str(&spaced)
-        .decode_utf8()
-        .map(Cow::into_owned)
-        .map_err(|_| ParseError::InvalidEncoding {
-            name: name.to_owned(),
-        })
-}
-
-/// Splits a raw query string (without `?`) into decoded names and values.
-///
-/// A bare name (`redirect`) has an empty value, which the spec counts as a set
-/// boolean. Empty pieces (`a=1&&b=2`) are skipped.
-pub fn parse_query(query: &str) -> Result<Vec<(String, String)>, ParseError> {
-    query
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| {
-            let (raw_name, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-            let name = decode_component(raw_name, raw_name)?;
-            let value = decode_component(&name, raw_value)?;
-            Ok((name, value))
-        })
-        .collect()
 }
 
 /// Addresses of the service's endpoints, built from its base address
@@ -165,29 +137,6 @@ mod tests {
         assert_eq!(
             urls.downloads("OpenMapLocal", &query),
             "http://127.0.0.1:8080/downloads/v1/products/OpenMapLocal/downloads?area=SU&format=ESRI%C2%AE%20Shapefile"
-        );
-    }
-
-    #[test]
-    fn query_parsing_decodes_plus_percent_and_bare_names() {
-        let pairs = parse_query("format=ESRI%C2%AE+Shapefile&redirect&&large=").unwrap();
-        assert_eq!(
-            pairs,
-            [
-                ("format".to_owned(), "ESRI® Shapefile".to_owned()),
-                ("redirect".to_owned(), String::new()),
-                ("large".to_owned(), String::new()),
-            ]
-        );
-    }
-
-    #[test]
-    fn invalid_utf8_in_a_query_is_an_error() {
-        assert_eq!(
-            parse_query("fileName=%FF"),
-            Err(ParseError::InvalidEncoding {
-                name: "fileName".into()
-            })
         );
     }
 }

@@ -1,13 +1,10 @@
-//! Who is calling: an API key (query `key` or header `key`) or a bearer token; and for
-//! a data package file, alternatively the signature of a link the API listed.
+//! Who is calling: the project of an API key (query `key` or header `key`) or of a
+//! bearer token; and the checks of the token endpoint's key and secret.
 
-use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
-use download_api::parse_query;
+use download_api::QueryParams;
 use headers::authorization::Bearer;
 use headers::{Authorization, HeaderMapExt};
 use sha2::{Digest, Sha256};
@@ -15,14 +12,8 @@ use subtle::ConstantTimeEq;
 
 use crate::catalogue::{Catalogue, ProjectId};
 use crate::error::ApiError;
-use crate::routes::ApiPath;
-use crate::signed_link::{LinkKind, verify_package};
 use crate::signing::TokenError;
 use crate::state::AppState;
-
-/// The project a data package request acts for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Caller(pub ProjectId);
 
 /// The credentials a request presents, in the order they are looked at.
 #[derive(Debug, PartialEq, Eq)]
@@ -42,13 +33,10 @@ impl Presented {
         if let Some(key) = headers.get("key") {
             return Ok(Presented::Key(key.to_str().unwrap_or_default().to_owned()));
         }
-        if let Some(query) = query {
-            let key = parse_query(query)?
-                .into_iter()
-                .find(|(name, _)| name == "key");
-            if let Some((_, key)) = key {
-                return Ok(Presented::Key(key));
-            }
+        if let Some(query) = query
+            && let Some(key) = QueryParams::parse(query)?.get("key")
+        {
+            return Ok(Presented::Key(key.to_owned()));
         }
         Ok(if headers.contains_key(header::AUTHORIZATION) {
             Presented::Unsupported
@@ -59,7 +47,7 @@ impl Presented {
 }
 
 /// Whether the request carries any credentials at all (a key or an `Authorization`).
-fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
+pub(crate) fn has_credentials(headers: &HeaderMap, query: Option<&str>) -> bool {
     !matches!(Presented::of(headers, query), Ok(Presented::None))
 }
 
@@ -68,7 +56,7 @@ pub(crate) fn authenticate(
     state: &AppState,
     headers: &HeaderMap,
     query: Option<&str>,
-) -> Result<Caller, ApiError> {
+) -> Result<ProjectId, ApiError> {
     match Presented::of(headers, query)? {
         Presented::Bearer(token) => {
             let project = state
@@ -84,12 +72,11 @@ pub(crate) fn authenticate(
             state
                 .catalogue
                 .project_named(&project)
-                .map(Caller)
                 .ok_or(ApiError::InvalidCredentials)
         }
-        Presented::Key(key) if !key.is_empty() => project_with_key(&state.catalogue, &key)
-            .map(Caller)
-            .ok_or(ApiError::InvalidCredentials),
+        Presented::Key(key) if !key.is_empty() => {
+            project_with_key(&state.catalogue, &key).ok_or(ApiError::InvalidCredentials)
+        }
         Presented::Key(_) | Presented::Unsupported | Presented::None => {
             Err(ApiError::MissingCredentials)
         }
@@ -113,79 +100,6 @@ pub(crate) fn project_with_key(catalogue: &Catalogue, key: &str) -> Option<Proje
 pub(crate) fn secret_matches(catalogue: &Catalogue, project: ProjectId, secret: &str) -> bool {
     let hash: [u8; 32] = Sha256::digest(secret.as_bytes()).into();
     bool::from(catalogue.project(project).secret_sha256.ct_eq(&hash))
-}
-
-impl FromRequestParts<Arc<AppState>> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &Arc<AppState>,
-    ) -> Result<Self, Self::Rejection> {
-        authenticate(state, &parts.headers, parts.uri.query())
-    }
-}
-
-/// How a request to the API's downloads endpoint of a data package file
-/// (`…/versions/{v}/downloads?fileName=…`) is authorised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FileAccess {
-    /// The genuine, unexpired signature of a link a version listed: it acts for the
-    /// project owning the package.
-    SignedLink(Caller),
-    /// The caller's own key or token.
-    Credentials(Caller),
-}
-
-impl FileAccess {
-    /// The project the request acts for.
-    pub(crate) fn caller(self) -> Caller {
-        match self {
-            FileAccess::SignedLink(caller) | FileAccess::Credentials(caller) => caller,
-        }
-    }
-}
-
-impl FromRequestParts<Arc<AppState>> for FileAccess {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &Arc<AppState>,
-    ) -> Result<Self, Self::Rejection> {
-        let ApiPath((package_id, version_id)) =
-            ApiPath::<(String, String)>::from_request_parts(parts, state).await?;
-        let query = parts.uri.query();
-        let pairs = parse_query(query.unwrap_or_default())?;
-        if !pairs
-            .iter()
-            .any(|(name, _)| name == "signature" || name == "expires")
-        {
-            return authenticate(state, &parts.headers, query).map(FileAccess::Credentials);
-        }
-        let file_name = pairs
-            .iter()
-            .rev()
-            .find(|(name, value)| name == "fileName" && !value.is_empty())
-            .map(|(_, value)| value.as_str())
-            .ok_or_else(ApiError::missing_file_name)?;
-        let link = verify_package(
-            state,
-            LinkKind::Api,
-            &package_id,
-            &version_id,
-            file_name,
-            query,
-        );
-        match link {
-            Ok(package) => Ok(FileAccess::SignedLink(Caller(package.project))),
-            // Someone holding an old link and their own credentials still gets through.
-            Err(_) if has_credentials(&parts.headers, query) => {
-                authenticate(state, &parts.headers, query).map(FileAccess::Credentials)
-            }
-            Err(err) => Err(err),
-        }
-    }
 }
 
 /// Milliseconds since the Unix epoch.
@@ -228,6 +142,11 @@ mod tests {
         assert_eq!(
             Presented::of(&HeaderMap::new(), Some("a=1&key=q%20k")).unwrap(),
             Presented::Key("q k".into())
+        );
+        // Like every query parameter, the last `key` counts.
+        assert_eq!(
+            Presented::of(&HeaderMap::new(), Some("key=old&key=new")).unwrap(),
+            Presented::Key("new".into())
         );
     }
 

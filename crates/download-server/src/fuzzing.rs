@@ -10,9 +10,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use include_dir::{Dir, include_dir};
 use md5::{Digest, Md5};
 
-use crate::catalogue::{Catalogue, FileContent, FileData, ServedFile, Source};
+use crate::catalogue::{Catalogue, Source};
+use crate::file::{FileContent, FileData, ServedFile, Validators};
 use crate::links::Links;
-use crate::serve_file::{Disposition, Validators, respond};
+use crate::serve_file::{Disposition, respond};
 
 /// The test fixture's files: what fuzzed catalogues may name.
 static FIXTURE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/tests/fixtures/catalogue");

@@ -12,17 +12,37 @@
 //! server.run(std::future::pending()).await
 //! # }
 //! ```
+//!
+//! The modules read bottom-up; each uses only those on the lines above it:
+//! - `signing`, `signed_link`, `links`, `file`, `negotiate`, `config`: tokens and
+//!   signed links, every address the server writes, one file as served with its
+//!   validators, content negotiation, the flags.
+//! - `error`: [`Error`] stops the server starting, [`ApiError`] answers one request.
+//! - `cached_json`, `catalogue`: the catalogue in memory, with its cache of the answers
+//!   that never change.
+//! - `limiter`, `state`: the rate limiter's allowances; `AppState`, what every handler
+//!   shares.
+//! - `auth`, `extract`: who is calling; the handlers' extractors (`ApiPath`, `Caller`,
+//!   `FileAccess`).
+//! - `serve_file`, `openapi`: the answer to a request for a file; the OpenAPI document.
+//! - `protocol`, `rate_limit`, `trace`: middleware.
+//! - `routes`: one module per resource.
+//! - `connections` and this file: the accept loop, and the whole router.
 
 mod auth;
+mod cached_json;
 mod catalogue;
 mod config;
 mod connections;
 mod error;
+mod extract;
+mod file;
 #[cfg(fuzzing)]
 pub mod fuzzing;
+mod limiter;
 mod links;
+mod negotiate;
 mod openapi;
-mod prebuilt;
 mod protocol;
 mod rate_limit;
 mod routes;
@@ -118,7 +138,7 @@ fn router(config: &Config) -> Result<Router, Error> {
         signer,
         token_ttl: config.token_ttl,
         body_timeout: Duration::from_secs(config.body_timeout),
-        rate_limit: config.rate_limit.map(rate_limit::RateLimit::new),
+        rate_limit: config.rate_limit.map(limiter::RateLimit::new),
     });
 
     // JSON is compressed as it goes out; the web app brings its own `.br` and `.gz`

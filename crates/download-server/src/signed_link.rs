@@ -8,12 +8,9 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use download_api::parse_query;
+use download_api::QueryParams;
 
-use crate::catalogue::Package;
-use crate::error::ApiError;
 use crate::signing::Signer;
-use crate::state::AppState;
 
 /// How long a signed link works, in seconds.
 pub const LIFETIME_SECS: u64 = 3600;
@@ -67,22 +64,17 @@ impl SignedLink<'_> {
 
     /// Checks the `expires` and `signature` parameters of a request's query against
     /// this link, now.
-    pub fn verify(&self, signer: &Signer, query: &[(String, String)]) -> Result<(), LinkError> {
+    pub fn verify(&self, signer: &Signer, query: &QueryParams) -> Result<(), LinkError> {
         self.verify_at(signer, query, now_secs())
     }
 
-    fn verify_at(
-        &self,
-        signer: &Signer,
-        query: &[(String, String)],
-        now: u64,
-    ) -> Result<(), LinkError> {
-        let last = |name: &str| query.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v);
+    fn verify_at(&self, signer: &Signer, query: &QueryParams, now: u64) -> Result<(), LinkError> {
         let invalid = LinkError::Invalid(self.kind);
-        let expires: u64 = last("expires")
+        let expires: u64 = query
+            .get("expires")
             .and_then(|e| e.parse().ok())
             .ok_or(invalid)?;
-        let signature = last("signature").ok_or(invalid)?;
+        let signature = query.get("signature").ok_or(invalid)?;
         if !signer.verify(&self.parts(&expires.to_be_bytes()), signature) {
             return Err(invalid);
         }
@@ -106,32 +98,6 @@ impl SignedLink<'_> {
             expires,
         ]
     }
-}
-
-/// The package a signed link of `kind` to this file opens, if the request's `query`
-/// carries a genuine, unexpired signature for it. A link to a package that does not
-/// exist fails like a forged one, so links reveal nothing.
-pub(crate) fn verify_package<'s>(
-    state: &'s AppState,
-    kind: LinkKind,
-    package_id: &str,
-    version_id: &str,
-    file_name: &str,
-    query: Option<&str>,
-) -> Result<&'s Package, ApiError> {
-    let package = state
-        .catalogue
-        .package(package_id)
-        .ok_or(LinkError::Invalid(kind))?;
-    let link = SignedLink {
-        kind,
-        project: &state.catalogue.project(package.project).name,
-        package: package_id,
-        version: version_id,
-        file_name,
-    };
-    link.verify(&state.signer, &parse_query(query.unwrap_or_default())?)?;
-    Ok(package)
 }
 
 impl fmt::Display for LinkError {
@@ -179,8 +145,8 @@ mod tests {
         file_name: "SU_addresses.zip",
     };
 
-    fn query(text: &str) -> Vec<(String, String)> {
-        parse_query(text).unwrap()
+    fn query(text: &str) -> QueryParams {
+        QueryParams::parse(text).unwrap()
     }
 
     #[test]
@@ -230,7 +196,7 @@ mod tests {
             file.verify_at(&signer, &signed, 0),
             Err(LinkError::Invalid(LinkKind::File))
         );
-        let signature = &signed[1].1;
+        let signature = signed.get("signature").unwrap();
         for forged in [
             format!("expires=101&signature={signature}"),
             "expires=100&signature=not base64!".to_owned(),

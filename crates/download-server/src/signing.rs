@@ -1,5 +1,5 @@
-//! Stateless credentials: access tokens here and signed links (see
-//! [`crate::signed_link`]), both HMAC-SHA256 under the server's signing key, so any
+//! Stateless credentials: access tokens here, and the signatures of signed links (the
+//! `signed_link` module), both HMAC-SHA256 under the server's signing key, so any
 //! server holding the same key accepts them and nothing needs to be stored.
 
 use std::fmt;

@@ -1,8 +1,10 @@
 //! What every handler shares.
 
+use std::sync::Arc;
+
 use crate::catalogue::Catalogue;
+use crate::limiter::RateLimit;
 use crate::links::Links;
-use crate::rate_limit::RateLimit;
 use crate::signing::Signer;
 
 /// The loaded catalogue and the means to write links and check credentials.
@@ -18,3 +20,6 @@ pub(crate) struct AppState {
     /// `--rate-limit`, when given.
     pub rate_limit: Option<RateLimit>,
 }
+
+/// The router's state.
+pub(crate) type SharedState = Arc<AppState>;

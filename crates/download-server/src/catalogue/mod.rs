@@ -1,11 +1,12 @@
-//! The catalogue in memory: every product and data package with its files measured and
-//! every fixed response body serialised once, when the server starts.
+//! The catalogue in memory: every product and data package with its files measured,
+//! and beside them a cache of the answers that never change (their JSON as
+//! [`CachedJson`], a download's JSON and `Location`), all built once when the server
+//! starts.
 
 mod format;
 mod source;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::http::HeaderValue;
@@ -15,10 +16,11 @@ use download_api::{
 use serde::Serialize;
 
 use crate::Error;
+use crate::cached_json::CachedJson;
+use crate::file::ServedFile;
 use crate::links::Links;
-use crate::prebuilt::PrebuiltJson;
 use format::{CatalogueFile, PackageEntry, ProductEntry, ProjectEntry};
-pub(crate) use source::{CATALOGUE_FILE, FileContent, FileData, Source};
+pub(crate) use source::{CATALOGUE_FILE, Source};
 use source::{Measurer, content_type, extension, file_name};
 
 /// Everything the server publishes.
@@ -27,9 +29,9 @@ pub(crate) struct Catalogue {
     products: Vec<LoadedProduct>,
     product_index: HashMap<String, usize>,
     /// `GET /products`.
-    pub products_summary_json: PrebuiltJson,
+    pub products_summary_json: CachedJson,
     /// `GET /products?expanded`.
-    pub products_expanded_json: PrebuiltJson,
+    pub products_expanded_json: CachedJson,
     projects: Vec<Project>,
     packages: Vec<Package>,
     package_index: HashMap<String, usize>,
@@ -37,20 +39,12 @@ pub(crate) struct Catalogue {
     other_areas: BTreeSet<String>,
 }
 
-/// A file as served: its bytes and how to label them.
-#[derive(Debug, Clone)]
-pub(crate) struct ServedFile {
-    pub content: Arc<FileContent>,
-    pub file_name: String,
-    pub content_type: HeaderValue,
-}
-
 #[derive(Debug)]
 pub(crate) struct LoadedProduct {
     /// `GET /products/{id}`.
-    pub json: PrebuiltJson,
+    pub json: CachedJson,
     /// `GET /products/{id}/downloads` with no filter.
-    pub downloads_json: PrebuiltJson,
+    pub downloads_json: CachedJson,
     pub downloads: Vec<LoadedDownload>,
     pub images: Vec<LoadedImage>,
 }
@@ -84,7 +78,7 @@ pub(crate) struct Project {
     pub key_sha256: [u8; 32],
     pub secret_sha256: [u8; 32],
     /// `GET /dataPackages` for this project.
-    pub packages_json: PrebuiltJson,
+    pub packages_json: CachedJson,
 }
 
 #[derive(Debug)]
@@ -93,9 +87,9 @@ pub(crate) struct Package {
     pub project: ProjectId,
     pub id: String,
     /// `GET /dataPackages/{id}`.
-    pub json: PrebuiltJson,
+    pub json: CachedJson,
     /// `GET /dataPackages/{id}/versions`.
-    pub versions_json: PrebuiltJson,
+    pub versions_json: CachedJson,
     /// Oldest first.
     pub versions: Vec<PackageVersion>,
 }
@@ -288,7 +282,7 @@ impl Catalogue {
                 name,
                 key_sha256,
                 secret_sha256,
-                packages_json: prebuilt(&listed),
+                packages_json: cached(&listed),
             });
         }
 
@@ -304,8 +298,8 @@ impl Catalogue {
         Ok(Catalogue {
             products,
             product_index,
-            products_summary_json: prebuilt(&summaries),
-            products_expanded_json: prebuilt(&expanded),
+            products_summary_json: cached(&summaries),
+            products_expanded_json: cached(&expanded),
             projects,
             packages,
             package_index,
@@ -471,8 +465,8 @@ fn load_product(
     };
     let infos: Vec<&ProductDownload> = downloads.iter().map(|d| &d.info).collect();
     let loaded = LoadedProduct {
-        json: prebuilt(&product),
-        downloads_json: prebuilt(&infos),
+        json: cached(&product),
+        downloads_json: cached(&infos),
         downloads,
         images,
     };
@@ -554,8 +548,8 @@ fn load_package(
     };
     let loaded = Package {
         project,
-        json: prebuilt(&package),
-        versions_json: prebuilt(&package.versions),
+        json: cached(&package),
+        versions_json: cached(&package.versions),
         id,
         versions,
     };
@@ -619,8 +613,8 @@ fn to_json<T: Serialize + ?Sized>(value: &T) -> Bytes {
     Bytes::from(serde_json::to_vec(value).unwrap_or_default())
 }
 
-fn prebuilt<T: Serialize + ?Sized>(value: &T) -> PrebuiltJson {
-    PrebuiltJson::new(to_json(value))
+fn cached<T: Serialize + ?Sized>(value: &T) -> CachedJson {
+    CachedJson::new(to_json(value))
 }
 
 #[cfg(test)]

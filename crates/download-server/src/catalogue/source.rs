@@ -11,7 +11,7 @@ use include_dir::Dir;
 use md5::{Digest, Md5};
 
 use crate::Error;
-use crate::serve_file::Validators;
+use crate::file::{FileContent, FileData, Validators};
 
 /// The name of the catalogue's index file inside its directory.
 pub(crate) const CATALOGUE_FILE: &str = "catalogue.json";
@@ -23,23 +23,6 @@ pub(crate) enum Source {
     Embedded(&'static Dir<'static>),
     /// A directory on disk.
     Directory(PathBuf),
-}
-
-/// One file of the catalogue, measured when the catalogue loads.
-#[derive(Debug)]
-pub(crate) struct FileContent {
-    pub data: FileData,
-    pub size: u64,
-    /// Lower-case hex MD5 of the bytes.
-    pub md5: String,
-    pub validators: Validators,
-}
-
-/// Where to read a file's bytes when it is served.
-#[derive(Debug)]
-pub(crate) enum FileData {
-    Static(&'static [u8]),
-    Disk(PathBuf),
 }
 
 impl Source {

@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use md5::Digest;
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -49,7 +51,7 @@ fn files() -> Vec<(&'static str, &'static [u8])> {
     ]
 }
 
-fn json_of(body: &PrebuiltJson) -> Value {
+fn json_of(body: &CachedJson) -> Value {
     serde_json::from_slice(body.bytes()).unwrap()
 }
 

@@ -2,20 +2,21 @@
 //! endpoint needs an API key or a token; a caller sees its own project's packages only.
 
 use axum::Router;
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use download_api::{DataPackageVersion, Download, parse_query};
+use download_api::{DataPackageVersion, Download};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use super::negotiate::{AcceptEncoding, qualities};
-use super::{ApiPath, SharedState, get_only, json_of, param};
-use crate::auth::{Caller, FileAccess};
-use crate::catalogue::{Package, PackageVersion, ServedFile};
+use super::{get_only, json_of};
+use crate::catalogue::{Package, PackageVersion};
 use crate::error::ApiError;
+use crate::extract::{ApiPath, Caller, FileAccess, Params};
+use crate::file::ServedFile;
+use crate::negotiate::{AcceptEncoding, qualities};
 use crate::signed_link::{LinkKind, SignedLink};
-use crate::state::AppState;
+use crate::state::{AppState, SharedState};
 
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()
@@ -118,16 +119,16 @@ async fn download(
     State(state): State<SharedState>,
     ApiPath((package_id, version_id)): ApiPath<(String, String)>,
     access: FileAccess,
-    RawQuery(query): RawQuery,
+    Params(query): Params,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let pairs = parse_query(query.as_deref().unwrap_or_default())?;
     let package = owned_package(&state, access.caller(), &package_id)?;
-    let file_name = param(&pairs, "fileName")
+    let file_name = query
+        .get("fileName")
         .filter(|name| !name.is_empty())
         .ok_or_else(ApiError::missing_file_name)?;
     let version = find_version(&state, package, &version_id)?;
-    let file = version.file(&file_name).ok_or_else(|| {
+    let file = version.file(file_name).ok_or_else(|| {
         ApiError::not_found(
             format!(
                 "Version '{}' of data package '{}' has no file named '{file_name}'; the version lists its files.",

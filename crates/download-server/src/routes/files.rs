@@ -3,18 +3,19 @@
 //! (`{n}-large.jpg`), and signed `/files/packages/{p}/{v}/{fileName}?expires=…&signature=…`.
 
 use axum::Router;
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
 
-use super::{ApiPath, SharedState, get_only};
-use crate::catalogue::ServedFile;
+use super::get_only;
 use crate::error::ApiError;
+use crate::extract::{ApiPath, Params, verify_package};
+use crate::file::ServedFile;
 use crate::links::{FILES_PREFIX, image_file_name};
 use crate::serve_file::{Disposition, respond};
-use crate::signed_link::{LinkKind, verify_package};
-use crate::state::AppState;
+use crate::signed_link::LinkKind;
+use crate::state::{AppState, SharedState};
 
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()
@@ -83,7 +84,7 @@ fn find_image<'a>(state: &'a AppState, product_id: &str, name: &str) -> Option<&
 async fn package_file(
     State(state): State<SharedState>,
     ApiPath((package_id, version_id, file_name)): ApiPath<(String, String, String)>,
-    RawQuery(query): RawQuery,
+    Params(query): Params,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let package = verify_package(
@@ -92,7 +93,7 @@ async fn package_file(
         &package_id,
         &version_id,
         &file_name,
-        query.as_deref(),
+        &query,
     )?;
     // Genuine: only a catalogue changed since signing can make these lookups fail.
     let file = package

@@ -2,29 +2,20 @@
 
 pub(crate) mod data_packages;
 pub(crate) mod files;
-pub(crate) mod negotiate;
 pub(crate) mod openapi;
 pub(crate) mod products;
 pub(crate) mod token;
 pub(crate) mod web;
 mod web_root;
 
-use std::sync::Arc;
-
 use axum::body::{Body, Bytes};
-use axum::extract::{FromRequestParts, OriginalUri, Path, State};
-use axum::http::request::Parts;
+use axum::extract::{OriginalUri, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
-use download_api::{parse_flag, parse_query};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
-use crate::state::AppState;
-
-/// The router's state.
-pub(crate) type SharedState = Arc<AppState>;
+use crate::state::SharedState;
 
 /// A 200 answer with a JSON body built earlier.
 pub(crate) fn json(body: Bytes) -> Response {
@@ -48,44 +39,6 @@ pub(crate) fn json_with_status(status: StatusCode, body: Bytes) -> Response {
     response
 }
 
-/// A boolean query parameter as the spec reads it (`?name`, `=true`, `=false`); the
-/// last occurrence wins, like every other parameter.
-pub(crate) fn flag(query: Option<&str>, name: &str) -> Result<bool, ApiError> {
-    let pairs = parse_query(query.unwrap_or_default())?;
-    let value = pairs.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v);
-    Ok(parse_flag(name, value.map(String::as_str))?)
-}
-
-/// The last value of a query parameter.
-pub(crate) fn param(pairs: &[(String, String)], name: &str) -> Option<String> {
-    pairs
-        .iter()
-        .rev()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| v.clone())
-}
-
-/// Path parameters; a segment that does not decode is simply not found.
-#[derive(Debug)]
-pub(crate) struct ApiPath<T>(pub T);
-
-impl<T: DeserializeOwned + Send> FromRequestParts<SharedState> for ApiPath<T> {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &SharedState,
-    ) -> Result<Self, Self::Rejection> {
-        match Path::<T>::from_request_parts(parts, state).await {
-            Ok(Path(value)) => Ok(ApiPath(value)),
-            Err(rejection) => Err(ApiError::not_found(
-                format!("No such resource: {}", rejection.body_text()),
-                state.links.all_links(),
-            )),
-        }
-    }
-}
-
 /// The 405 of the GET routes: JSON, and axum adds the `Allow` header.
 pub(crate) async fn get_only(method: Method) -> ApiError {
     ApiError::MethodNotAllowed {
@@ -106,18 +59,4 @@ pub(crate) async fn api_not_found(
         ),
         state.links.all_links(),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The values themselves are `parse_flag`'s (download-api); this reads the query.
-    #[test]
-    fn the_last_occurrence_of_a_flag_wins() {
-        assert!(!flag(None, "expanded").unwrap());
-        assert!(flag(Some("key=x&expanded=true"), "expanded").unwrap());
-        assert!(!flag(Some("expanded&expanded=false"), "expanded").unwrap());
-        assert!(flag(Some("expanded=yes&expanded"), "expanded").unwrap());
-    }
 }

@@ -6,13 +6,14 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::routing::get;
 
-use super::negotiate::AcceptEncoding;
-use super::{SharedState, get_only};
-use crate::prebuilt::PrebuiltJson;
+use super::get_only;
+use crate::cached_json::CachedJson;
+use crate::negotiate::AcceptEncoding;
+use crate::state::SharedState;
 
 /// Serves `document`, serialised once at start-up.
 pub(crate) fn router(document: Bytes) -> Router<SharedState> {
-    let document = Arc::new(PrebuiltJson::new(document));
+    let document = Arc::new(CachedJson::new(document));
     Router::new()
         .route(
             "/openapi.json",

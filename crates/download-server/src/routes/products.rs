@@ -9,11 +9,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use download_api::{DownloadsQuery, ErrorBody};
 
-use super::negotiate::AcceptEncoding;
-use super::{ApiPath, SharedState, flag, get_only, json, json_with_status};
+use super::{get_only, json, json_with_status};
 use crate::catalogue::LoadedProduct;
 use crate::error::ApiError;
-use crate::state::AppState;
+use crate::extract::{ApiPath, Params};
+use crate::negotiate::AcceptEncoding;
+use crate::state::{AppState, SharedState};
 
 pub(crate) fn router() -> Router<SharedState> {
     Router::new()
@@ -28,11 +29,11 @@ pub(crate) fn router() -> Router<SharedState> {
 /// url), or every field with `?expanded`.
 async fn list(
     State(state): State<SharedState>,
-    RawQuery(query): RawQuery,
+    Params(query): Params,
     accept: AcceptEncoding,
 ) -> Result<Response, ApiError> {
     let catalogue = &state.catalogue;
-    let body = if flag(query.as_deref(), "expanded")? {
+    let body = if query.flag("expanded")? {
         &catalogue.products_expanded_json
     } else {
         &catalogue.products_summary_json
@@ -109,9 +110,9 @@ async fn downloads(
 async fn image(
     State(state): State<SharedState>,
     ApiPath((product_id, index)): ApiPath<(String, String)>,
-    RawQuery(query): RawQuery,
+    Params(query): Params,
 ) -> Result<Response, ApiError> {
-    let large = flag(query.as_deref(), "large")?;
+    let large = query.flag("large")?;
     let product = find(&state, &product_id)?;
     let image = index
         .bytes()

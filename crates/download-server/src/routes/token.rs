@@ -12,10 +12,11 @@ use headers::{Authorization, HeaderMapExt};
 use serde::Deserialize;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use super::{SharedState, json_of};
+use super::json_of;
 use crate::auth::{now_ms, project_with_key, secret_matches};
 use crate::error::ApiError;
 use crate::links::TOKEN_PATH;
+use crate::state::SharedState;
 
 /// The largest token request body: its form holds a grant type, and at most a key and
 /// a secret.

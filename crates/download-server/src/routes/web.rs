@@ -12,8 +12,9 @@ use axum::routing::get;
 use tower_http::compression::CompressionLayer;
 
 use super::web_root::WebRoot;
-use super::{SharedState, api_not_found, get_only};
+use super::{api_not_found, get_only};
 use crate::Error;
+use crate::state::SharedState;
 
 /// The web app read from `web_root` (see [`WebRoot`]): its files come with their own
 /// brotli and gzip copies, so `compression` only applies to the pointer page.

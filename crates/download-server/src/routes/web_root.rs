@@ -23,10 +23,10 @@ use axum::response::{IntoResponse, Response};
 use md5::{Digest, Md5};
 use percent_encoding::percent_decode_str;
 
-use super::negotiate::{Encoding, negotiate};
 use crate::Error;
 use crate::error::ApiError;
-use crate::serve_file::{Precondition, Validators};
+use crate::file::{Precondition, Validators};
+use crate::negotiate::{Encoding, negotiate};
 
 /// Trunk's hashed assets never change under the same name.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";

@@ -1,5 +1,7 @@
-//! JSON answers built once at load time (the product list, each product and its
-//! downloads, each data package), sent in the encoding the client asks for.
+//! A cache of the JSON answers that never change (the product list, each product and
+//! its downloads, each data package): each serialised once when the catalogue loads,
+//! each compressed copy made once when first asked for, and sent in the encoding the
+//! client asks for.
 //!
 //! tower-http's `CompressionLayer` compresses a body again on every request: measured
 //! with `wrk` on the demo's 56 kB download list, 900 requests/s with
@@ -16,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use flate2::write::GzEncoder;
 use tokio::sync::OnceCell;
 
-use crate::routes::negotiate::{AcceptEncoding, Encoding};
+use crate::negotiate::{AcceptEncoding, Encoding};
 
 /// Up to this size a body gets brotli's best quality: about 150 ms once for the
 /// 56 kB download list on the development machine, 18% smaller than quality 5.
@@ -24,7 +26,7 @@ use crate::routes::negotiate::{AcceptEncoding, Encoding};
 /// megabyte, so that their first client is not kept waiting for seconds.
 const BEST_BROTLI_UP_TO: usize = 64 * 1024;
 
-/// What a prebuilt body comes in, best first.
+/// What a cached body comes in, best first.
 const ENCODINGS: [Encoding; 3] = [Encoding::Brotli, Encoding::Gzip, Encoding::Identity];
 
 /// Compresses a body in one encoding.
@@ -32,13 +34,13 @@ type Compressor = fn(&[u8]) -> io::Result<Vec<u8>>;
 
 /// A JSON body and its compressed copies, each made once when first asked for.
 #[derive(Debug)]
-pub(crate) struct PrebuiltJson {
+pub(crate) struct CachedJson {
     identity: Bytes,
     brotli: OnceCell<Bytes>,
     gzip: OnceCell<Bytes>,
 }
 
-impl PrebuiltJson {
+impl CachedJson {
     pub(crate) fn new(identity: Bytes) -> Self {
         Self {
             identity,
@@ -136,11 +138,11 @@ mod tests {
 
     use super::*;
 
-    fn list() -> PrebuiltJson {
+    fn list() -> CachedJson {
         let entries: Vec<String> = (0..500)
             .map(|i| format!(r#"{{"fileName":"su{i:03}.zip","size":{i}}}"#))
             .collect();
-        PrebuiltJson::new(Bytes::from(format!("[{}]", entries.join(","))))
+        CachedJson::new(Bytes::from(format!("[{}]", entries.join(","))))
     }
 
     fn accept(value: &'static str) -> AcceptEncoding {
@@ -201,7 +203,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_body_that_compression_would_grow_goes_uncompressed() {
-        let json = PrebuiltJson::new(Bytes::from_static(b"[]"));
+        let json = CachedJson::new(Bytes::from_static(b"[]"));
         for coding in ["br", "gzip", "identity"] {
             let response = json.respond(&accept(coding)).await;
             assert!(response.headers().get(header::CONTENT_ENCODING).is_none());

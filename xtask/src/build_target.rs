@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::exec::{Result, root};
+use crate::exec::{Result, root, wasm_target_dir};
 use crate::tools::WASM_TOOLCHAIN;
 
 /// The built web app, which `cargo xtask run` serves.
@@ -72,6 +72,7 @@ pub fn size_toolchain(command: &mut Command) -> &mut Command {
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
             "-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none",
         )
+        .env("CARGO_TARGET_DIR", wasm_target_dir())
 }
 
 #[cfg(test)]

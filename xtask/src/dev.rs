@@ -8,11 +8,10 @@
 use std::env;
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::exec::{Result, cargo, command, root, run};
+use crate::exec::{Result, Running, cargo, command, root, run};
 use crate::tools;
 
 /// Where the server listens: the backend of Trunk.toml's proxies.
@@ -65,46 +64,5 @@ pub fn dev(server_args: &[String]) -> Result {
             }
         }
         thread::sleep(Duration::from_millis(200));
-    }
-}
-
-/// A child process, killed when dropped.
-#[derive(Debug)]
-struct Running {
-    name: &'static str,
-    child: Child,
-}
-
-impl Running {
-    fn spawn(name: &'static str, command: &mut Command) -> Result<Self> {
-        let child = command
-            .spawn()
-            .map_err(|error| format!("could not start {name}: {error}"))?;
-        Ok(Running { name, child })
-    }
-}
-
-impl Running {
-    /// Waits until the process accepts connections on `address`; an error if it
-    /// exits or stays silent for 20 s.
-    fn wait_for_port(&mut self, address: &str) -> Result {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(address).is_err() {
-            if let Some(status) = self.child.try_wait()? {
-                return Err(format!("{} stopped ({status})", self.name).into());
-            }
-            if Instant::now() > deadline {
-                return Err(format!("{} did not listen on {address}", self.name).into());
-            }
-            thread::sleep(Duration::from_millis(100));
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

@@ -2,8 +2,10 @@
 
 use std::env;
 use std::ffi::{OsStr, OsString};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command};
+use std::thread;
 use std::time::{Duration, Instant};
 
 /// What xtask functions return: an error is a message for the person at the terminal.
@@ -20,6 +22,12 @@ pub fn root() -> PathBuf {
 /// Where cargo puts what it builds: `CARGO_TARGET_DIR`, or `target/` in the workspace.
 pub fn target_dir() -> PathBuf {
     env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
+}
+
+/// Where the web app's release wasm is built (by the pinned nightly): a directory of its
+/// own, so cargo's lock on `target/` never makes it wait for a build of the server.
+pub fn wasm_target_dir() -> PathBuf {
+    target_dir().join("wasm")
 }
 
 /// Project-local tools (gitignored): npm installs `wasm-opt` under it.
@@ -156,5 +164,58 @@ fn minutes(duration: Duration) -> String {
         format!("{seconds}s")
     } else {
         format!("{}m{:02}s", seconds / 60, seconds % 60)
+    }
+}
+
+/// A child process, killed when dropped.
+#[derive(Debug)]
+pub struct Running {
+    pub name: &'static str,
+    pub child: Child,
+}
+
+impl Running {
+    pub fn spawn(name: &'static str, command: &mut Command) -> Result<Self> {
+        let child = command
+            .spawn()
+            .map_err(|error| format!("could not start {name}: {error}"))?;
+        Ok(Running { name, child })
+    }
+}
+
+impl Running {
+    /// Waits until the process accepts connections on `address`; an error if it
+    /// exits or stays silent for 20 s.
+    pub fn wait_for_port(&mut self, address: &str) -> Result {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(address).is_err() {
+            if let Some(status) = self.child.try_wait()? {
+                return Err(format!("{} stopped ({status})", self.name).into());
+            }
+            if Instant::now() > deadline {
+                return Err(format!("{} did not listen on {address}", self.name).into());
+            }
+            thread::sleep(Duration::from_millis(100));
+        }
+        Ok(())
+    }
+}
+
+impl Running {
+    /// Waits for the process to exit; an error unless it succeeded.
+    pub fn finish(mut self) -> Result {
+        let status = self.child.wait()?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("{} failed ({status})", self.name).into())
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

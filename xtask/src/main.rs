@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use exec::{Result, Steps, cargo, root, run};
+use exec::{Result, Running, Steps, cargo, root, run};
 
 /// The project's commands: `cargo xtask <command>`.
 #[derive(Debug, Parser)]
@@ -154,9 +154,17 @@ fn build(target: &bundle::Target) -> Result {
 }
 
 fn run_product(server_args: &[String]) -> Result {
+    // The server's release build (minutes: fat LTO) needs none of the web app's tools, so
+    // it runs while they install and the app builds (in its own target directory).
+    println!("building download-server (release) in the background");
+    let server = Running::spawn(
+        "the release build of download-server",
+        cargo().args(["build", "--release", "--quiet", "-p", "download-server"]),
+    )?;
     tools::ensure_build_tools()?;
     let files = bundle::build(&bundle::Target::site_root())?;
     bundle::print_table(&files);
+    server.finish()?;
     run(cargo()
         .args([
             "run",

@@ -7,9 +7,9 @@
 //! 1. `cargo rustc` on the pinned nightly with the `wasm-release` profile, the app's
 //!    `split` feature (its pages become `#[lazy]` split points) and the linker's
 //!    relocations kept (`--emit-relocs`), which wasm-split needs to cut the module.
-//! 2. `wasm-split-cli`: the main module, one module per split point, shared chunks,
+//! 2. wasm-split (the library behind `wasm-split-cli`): the main module, one module per split point, shared chunks,
 //!    and `__wasm_split.js`, which fetches and links them.
-//! 3. `wasm-bindgen --target web` on the main module, keeping the exports the linker
+//! 3. wasm-bindgen (its library) for `--target web` on the main module, keeping the exports the linker
 //!    made (`--keep-lld-exports`): the chunks import them.
 //! 4. `wasm-opt -Oz` on every module.
 //! 5. Every js and wasm file renamed with the build's hash (the server and CDNs cache
@@ -29,8 +29,7 @@ use lightningcss::stylesheet::{MinifyOptions, ParserOptions, PrinterOptions, Sty
 use lightningcss::targets::{Browsers, Targets};
 
 use crate::build_target::{Target, size_toolchain};
-use crate::exec::{Result, cargo, command, root, run, target_dir};
-use crate::tools::wasm_split_cli;
+use crate::exec::{Result, cargo, command, root, run, target_dir, wasm_target_dir};
 
 /// The app's binary, and the stem of its js and main wasm.
 const APP: &str = "download-explorer";
@@ -57,22 +56,8 @@ pub fn build(target: &Target) -> Result {
     fs::create_dir_all(dist)?;
 
     let linked = compile()?;
-    run(command(wasm_split_cli())
-        .arg(&linked)
-        .arg(&work)
-        .args(["--out-name", APP]))?;
-    run(command("wasm-bindgen")
-        .args([
-            "--target",
-            "web",
-            "--no-typescript",
-            "--keep-lld-exports",
-            "--out-name",
-            APP,
-            "--out-dir",
-        ])
-        .arg(dist)
-        .arg(work.join(format!("{APP}.wasm"))))?;
+    split(&linked, &work)?;
+    bindgen(&work.join(format!("{APP}.wasm")), dist)?;
     for entry in fs::read_dir(&work)? {
         let path = entry?.path();
         let name = file_name(&path);
@@ -103,7 +88,42 @@ fn compile() -> Result<PathBuf> {
         "--",
         "-Clink-arg=--emit-relocs",
     ]))?;
-    Ok(target_dir().join(format!("wasm32-unknown-unknown/wasm-release/{APP}.wasm")))
+    Ok(wasm_target_dir().join(format!("wasm32-unknown-unknown/wasm-release/{APP}.wasm")))
+}
+
+/// wasm-split, as `wasm-split-cli --out-name download-explorer LINKED WORK` would: the
+/// main module, a module per split point, shared chunks and the link module into `work`.
+/// Its library, so a fresh machine compiles no separate tool for it.
+fn split(linked: &Path, work: &Path) -> Result {
+    println!("wasm-split {} into {}", linked.display(), work.display());
+    let input = fs::read(linked)?;
+    let main_out_path = work.join(format!("{APP}.wasm"));
+    let main_module = format!("./{APP}.js");
+    let mut options = wasm_split_cli_support::Options::new(&input);
+    options.output_dir = work;
+    options.main_out_path = &main_out_path;
+    options.main_module = &main_module;
+    options.target.web();
+    wasm_split_cli_support::transform(options).map_err(|error| format!("wasm-split: {error:?}"))?;
+    Ok(())
+}
+
+/// wasm-bindgen's `--target web --no-typescript --keep-lld-exports` on the main module
+/// (the chunks import the exports the linker made), through its library at the version
+/// Cargo.lock pins for the `wasm-bindgen` crate.
+fn bindgen(main: &Path, dist: &Path) -> Result {
+    println!("wasm-bindgen {} into {}", main.display(), dist.display());
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(main)
+        .web(true)?
+        .typescript(false)
+        .keep_lld_exports(true)
+        // As the command does: the js finds the wasm beside itself when given no path.
+        .omit_default_module_path(false)
+        .out_name(APP)
+        .generate(dist)
+        .map_err(|error| format!("wasm-bindgen: {error:?}"))?;
+    Ok(())
 }
 
 /// `wasm-opt -Oz` on each module, in place, keeping function names when `names`. It

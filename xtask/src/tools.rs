@@ -2,7 +2,7 @@
 //! the project pins, and skipping each one already there.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::exec::{Result, cargo, command, output, root, run, tools_bin, tools_dir};
 
@@ -15,54 +15,13 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// about 10% off the first load; everything else (clippy, tests, the server) is stable.
 pub const WASM_TOOLCHAIN: &str = "nightly-2026-05-20";
 
-/// wasm-split-cli (crate `wasm_split_cli_support`): its 0.2 line reads the split
-/// points that `wasm_split_helpers` 0.2 (leptos's `#[lazy]`) writes.
-const WASM_SPLIT_VERSION: &str = "0.2.4";
-
-/// Everything the release build needs: the wasm target, the size toolchain, wasm-split,
-/// wasm-bindgen and wasm-opt. Not trunk: only `cargo xtask dev` uses it ([`ensure_trunk`]),
-/// and building it took nearly half of a fresh machine's first `cargo xtask run`.
+/// Everything the release build needs: the wasm target, the size toolchain and wasm-opt.
+/// wasm-split and wasm-bindgen are xtask's own libraries ([`crate::split`]); trunk and the
+/// wasm-bindgen command only `cargo xtask dev` uses ([`ensure_trunk`]).
 pub fn ensure_build_tools() -> Result {
     ensure_wasm_target()?;
     ensure_wasm_toolchain()?;
-    ensure_wasm_split()?;
-    ensure_wasm_bindgen()?;
     ensure_wasm_opt()
-}
-
-/// Where wasm-split-cli is installed: under `.tools/`, in a directory named for its
-/// version (it has no `--version` to ask).
-pub fn wasm_split_cli() -> PathBuf {
-    tools_dir()
-        .join(format!("wasm-split-{WASM_SPLIT_VERSION}"))
-        .join("bin/wasm-split-cli")
-}
-
-fn ensure_wasm_split() -> Result {
-    let installed = wasm_split_cli();
-    if installed.is_file() {
-        println!(
-            "ok: wasm-split-cli {WASM_SPLIT_VERSION} ({})",
-            installed.display()
-        );
-        return Ok(());
-    }
-    let root = installed
-        .parent()
-        .and_then(Path::parent)
-        .ok_or("wasm-split-cli's install directory has no parent")?;
-    run(cargo()
-        .args([
-            "install",
-            "--locked",
-            "wasm_split_cli_support",
-            "--version",
-            WASM_SPLIT_VERSION,
-            "--features",
-            "build-binary",
-            "--root",
-        ])
-        .arg(root))
 }
 
 /// axe-core, the accessibility rules the browser tests check pages with (from npm,
@@ -116,8 +75,9 @@ pub fn ensure_wasm_toolchain() -> Result {
     ]))
 }
 
-/// trunk, for `cargo xtask dev` (`trunk serve`).
+/// trunk and the wasm-bindgen command it runs, for `cargo xtask dev` (`trunk serve`).
 pub fn ensure_trunk() -> Result {
+    ensure_wasm_bindgen()?;
     let wanted = format!("trunk {TRUNK_VERSION}");
     if has_version("trunk", &wanted) {
         return Ok(());
@@ -213,15 +173,17 @@ fn has_version(program: &str, wanted: &str) -> bool {
 
 /// The version of the `wasm-bindgen` crate that Cargo.lock pins.
 fn locked_wasm_bindgen_version() -> Result<String> {
+    locked_version("wasm-bindgen")
+}
+
+/// The one version of package `name` in Cargo.lock.
+fn locked_version(name: &str) -> Result<String> {
     let lock = fs::read_to_string(root().join("Cargo.lock"))
         .map_err(|error| format!("cannot read Cargo.lock: {error}"))?;
+    let name_line = format!("name = \"{name}\"");
     let versions: Vec<&str> = lock
         .split("[[package]]")
-        .filter(|package| {
-            package
-                .lines()
-                .any(|line| line == r#"name = "wasm-bindgen""#)
-        })
+        .filter(|package| package.lines().any(|line| line == name_line))
         .filter_map(|package| {
             package
                 .lines()
@@ -230,9 +192,9 @@ fn locked_wasm_bindgen_version() -> Result<String> {
         .collect();
     match versions.as_slice() {
         [version] => Ok(version.to_string()),
-        [] => Err("Cargo.lock has no wasm-bindgen package: the web app depends on it".into()),
+        [] => Err(format!("Cargo.lock has no {name} package").into()),
         _ => Err(format!(
-            "Cargo.lock has several wasm-bindgen versions ({}): the bundle needs exactly one",
+            "Cargo.lock has several {name} versions ({}): the build needs exactly one",
             versions.join(", ")
         )
         .into()),
@@ -281,7 +243,17 @@ pub fn apt_install(packages: &[&str], needed_for: &str) -> Result {
 
 #[cfg(test)]
 mod tests {
-    use super::quoted_value;
+    use super::{locked_version, quoted_value};
+
+    /// wasm-bindgen's generated glue and the app's `wasm-bindgen` crate must be the same
+    /// release, or the app fails at start in the browser.
+    #[test]
+    fn the_bindgen_library_is_the_apps_wasm_bindgen_release() {
+        assert_eq!(
+            locked_version("wasm-bindgen-cli-support").unwrap(),
+            locked_version("wasm-bindgen").unwrap()
+        );
+    }
 
     #[test]
     fn reads_only_the_named_key() {

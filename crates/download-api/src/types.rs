@@ -18,8 +18,8 @@ pub struct Format {
     pub subformat: Option<String>,
 }
 
-/// An open product of the catalogue.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// An open product of the catalogue. Its `Default` has every optional field absent.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Product {
@@ -286,15 +286,7 @@ mod tests {
             description: "d".into(),
             version: "2024-07".into(),
             url: "u".into(),
-            documentation_url: None,
-            areas: None,
-            data_structures: None,
-            category: None,
-            formats: None,
-            image_count: None,
-            image_template: None,
-            downloads_url: None,
-            warning: None,
+            ..Product::default()
         };
         assert_eq!(product.year_month(), Some((2024, 7)));
         assert_eq!(

@@ -108,7 +108,7 @@ impl FromRequestParts<SharedState> for FileAccess {
             &package_id,
             &version_id,
             file_name,
-            &params,
+            query,
         );
         match link {
             Ok(package) => Ok(FileAccess::SignedLink(Caller(package.project))),
@@ -123,8 +123,8 @@ impl FromRequestParts<SharedState> for FileAccess {
     }
 }
 
-/// The package a signed link of `kind` to this file opens, if the request's query
-/// `params` carry a genuine, unexpired signature for it. A link to a package that does not
+/// The package a signed link of `kind` to this file opens, if the request's `query`
+/// carries a genuine, unexpired signature for it. A link to a package that does not
 /// exist fails like a forged one, so links reveal nothing.
 pub(crate) fn verify_package<'s>(
     state: &'s AppState,
@@ -132,7 +132,7 @@ pub(crate) fn verify_package<'s>(
     package_id: &str,
     version_id: &str,
     file_name: &str,
-    params: &QueryParams,
+    query: Option<&str>,
 ) -> Result<&'s Package, ApiError> {
     let package = state
         .catalogue
@@ -145,6 +145,9 @@ pub(crate) fn verify_package<'s>(
         version: version_id,
         file_name,
     };
-    link.verify(&state.signer, params)?;
+    link.verify(
+        &state.signer,
+        &QueryParams::parse(query.unwrap_or_default())?,
+    )?;
     Ok(package)
 }

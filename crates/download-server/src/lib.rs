@@ -129,7 +129,7 @@ fn router(config: &Config) -> Result<Router, Error> {
     };
     let catalogue = Catalogue::load(&source, &links)?;
     let signer = match &config.signing_key {
-        Some(key) if !key.is_empty() => Signer::new(key.as_bytes()),
+        Some(key) if !key.as_bytes().is_empty() => Signer::new(key.as_bytes()),
         _ => process_signer(),
     };
     let state = Arc::new(AppState {

@@ -2,6 +2,8 @@
 
 use download_api::{ErrorBody, ServiceUrls, encode_component};
 
+use crate::signed_link::{LinkKind, SignedLink};
+
 /// Where the API lives, below the public origin.
 pub(crate) const API_PREFIX: &str = "/downloads/v1";
 /// Where the token endpoint lives, below the public origin.
@@ -59,35 +61,29 @@ impl Links {
         )
     }
 
-    /// Direct address of a data package file, with its signed query.
-    pub(crate) fn package_file(
-        &self,
-        package_id: &str,
-        version_id: &str,
-        file_name: &str,
-        signed_query: &str,
-    ) -> String {
-        format!(
-            "{}{FILES_PREFIX}/packages/{}/{}/{}?{signed_query}",
-            self.origin,
-            encode_component(package_id),
-            encode_component(version_id),
-            encode_component(file_name),
-        )
-    }
-
-    /// The API's downloads address of a data package file, with its signed query.
-    pub(crate) fn signed_version_download(
-        &self,
-        package_id: &str,
-        version_id: &str,
-        file_name: &str,
-        signed_query: &str,
-    ) -> String {
-        format!(
-            "{}&{signed_query}",
-            self.api.version_download(package_id, version_id, file_name),
-        )
+    /// The address of the data package file `link` is for, with its `signed_query`: the
+    /// API's downloads address (as a version lists it), or the direct address (where
+    /// that redirects).
+    pub(crate) fn signed(&self, link: &SignedLink, signed_query: &str) -> String {
+        let SignedLink {
+            package,
+            version,
+            file_name,
+            ..
+        } = *link;
+        match link.kind {
+            LinkKind::Api => format!(
+                "{}&{signed_query}",
+                self.api.version_download(package, version, file_name),
+            ),
+            LinkKind::File => format!(
+                "{}{FILES_PREFIX}/packages/{}/{}/{}?{signed_query}",
+                self.origin,
+                encode_component(package),
+                encode_component(version),
+                encode_component(file_name),
+            ),
+        }
     }
 
     /// Error-body links back to the open catalogue.
@@ -137,13 +133,24 @@ mod tests {
             "http://h:1/files/images/OpenRoads/2-large.jpg"
         );
         let signed = "expires=10&signature=abc_-";
+        let file = SignedLink {
+            kind: LinkKind::File,
+            project: "Alpha",
+            package: "p",
+            version: "v",
+            file_name: "a&b.zip",
+        };
         assert_eq!(
-            links.package_file("p", "v", "a&b.zip", signed),
+            links.signed(&file, signed),
             "http://h:1/files/packages/p/v/a%26b.zip?expires=10&signature=abc_-"
         );
+        let api = SignedLink {
+            kind: LinkKind::Api,
+            ..file
+        };
         assert_eq!(
-            links.signed_version_download("p", "v", "a.zip", signed),
-            "http://h:1/downloads/v1/dataPackages/p/versions/v/downloads?fileName=a.zip&expires=10&signature=abc_-"
+            links.signed(&api, signed),
+            "http://h:1/downloads/v1/dataPackages/p/versions/v/downloads?fileName=a%26b.zip&expires=10&signature=abc_-"
         );
         assert_eq!(links.token(), "http://h:1/oauth2/token/v1");
     }

@@ -77,27 +77,12 @@ async fn version(
 ) -> Result<Response, ApiError> {
     let package = owned_package(&state, caller, &package_id)?;
     let version = find_version(&state, package, &version_id)?;
-    let project = &state.catalogue.project(package.project).name;
     let downloads = version
         .files
         .iter()
         .map(|file| {
-            let link = SignedLink {
-                kind: LinkKind::Api,
-                project,
-                package: &package.id,
-                version: &version.summary.id,
-                file_name: &file.file_name,
-            };
-            download_entry(
-                file,
-                state.links.signed_version_download(
-                    &package.id,
-                    &version.summary.id,
-                    &file.file_name,
-                    &link.sign(&state.signer),
-                ),
-            )
+            let url = signed_url(&state, LinkKind::Api, package, version, file);
+            download_entry(file, url)
         })
         .collect();
     let body = DataPackageVersion {
@@ -138,19 +123,7 @@ async fn download(
         )
     })?;
 
-    let link = SignedLink {
-        kind: LinkKind::File,
-        project: &state.catalogue.project(package.project).name,
-        package: &package.id,
-        version: &version.summary.id,
-        file_name: &file.file_name,
-    };
-    let direct = state.links.package_file(
-        &package.id,
-        &version.summary.id,
-        &file.file_name,
-        &link.sign(&state.signer),
-    );
+    let direct = signed_url(&state, LinkKind::File, package, version, file);
     let vary = (header::VARY, HeaderValue::from_static("accept"));
     if prefers_json(&headers) {
         let mut response = json_of(&download_entry(file, direct))?;
@@ -201,6 +174,24 @@ fn find_version<'a>(
         };
         ApiError::not_found(message, state.links.package_links())
     })
+}
+
+/// The address of `file`, signed for an hour, of the `kind` given.
+fn signed_url(
+    state: &AppState,
+    kind: LinkKind,
+    package: &Package,
+    version: &PackageVersion,
+    file: &ServedFile,
+) -> String {
+    let link = SignedLink {
+        kind,
+        project: &state.catalogue.project(package.project).name,
+        package: &package.id,
+        version: &version.summary.id,
+        file_name: &file.file_name,
+    };
+    state.links.signed(&link, &link.sign(&state.signer))
 }
 
 fn download_entry(file: &ServedFile, url: String) -> Download {

@@ -3,14 +3,14 @@
 //! (`{n}-large.jpg`), and signed `/files/packages/{p}/{v}/{fileName}?expires=…&signature=…`.
 
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
 
 use super::get_only;
 use crate::error::ApiError;
-use crate::extract::{ApiPath, Params, verify_package};
+use crate::extract::{ApiPath, verify_package};
 use crate::file::ServedFile;
 use crate::links::{FILES_PREFIX, image_file_name};
 use crate::serve_file::{Disposition, respond};
@@ -84,7 +84,7 @@ fn find_image<'a>(state: &'a AppState, product_id: &str, name: &str) -> Option<&
 async fn package_file(
     State(state): State<SharedState>,
     ApiPath((package_id, version_id, file_name)): ApiPath<(String, String, String)>,
-    Params(query): Params,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let package = verify_package(
@@ -93,7 +93,7 @@ async fn package_file(
         &package_id,
         &version_id,
         &file_name,
-        &query,
+        query.as_deref(),
     )?;
     // Genuine: only a catalogue changed since signing can make these lookups fail.
     let file = package

@@ -210,7 +210,11 @@ fn test() -> Result {
         Ok(())
     })?;
     // Before any other cargo command can quietly update it: CI builds what is committed.
-    steps.run("Cargo.lock", || run(cargo().args(["fetch", "--locked"])))?;
+    steps.run("Cargo.lock", || {
+        run(cargo().args(["fetch", "--locked"]))?;
+        // The fuzz targets are a workspace of their own, with their own lock file.
+        run(cargo().args(["fetch", "--locked", "--manifest-path", "fuzz/Cargo.toml"]))
+    })?;
     steps.run("fmt", || {
         run(cargo().args(["fmt", "--all", "--", "--check"]))
     })?;

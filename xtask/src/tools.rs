@@ -243,7 +243,7 @@ pub fn apt_install(packages: &[&str], needed_for: &str) -> Result {
 
 #[cfg(test)]
 mod tests {
-    use super::{locked_version, quoted_value};
+    use super::{locked_version, quoted_value, trunk_toml_value};
 
     /// wasm-bindgen's generated glue and the app's `wasm-bindgen` crate must be the same
     /// release, or the app fails at start in the browser.
@@ -251,6 +251,16 @@ mod tests {
     fn the_bindgen_library_is_the_apps_wasm_bindgen_release() {
         assert_eq!(
             locked_version("wasm-bindgen-cli-support").unwrap(),
+            locked_version("wasm-bindgen").unwrap()
+        );
+    }
+
+    /// trunk runs offline with the wasm-bindgen command Trunk.toml names: `cargo xtask dev`
+    /// would stop on a mismatch, so CI catches it first.
+    #[test]
+    fn trunk_uses_the_apps_wasm_bindgen_release() {
+        assert_eq!(
+            trunk_toml_value("wasm_bindgen").unwrap(),
             locked_version("wasm-bindgen").unwrap()
         );
     }

@@ -1,7 +1,5 @@
 //! A real server on a free port, and a client that does not follow redirects.
 
-#![allow(dead_code)] // Each test binary uses its own part of this.
-
 use std::path::PathBuf;
 
 use clap::Parser;

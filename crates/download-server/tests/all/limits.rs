@@ -1,13 +1,11 @@
 //! Slow and idle clients: timeouts for headers, bodies and idle connections, and a cap
 //! on connections that makes room by closing the connection idle the longest.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::TestServer;
+use crate::common::TestServer;
 use reqwest::StatusCode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;

@@ -1,11 +1,10 @@
 //! Data packages: what each project sees, versions and their links, downloads, and
 //! the signed download urls that work on their own.
 
-mod common;
-
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::{
+use crate::common;
+use crate::common::{
     ALPHA_KEY, BETA_KEY, SIGNING_KEY, TestServer, check_download, header, md5_hex, read_json,
 };
 use download_server::signed_link::{LinkKind, SignedLink};

@@ -1,9 +1,7 @@
 //! Open products: listing, details, downloads with filters and redirects, images,
 //! and the API's shared behaviour (errors, 405, CORS, compression).
 
-mod common;
-
-use common::{TestServer, check_download, header, read_json};
+use crate::common::{TestServer, check_download, header, read_json};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

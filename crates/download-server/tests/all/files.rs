@@ -1,11 +1,10 @@
 //! The direct file addresses: headers, ranges, conditional requests, signed package
 //! files, and a walk over whole catalogues checking every file against its listing.
 
-mod common;
-
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::{
+use crate::common;
+use crate::common::{
     ALPHA_KEY, SIGNING_KEY, TestServer, check_download, client, follow, header, md5_hex, read_json,
 };
 use download_server::signed_link::{LinkKind, SignedLink};

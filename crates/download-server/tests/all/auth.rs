@@ -1,12 +1,11 @@
 //! The three authentication schemes and the token endpoint.
 
-mod common;
-
 use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use common::{ALPHA_KEY, ALPHA_SECRET, BETA_KEY, BETA_SECRET, TestServer, header, read_json};
+use crate::common;
+use crate::common::{ALPHA_KEY, ALPHA_SECRET, BETA_KEY, BETA_SECRET, TestServer, header, read_json};
 use reqwest::StatusCode;
 use serde_json::Value;
 

@@ -1,11 +1,9 @@
 //! `--rate-limit N`: N requests a minute for each API key (or token's project), else
 //! for each address; beyond it 429 with Retry-After, until the allowance refills.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{ALPHA_KEY, ALPHA_SECRET, BETA_KEY, TestServer, header, read_json};
+use crate::common::{ALPHA_KEY, ALPHA_SECRET, BETA_KEY, TestServer, header, read_json};
 use reqwest::StatusCode;
 
 /// 60 a minute: the allowance refills one request a second, so the test waits little.

@@ -101,8 +101,7 @@ pub async fn emulate(h: &Harness, viewport: Viewport, scheme: Scheme) {
     .await
     .expect("set the colour scheme");
     // Let the page lay itself out again before anything is measured.
-    h.js("return new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));")
-        .await;
+    h.next_frames().await;
 }
 
 /// axe-core's script, read once.

@@ -8,7 +8,6 @@ mod bulk;
 mod gallery;
 mod packages;
 mod product;
-mod product_page;
 mod quirky_service;
 mod scale;
 mod session;

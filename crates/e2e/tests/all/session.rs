@@ -1,12 +1,11 @@
-//! The session across reloads, sign-out and renewal, in a real browser against the
-//! real server. Demo project Alpha owns package 0040046952.
+//! The session across reloads, sign-out, renewal and expiry, in a real browser against
+//! the real server. Tests of a token's end wait for the server to refuse the token, not
+//! for a time. Demo project Alpha owns package 0040046952.
 
-use std::time::{Duration, Instant};
+use e2e::demo::{KEY, PACKAGE, SECRET};
+use e2e::{Harness, WAIT, eventually};
+use reqwest::StatusCode;
 
-use e2e::Harness;
-
-const KEY: &str = "alpha-demo-key";
-const SECRET: &str = "alpha-demo-secret";
 const STORED: &str = "return sessionStorage.getItem('download-explorer.session');";
 const VERSION_PAGE: &str = "/packages/0040046952/versions/118429";
 
@@ -22,23 +21,55 @@ async fn sign_in(h: &Harness, path: &str, keep: bool) {
         option.click().await.unwrap();
     }
     h.submit_sign_in().await;
-    wait_for_path(h, path).await;
+    h.wait_for_path(path).await;
 }
 
-async fn wait_for_path(h: &Harness, want: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let url = h.current_url().await;
-        if url.strip_prefix(&h.base) == Some(want) {
-            return;
-        }
-        assert!(Instant::now() < deadline, "never reached {want}; at {url}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+/// Our server with tokens living `ttl` seconds, and the app signed in with the key
+/// and secret (kept on this tab) on the version page.
+async fn signed_in_on_the_version_page(ttl: &str) -> Harness {
+    let h = Harness::start(&["--token-ttl", ttl]).await;
+    sign_in(&h, VERSION_PAGE, true).await;
+    h.wait_for_text("h1", "Version 118429").await;
+    h
 }
 
 async fn reload(h: &Harness) {
     h.driver.refresh().await.expect("reload");
+}
+
+/// The token the tab keeps now.
+async fn stored_token(h: &Harness) -> String {
+    let kept = h.js(STORED).await;
+    let kept: serde_json::Value =
+        serde_json::from_str(kept.as_str().expect("a kept session")).expect("its JSON");
+    kept["token"].as_str().expect("a kept token").to_owned()
+}
+
+/// Waits until the tab keeps a token other than `old`, and returns it.
+async fn renewed_from(h: &Harness, old: &str) -> String {
+    eventually(WAIT, async || match stored_token(h).await {
+        token if token != old => Ok(token),
+        _ => Err("the app kept the same token".to_owned()),
+    })
+    .await
+}
+
+/// Waits until the server refuses `token`: its life is over.
+async fn wait_until_refused(h: &Harness, token: &str) {
+    let url = h.url("/downloads/v1/dataPackages");
+    eventually(WAIT, async || {
+        let response = reqwest::Client::new()
+            .get(&url)
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("ask the service");
+        match response.status() {
+            StatusCode::UNAUTHORIZED => Ok(()),
+            status => Err(format!("the service still answers the token {status}")),
+        }
+    })
+    .await
 }
 
 #[tokio::test]
@@ -56,9 +87,10 @@ async fn a_reload_keeps_the_user_signed_in_and_sign_out_forgets_it() {
         .await;
     h.wait_for_text(".session-badge", "alpha-de…").await;
     assert_eq!(h.current_url().await, h.url("/packages"));
+    h.assert_no_secrets(&[SECRET]).await;
 
-    h.find(".session-sign-out").await.click().await.unwrap();
-    wait_for_path(&h, "/login?next=/packages").await;
+    h.click(".session-sign-out").await;
+    h.wait_for_path("/login?next=/packages").await;
     assert_eq!(h.js(STORED).await, serde_json::Value::Null);
     // Sign-out forgets who it was: not even the key is offered again.
     let key = h.find("#login-key").await.prop("value").await.unwrap();
@@ -79,16 +111,14 @@ async fn unticking_keep_me_signed_in_means_a_reload_signs_out() {
         .await;
     assert_eq!(h.js(STORED).await, serde_json::Value::Null);
     reload(&h).await;
-    wait_for_path(&h, "/login?next=/packages").await;
+    h.wait_for_path("/login?next=/packages").await;
     h.find(".login-form").await;
     h.stop().await;
 }
 
 #[tokio::test]
 async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page() {
-    let h = Harness::start(&["--token-ttl", "5"]).await;
-    sign_in(&h, VERSION_PAGE, true).await;
-    h.wait_for_text("h1", "Version 118429").await;
+    let h = signed_in_on_the_version_page("5").await;
     // A reload keeps the token only: the secret is gone, so the header asks for it
     // (the token has less than a minute left).
     reload(&h).await;
@@ -106,11 +136,7 @@ async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page
 
     // A wrong secret says so by the fields, and keeps the prompt.
     h.type_into("#prompt-secret", "not-the-secret").await;
-    h.find(".session-prompt button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(".session-prompt button[type='submit']").await;
     h.wait_for_text("#session-prompt-error", "did not accept")
         .await;
     let invalid = h
@@ -122,26 +148,91 @@ async fn after_a_reload_the_secret_asked_in_place_renews_without_losing_the_page
     assert_eq!(invalid.as_deref(), Some("true"));
 
     h.type_into("#prompt-secret", SECRET).await;
-    h.find(".session-prompt button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !h.find_all(".session-reminder").await.is_empty() {
-        assert!(Instant::now() < deadline, "the reminder stayed");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    h.click(".session-prompt button[type='submit']").await;
+    h.wait_for_js("!document.querySelector('.session-reminder')")
+        .await;
     // Same page, never reloaded, and the new token works.
     assert_eq!(h.js("return window.__samePage === true;").await, true);
     assert_eq!(h.current_url().await, h.url(VERSION_PAGE));
-    h.find("a[rel='next']").await.click().await.unwrap();
+    h.click("a[rel='next']").await;
     h.wait_for_text("h1", "Version 124307").await;
-    // With the secret held again, the app renews by itself past the token's life.
-    tokio::time::sleep(Duration::from_secs(6)).await;
-    h.find("a[rel='prev']").await.click().await.unwrap();
+    // With the secret held again, the app renews by itself, and the session outlives
+    // the token the secret gave.
+    let given = stored_token(&h).await;
+    renewed_from(&h, &given).await;
+    wait_until_refused(&h, &given).await;
+    h.click("a[rel='prev']").await;
     h.wait_for_text("h1", "Version 118429").await;
     let kept = h.js(STORED).await;
     assert!(!kept.as_str().unwrap_or_default().contains(SECRET));
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn an_expired_token_asks_to_sign_in_again_and_returns_to_the_same_page() {
+    let h = Harness::start(&["--token-ttl", "3"]).await;
+    h.goto(&format!("/login?next={VERSION_PAGE}")).await;
+    h.find(".login-form").await;
+    // Fetched once the app is up: the token only lives 3 s.
+    let token = h.fetch_token(KEY, SECRET).await;
+    h.sign_in_with_token(&token).await;
+    h.wait_for_path(VERSION_PAGE).await;
+    h.wait_for_text("h1", "Version 118429").await;
+
+    // The token dies; with no secret to renew it, the next request sends the user
+    // to sign in, keeping their place.
+    wait_until_refused(&h, &token).await;
+    h.click("a[rel='next']").await;
+    let newer = format!("/packages/{PACKAGE}/versions/124307");
+    let login = h
+        .wait_for_address(|address| address.starts_with("/login?next="))
+        .await;
+    assert_eq!(login, format!("/login?next={newer}"));
+    h.wait_for_text(".session-notice", "Sign in again").await;
+
+    let fresh = h.fetch_token(KEY, SECRET).await;
+    h.sign_in_with_token(&fresh).await;
+    h.wait_for_path(&newer).await;
+    h.wait_for_text("h1", "Version 124307").await;
+    h.assert_no_secrets(&[&token, &fresh]).await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_pasted_token_answer_shows_its_time_left_and_ends_the_session_on_time() {
+    let h = Harness::start(&["--token-ttl", "3"]).await;
+    h.goto(&format!("/login?next={VERSION_PAGE}")).await;
+    h.find(".login-form").await;
+    // The token endpoint's whole answer, pasted: the app knows when the token dies.
+    let answer = e2e::token_answer(&h.base, KEY, SECRET).await;
+    h.sign_in_with_token(&answer).await;
+    h.wait_for_path(VERSION_PAGE).await;
+    let left = h.text(".session-time").await;
+    assert!(left.ends_with(" s left"), "{left}");
+    // Without any click, the app asks to sign in again when the token expires.
+    let login = h
+        .wait_for_address(|address| address.starts_with("/login"))
+        .await;
+    assert_eq!(login, format!("/login?next={VERSION_PAGE}"));
+    h.wait_for_text(".session-notice", "expired").await;
+    let token: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    h.assert_no_secrets(&[token["access_token"].as_str().unwrap()])
+        .await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_held_secret_renews_the_token_before_it_expires() {
+    let h = signed_in_on_the_version_page("3").await;
+    // Untouched, the app renews the token on its own; the session outlives the first
+    // token.
+    let first = stored_token(&h).await;
+    renewed_from(&h, &first).await;
+    wait_until_refused(&h, &first).await;
+    h.click("a[rel='next']").await;
+    h.wait_for_text("h1", "Version 124307").await;
+    assert!(h.current_url().await.ends_with("/versions/124307"));
+    h.wait_for_text(".session-badge", "alpha-de…").await;
+    h.assert_no_secrets(&[SECRET]).await;
     h.stop().await;
 }

@@ -178,3 +178,20 @@ pub async fn check_all_looks(h: &Harness, page: &str) -> Vec<String> {
     emulate(h, DESKTOP, Scheme::Light).await;
     problems
 }
+
+/// Opens the app path `path`, waits for `ready` to show, and checks the page under every
+/// [`ALL_LOOKS`] combination; `page` names it in the problems found.
+pub async fn check_page(h: &Harness, path: &str, ready: &str, page: &str) -> Vec<String> {
+    h.goto(path).await;
+    h.find(ready).await;
+    check_all_looks(h, page).await
+}
+
+/// Fails the test with every problem axe-core found, if it found any.
+pub fn assert_none(problems: &[String]) {
+    assert!(
+        problems.is_empty(),
+        "axe-core found:\n{}",
+        problems.join("\n")
+    );
+}

@@ -37,14 +37,6 @@ async fn focused(h: &Harness) -> String {
         .to_owned()
 }
 
-fn assert_none(problems: Vec<String>) {
-    assert!(
-        problems.is_empty(),
-        "axe-core found:\n{}",
-        problems.join("\n")
-    );
-}
-
 #[tokio::test]
 async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
     let h = Harness::start(&[]).await;
@@ -55,9 +47,7 @@ async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
         ("/settings", ".connection-status.ok"),
         ("/no-such-page", "main h1"),
     ] {
-        h.goto(path).await;
-        h.find(ready).await;
-        problems.extend(axe::check_all_looks(&h, path).await);
+        problems.extend(axe::check_page(&h, path, ready, path).await);
     }
     // The gallery's filters open behind their button on a phone.
     h.goto("/").await;
@@ -81,7 +71,7 @@ async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
             .into_iter()
             .map(|v| format!("/ with the filters open on a phone: {v}")),
     );
-    assert_none(problems);
+    axe::assert_none(&problems);
     h.stop().await;
 }
 
@@ -106,7 +96,7 @@ async fn a_wrong_secret_marks_both_fields_and_passes_axe() {
             Some("login-error")
         );
     }
-    assert_none(axe::check_all_looks(&h, "/login with a wrong secret").await);
+    axe::assert_none(&axe::check_all_looks(&h, "/login with a wrong secret").await);
     h.stop().await;
 }
 
@@ -128,11 +118,9 @@ async fn signed_in_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
             ".files-table",
         ),
     ] {
-        h.goto(&path).await;
-        h.find(ready).await;
-        problems.extend(axe::check_all_looks(&h, &path).await);
+        problems.extend(axe::check_page(&h, &path, ready, &path).await);
     }
-    assert_none(problems);
+    axe::assert_none(&problems);
     h.stop().await;
 }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use download_api::ProductDownload;
 use e2e::thirtyfour::prelude::*;
-use e2e::{Harness, attribute, download, get_json, md5_hex};
+use e2e::{Harness, attribute, axe, download, get_json, md5_hex};
 
 const PRODUCT: &str = "OpenMapLocal";
 /// Twenty squares of England and Wales.
@@ -551,9 +551,7 @@ async fn every_state_of_the_product_page_passes_axe_in_every_look() {
     .await;
     let mut problems = Vec::new();
     let mut check = async |path: &str, ready: &str, state: &str| {
-        h.goto(path).await;
-        h.find(ready).await;
-        problems.extend(e2e::axe::check_all_looks(&h, state).await);
+        problems.extend(axe::check_page(&h, path, ready, state).await);
     };
     check(
         &format!("/products/{PRODUCT}"),
@@ -595,10 +593,6 @@ async fn every_state_of_the_product_page_passes_axe_in_every_look() {
         "the list loading",
     )
     .await;
-    assert!(
-        problems.is_empty(),
-        "axe-core found:\n{}",
-        problems.join("\n")
-    );
+    axe::assert_none(&problems);
     h.stop().await;
 }

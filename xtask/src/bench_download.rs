@@ -4,7 +4,7 @@
 //!
 //! A temporary catalogue holds the files (incompressible bytes, so neither side gains
 //! from compression); the browser test `bench_download_to_folder` in
-//! `crates/e2e/tests/bulk.rs`, built in release, serves it, drives both and prints the
+//! `crates/e2e/tests/all/bulk.rs`, built in release, serves it, drives both and prints the
 //! ratios. Not a timed test: it measures this machine, as it is at the moment.
 
 use std::fs::{self, File};
@@ -33,11 +33,11 @@ pub fn bench() -> Result {
     );
     write_catalogue(work.path())?;
     run(cargo()
-        .args(["test", "--release", "-p", "e2e", "--test", "bulk", "--"])
+        .args(["test", "--release", "-p", "e2e", "--test", "all", "--"])
         .args([
             "--ignored",
             "--exact",
-            "bench_download_to_folder",
+            "bulk::bench_download_to_folder",
             "--nocapture",
         ])
         .env("BENCH_CATALOGUE", work.path())

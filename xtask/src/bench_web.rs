@@ -2,8 +2,8 @@
 //! package version of 10,000 files) and on a slow network, next to plain-JS pages
 //! rendering the same JSON from the same server, in headless Chromium.
 //!
-//! Builds the app and the release server, generates the large catalogue
-//! (`tools/bench-web/catalogue.rs`) into a temporary directory, and starts two servers
+//! Builds the app and the release server, writes the large catalogue (the server's
+//! `LargeCatalogue`, `crates/download-server/src/testing.rs`) into a temporary directory, and starts two servers
 //! with the app and the reference pages (`tools/bench-web/*.html`, under `/bench/`): one
 //! with the large catalogue, one with the demo catalogue (the slow-4G first load is
 //! measured on the catalogue users meet first). The browser part,
@@ -19,8 +19,13 @@ use crate::exec::{Result, cargo, command, root, run, target_dir};
 use crate::server::{Server, start_ours};
 use crate::tools;
 
-#[path = "../../tools/bench-web/catalogue.rs"]
+// The server's test catalogue builder, std only: included rather than building the
+// server here. Only the builder and its credentials are used.
+#[allow(dead_code)]
+#[path = "../../crates/download-server/src/testing.rs"]
 mod catalogue;
+
+use catalogue::{Gridded, LargeCatalogue};
 
 /// Runs the whole comparison, three runs unless `BENCH_WEB_RUNS` says otherwise; with
 /// `--profile`, profiles the app instead (built with its function names).
@@ -53,12 +58,19 @@ pub fn bench(profile: bool) -> Result {
         fs::copy(root().join("tools/bench-web").join(page), pages.join(page))?;
     }
     let large = work.path().join("catalogue");
+    // Issue 11's sizes: nine products in ten offer every grid square in three formats.
+    let catalogue = LargeCatalogue {
+        products: 1000,
+        gridded: Gridded::MostOfThem,
+        formats: 3,
+        versions: vec![9800, 9900, 10_000],
+        pictures: Some(root().join("crates/download-server/demo/images")),
+    };
     println!(
         "writing the catalogue: {} products, package versions of {:?} files",
-        catalogue::PRODUCTS,
-        catalogue::VERSION_FILES
+        catalogue.products, catalogue.versions
     );
-    catalogue::write(&large, &root().join("crates/download-server/demo/images"))?;
+    catalogue.write(&large)?;
 
     let large = start_server(&web_root, Some(&large))?;
     let demo = start_server(&web_root, None)?;

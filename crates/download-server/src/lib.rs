@@ -50,6 +50,8 @@ mod serve_file;
 pub mod signed_link;
 pub mod signing;
 mod state;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod trace;
 
 use std::future::Future;

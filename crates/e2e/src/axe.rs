@@ -101,8 +101,7 @@ pub async fn emulate(h: &Harness, viewport: Viewport, scheme: Scheme) {
     .await
     .expect("set the colour scheme");
     // Let the page lay itself out again before anything is measured.
-    h.js("return new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));")
-        .await;
+    h.next_frames().await;
 }
 
 /// axe-core's script, read once.
@@ -178,4 +177,21 @@ pub async fn check_all_looks(h: &Harness, page: &str) -> Vec<String> {
     }
     emulate(h, DESKTOP, Scheme::Light).await;
     problems
+}
+
+/// Opens the app path `path`, waits for `ready` to show, and checks the page under every
+/// [`ALL_LOOKS`] combination; `page` names it in the problems found.
+pub async fn check_page(h: &Harness, path: &str, ready: &str, page: &str) -> Vec<String> {
+    h.goto(path).await;
+    h.find(ready).await;
+    check_all_looks(h, page).await
+}
+
+/// Fails the test with every problem axe-core found, if it found any.
+pub fn assert_none(problems: &[String]) {
+    assert!(
+        problems.is_empty(),
+        "axe-core found:\n{}",
+        problems.join("\n")
+    );
 }

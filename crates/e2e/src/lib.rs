@@ -10,6 +10,7 @@
 pub mod quirky_service;
 pub mod static_host;
 
+use std::collections::BTreeSet;
 use std::future::pending;
 use std::net::{SocketAddr, TcpListener as StdListener};
 use std::os::unix::process::CommandExt;
@@ -20,12 +21,103 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use clap::Parser;
 use download_server::Config;
+use serde::de::DeserializeOwned;
+use thirtyfour::components::SelectElement;
 use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
 
 pub use thirtyfour;
 
 pub mod axe;
+
+/// The demo catalogue's project Alpha: its credentials and its first data package.
+pub mod demo {
+    pub const KEY: &str = "alpha-demo-key";
+    pub const SECRET: &str = "alpha-demo-secret";
+    /// Southampton Addresses, versions 110012, 118429, 124307 and 131866.
+    pub const PACKAGE: &str = "0040046952";
+}
+
+/// How long a wait lasts unless told otherwise.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// Tries `attempt` every 50 ms until it succeeds, for up to `within`, and returns what
+/// it found; fails the test with the last attempt's reason. The one way the tests wait:
+/// for what they need, never for a fixed time.
+pub async fn eventually<T>(
+    within: Duration,
+    mut attempt: impl AsyncFnMut() -> Result<T, String>,
+) -> T {
+    let deadline = Instant::now() + within;
+    loop {
+        match attempt().await {
+            Ok(found) => return found,
+            Err(why) if Instant::now() >= deadline => panic!("after {within:?}: {why}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// The JSON `url` answers (with the access token `token`, if any), as any client reads it.
+pub async fn get_json<T: DeserializeOwned>(url: &str, token: Option<&str>) -> T {
+    let mut request = reqwest::Client::new().get(url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request
+        .send()
+        .await
+        .and_then(|r| r.error_for_status())
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .json()
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+}
+
+/// The md5 of `bytes` in hex, as the service lists it.
+pub fn md5_hex(bytes: &[u8]) -> String {
+    use md5::{Digest, Md5};
+    format!("{:x}", Md5::digest(bytes))
+}
+
+/// The bytes `url` answers, following redirects as a browser does; fails the test on
+/// an error status.
+pub async fn download(url: &str) -> Vec<u8> {
+    let response = reqwest::get(url)
+        .await
+        .and_then(|r| r.error_for_status())
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"));
+    response.bytes().await.expect("the body").to_vec()
+}
+
+/// The attribute `name` of the element matching `css` inside `element`.
+pub async fn attribute(element: &WebElement, css: &str, name: &str) -> String {
+    element
+        .find(By::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css:?}: {e}"))
+        .attr(name)
+        .await
+        .unwrap_or_else(|e| panic!("{name} of {css:?}: {e}"))
+        .unwrap_or_else(|| panic!("{css:?} has no {name}"))
+}
+
+/// The token endpoint's whole answer (JSON text) for a project's key and secret, as
+/// another tool would get it from the service at `origin`.
+pub async fn token_answer(origin: &str, key: &str, secret: &str) -> String {
+    reqwest::Client::new()
+        .post(format!("{origin}/oauth2/token/v1"))
+        .basic_auth(key, Some(secret))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body("grant_type=client_credentials")
+        .send()
+        .await
+        .and_then(|r| r.error_for_status())
+        .expect("the token endpoint gives a token")
+        .text()
+        .await
+        .expect("the token answer")
+}
 
 /// Chromium's flags for a root user on a machine with no network but loopback.
 const CHROME_ARGS: &[&str] = &[
@@ -242,22 +334,16 @@ impl Harness {
     /// The app may re-render that element between finding and reading it (a
     /// sign-in swaps the session badge), so a stale element is looked up again.
     pub async fn text(&self, css: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let error = match self.find(css).await.text().await {
-                Ok(text) => return text,
-                Err(error) => error,
-            };
-            let stale = matches!(
-                error.as_inner(),
-                WebDriverErrorInner::StaleElementReference(_)
-            );
-            assert!(
-                stale && Instant::now() < deadline,
-                "text of {css:?}: {error}"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        eventually(WAIT, async || match self.find(css).await.text().await {
+            Ok(text) => Ok(text),
+            Err(error) => match error.as_inner() {
+                WebDriverErrorInner::StaleElementReference(_) => {
+                    Err(format!("text of {css:?}: {error}"))
+                }
+                _ => panic!("text of {css:?}: {error}"),
+            },
+        })
+        .await
     }
 
     /// From the next page on, the app's folder picker answers the browser's
@@ -274,6 +360,25 @@ impl Harness {
             .expect("install the folder hook");
     }
 
+    /// Clicks the first element matching `css`, waiting up to 10 s for it to appear.
+    pub async fn click(&self, css: &str) {
+        self.find(css)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css:?}: {e}"));
+    }
+
+    /// Chooses the option whose value is `value` in the `<select>` matching `css`.
+    pub async fn select(&self, css: &str, value: &str) {
+        SelectElement::new(&self.find(css).await)
+            .await
+            .unwrap_or_else(|e| panic!("{css:?} is no select: {e}"))
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|e| panic!("{css:?} has no option {value:?}: {e}"));
+    }
+
     /// Every element matching `css` (none is fine; no waiting).
     pub async fn find_all(&self, css: &str) -> Vec<WebElement> {
         self.driver.find_all(By::Css(css)).await.unwrap_or_default()
@@ -281,25 +386,50 @@ impl Harness {
 
     /// Waits up to 10 s until the page's JavaScript `condition` is truthy.
     pub async fn wait_for_js(&self, condition: &str) {
-        let deadline = Instant::now() + Duration::from_secs(10);
         let script = format!("return !!({condition});");
-        loop {
-            let ok = self
-                .driver
-                .execute(&script, vec![])
-                .await
-                .ok()
-                .and_then(|r| r.json().as_bool())
-                .unwrap_or(false);
-            if ok {
-                return;
+        eventually(WAIT, async || {
+            let truthy = self.driver.execute(&script, vec![]).await;
+            match truthy.ok().and_then(|r| r.json().as_bool()) {
+                Some(true) => Ok(()),
+                _ => Err(format!("never true: {condition}")),
             }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for: {condition}"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        })
+        .await
+    }
+
+    /// Waits up to 10 s until the element with the id `id` has the focus.
+    pub async fn wait_for_focus(&self, id: &str) {
+        self.wait_for_js(&format!(
+            "document.activeElement && document.activeElement.id === '{id}'"
+        ))
+        .await;
+    }
+
+    /// Waits up to 10 s until the app's address (path and query, after [`Harness::base`])
+    /// satisfies `want`, and returns it.
+    pub async fn wait_for_address(&self, want: impl Fn(&str) -> bool) -> String {
+        eventually(WAIT, async || {
+            let url = self.current_url().await;
+            let address = url.strip_prefix(&self.base).unwrap_or(&url).to_owned();
+            if want(&address) {
+                Ok(address)
+            } else {
+                Err(format!("the app stayed at {address}"))
+            }
+        })
+        .await
+    }
+
+    /// Waits up to 10 s until the app's address (path and query) is `want`.
+    pub async fn wait_for_path(&self, want: &str) {
+        self.wait_for_address(|address| address == want).await;
+    }
+
+    /// Waits for the page's next two animation frames: whatever it was told has been
+    /// laid out and painted.
+    pub async fn next_frames(&self) {
+        self.js("return new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));")
+            .await;
     }
 
     /// Runs `script` in the page and returns its JSON result.
@@ -343,21 +473,49 @@ impl Harness {
 
     /// [`Harness::wait_for_text`] for work that takes longer, such as a whole download.
     pub async fn wait_for_text_within(&self, css: &str, needle: &str, within: Duration) -> String {
-        let deadline = Instant::now() + within;
-        loop {
+        eventually(within, async || {
             let text = match self.find_all(css).await.first() {
                 Some(element) => element.text().await.unwrap_or_default(),
                 None => String::new(),
             };
             if text.contains(needle) {
-                return text;
+                Ok(text)
+            } else {
+                Err(format!("{css} never said {needle:?}; it says {text:?}"))
             }
-            assert!(
-                Instant::now() < deadline,
-                "{css} never said {needle:?}; it says {text:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        })
+        .await
+    }
+
+    /// A token for a project's key and secret from the app's service (when that is
+    /// our server, at [`Harness::base`]).
+    pub async fn fetch_token(&self, key: &str, secret: &str) -> String {
+        let answer: serde_json::Value =
+            serde_json::from_str(&token_answer(&self.base, key, secret).await)
+                .expect("the token answer's JSON");
+        answer["access_token"]
+            .as_str()
+            .expect("access_token")
+            .to_owned()
+    }
+
+    /// (file name, size) of every row of a product's downloads table, once it has
+    /// `count` rows.
+    pub async fn downloads_table(&self, count: usize) -> BTreeSet<(String, u64)> {
+        self.wait_for_js(&format!(
+            "document.querySelectorAll('.downloads-table tbody tr').length === {count}"
+        ))
+        .await;
+        let rows = self
+            .js(
+                "return [...document.querySelectorAll('.downloads-table tbody tr')].map(r => \
+                 [r.dataset.file, Number(r.querySelector('[data-bytes]').dataset.bytes)]);",
+            )
+            .await;
+        serde_json::from_value::<Vec<(String, u64)>>(rows)
+            .expect("rows")
+            .into_iter()
+            .collect()
     }
 
     /// Simulated slow 4G, as issue 11 measures a phone: 1.6 Mbit/s down, 750 kbit/s up,
@@ -415,6 +573,40 @@ impl Harness {
         self.type_into("#login-key", key).await;
         self.type_into("#login-secret", secret).await;
         self.submit_sign_in().await;
+    }
+
+    /// Signs in with an access token (or the token endpoint's whole answer) on the
+    /// sign-in form shown now.
+    pub async fn sign_in_with_token(&self, token: &str) {
+        self.choose_sign_in_method("Access token").await;
+        self.type_into("#login-token", token).await;
+        self.submit_sign_in().await;
+    }
+
+    /// Asserts that no secret or token is in any address the tab visited or fetched,
+    /// in its storage meant to outlive the tab, nor in the current address.
+    pub async fn assert_no_secrets(&self, secrets: &[&str]) {
+        let mut urls = self.visited_urls().await;
+        urls.push(self.current_url().await);
+        let storage = self
+            .js("return JSON.stringify(Object.assign({}, localStorage));")
+            .await;
+        for secret in secrets {
+            for url in &urls {
+                assert!(!url.contains(secret), "a secret leaked into {url}");
+            }
+            assert!(
+                !storage.as_str().unwrap_or_default().contains(secret),
+                "a secret is in localStorage"
+            );
+        }
+    }
+
+    /// Opens the sign-in page on the way to the app path `next` and signs in there with
+    /// an API key and secret.
+    pub async fn sign_in_to(&self, next: &str, key: &str, secret: &str) {
+        self.goto(&format!("/login?next={next}")).await;
+        self.sign_in_with_secret(key, secret).await;
     }
 
     /// Errors the current page has hit so far (see [`ERROR_RECORDER`]).
@@ -511,10 +703,11 @@ async fn start_chromedriver() -> (Chromedriver, SocketAddr) {
         .spawn()
         .expect("start /usr/bin/chromedriver (apt-get install chromium-driver)");
     let child = Chromedriver(child);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while tokio::net::TcpStream::connect(addr).await.is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    eventually(WAIT, async || {
+        tokio::net::TcpStream::connect(addr)
+            .await
+            .map_err(|error| format!("chromedriver did not start: {error}"))
+    })
+    .await;
     (child, addr)
 }

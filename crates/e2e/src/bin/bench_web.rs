@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use download_api::{DataPackage, DataPackageVersion, Product, TokenResponse};
-use e2e::Harness;
+use e2e::{Harness, eventually, get_json, token_answer};
 use serde_json::{Value, json};
 
 /// Installed before any page script (with [`e2e::WASM_MEMORY_RECORDER`]): long tasks, resource timings kept,
@@ -205,58 +205,27 @@ impl Catalogue {
         let large = var("BENCH_WEB_LARGE");
         let key = var("BENCH_WEB_KEY");
         let secret = var("BENCH_WEB_SECRET");
-        let client = reqwest::Client::new();
-        let products: Vec<Product> = serde_json::from_value(
-            get_json(
-                &client,
-                &format!("{large}/downloads/v1/products?expanded"),
-                None,
-            )
-            .await,
-        )
-        .expect("products JSON");
+        let products: Vec<Product> =
+            get_json(&format!("{large}/downloads/v1/products?expanded"), None).await;
         let names: Vec<&str> = products.iter().map(|p| p.name.as_str()).collect();
         let name_prefix = common_prefix(&names);
         let demo = var("BENCH_WEB_DEMO");
-        let demo_products: Vec<Product> = serde_json::from_value(
-            get_json(&client, &format!("{demo}/downloads/v1/products"), None).await,
-        )
-        .expect("demo products JSON");
-        let token: TokenResponse = client
-            .post(format!("{large}/oauth2/token/v1"))
-            .basic_auth(&key, Some(&secret))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .body("grant_type=client_credentials")
-            .send()
-            .await
-            .and_then(|r| r.error_for_status())
-            .expect("a token")
-            .json()
-            .await
+        let demo_products: Vec<Product> =
+            get_json(&format!("{demo}/downloads/v1/products"), None).await;
+        let token: TokenResponse = serde_json::from_str(&token_answer(&large, &key, &secret).await)
             .expect("the token's JSON");
         let token = token.access_token;
-        let packages: Vec<DataPackage> = serde_json::from_value(
-            get_json(
-                &client,
-                &format!("{large}/downloads/v1/dataPackages"),
-                Some(&token),
-            )
-            .await,
-        )
-        .expect("packages JSON");
+        let packages: Vec<DataPackage> =
+            get_json(&format!("{large}/downloads/v1/dataPackages"), Some(&token)).await;
         let package = packages.first().expect("a data package").id.clone();
         let versions = format!("{large}/downloads/v1/dataPackages/{package}/versions");
-        let latest: DataPackageVersion = serde_json::from_value(
-            get_json(&client, &format!("{versions}/latest"), Some(&token)).await,
-        )
-        .expect("latest JSON");
+        let latest: DataPackageVersion =
+            get_json(&format!("{versions}/latest"), Some(&token)).await;
         let older_url = latest
             .previous_version_url
             .clone()
             .expect("an older version");
-        let older: DataPackageVersion =
-            serde_json::from_value(get_json(&client, &older_url, Some(&token)).await)
-                .expect("older JSON");
+        let older: DataPackageVersion = get_json(&older_url, Some(&token)).await;
         Catalogue {
             demo_names: demo_products.into_iter().map(|p| p.name).collect(),
             demo,
@@ -309,22 +278,6 @@ impl Catalogue {
             Side::Plain => format!("/bench/version.html?package={package}&version={version}"),
         }
     }
-}
-
-/// The JSON `url` answers (with the access token `token`, if any).
-async fn get_json(client: &reqwest::Client, url: &str, token: Option<&str>) -> Value {
-    let mut request = client.get(url);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    request
-        .send()
-        .await
-        .and_then(|r| r.error_for_status())
-        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
-        .json()
-        .await
-        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
 }
 
 fn common_prefix(names: &[&str]) -> String {
@@ -498,29 +451,21 @@ async fn cdp(h: &Harness, method: &str, params: Value) -> Value {
 
 /// Waits up to a minute for the probe's load mark `name` (ms from navigation start).
 async fn mark(h: &Harness, name: &str) -> f64 {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let value = h
-            .js(&format!(
-                "return window.__bench && window.__bench.marks[{}];",
-                json!(name)
-            ))
-            .await;
-        if let Some(ms) = value.as_f64() {
-            return ms;
-        }
-        if Instant::now() > deadline {
-            let page = h
-                .js("return [location.href, JSON.stringify(window.__bench && window.__bench.marks), \
-                     document.body && document.body.textContent.slice(0, 300)];")
-                .await;
-            panic!(
-                "never reached the mark {name:?}: {page}; errors: {:?}",
-                h.console_errors().await
-            );
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    // The page's state comes along, for the message if the mark never comes.
+    let script = format!(
+        "return [window.__bench && window.__bench.marks[{}], location.href, \
+         window.__bench && window.__bench.marks, \
+         document.body && document.body.textContent.slice(0, 300), window.__errors];",
+        json!(name)
+    );
+    eventually(Duration::from_secs(60), async || {
+        let found = h.js(&script).await;
+        let page = &found.as_array().expect("the page's state")[1..];
+        found[0]
+            .as_f64()
+            .ok_or_else(|| format!("never reached the mark {name:?}: {page:?}"))
+    })
+    .await
 }
 
 /// Long tasks from navigation start until `until` ms: the longest and the blocking time.
@@ -712,26 +657,13 @@ async fn interact(h: &Harness, action: Value, watch: &Watch) -> Step {
     }
 }
 
-/// Signs in on the app's sign-in page with the project's key and secret (its default
-/// method); the tab keeps the session for the pages loaded after.
+/// Signs in on the app's sign-in page with the project's key and secret; the tab
+/// keeps the session for the pages loaded after.
 async fn sign_in(h: &Harness, catalogue: &Catalogue) {
     h.goto("/login").await;
-    h.find("#login-key")
-        .await
-        .send_keys(&catalogue.key)
-        .await
-        .expect("type the key");
-    h.find("#login-secret")
-        .await
-        .send_keys(&catalogue.secret)
-        .await
-        .expect("type the secret");
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .expect("sign in");
-    h.wait_for_js("!location.pathname.startsWith('/login')")
+    h.sign_in_with_secret(&catalogue.key, &catalogue.secret)
+        .await;
+    h.wait_for_address(|address| !address.starts_with("/login"))
         .await;
 }
 

@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use e2e::{Harness, our_server};
+use e2e::{Harness, eventually, our_server};
 use serde_json::json;
 
 const RUNS: usize = 3;
@@ -93,20 +93,21 @@ async fn main() {
 /// appeared, in ms.
 async fn first_name(h: &Harness, url: &str) -> (f64, f64) {
     h.driver.goto(url).await.expect("navigate");
-    for _ in 0..600 {
+    let found = eventually(Duration::from_secs(30), async || {
         let at = h
             .js("return window.__firstCard ? [window.__firstName, window.__firstCard] : [];")
             .await;
-        if let (Some(name), Some(card)) = (at[0].as_f64(), at[1].as_f64()) {
-            // What the page still loads (the app's thumbnails) would share the next
-            // run's slow link: leave it and let it settle.
-            h.driver.goto("about:blank").await.expect("leave the page");
-            tokio::time::sleep(Duration::from_secs(3)).await;
-            return (name, card);
+        match (at[0].as_f64(), at[1].as_f64()) {
+            (Some(name), Some(card)) => Ok((name, card)),
+            _ => Err(format!("{url}: no product name yet")),
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("{url}: no product name within 30 s");
+    })
+    .await;
+    // What the page still loads (the app's thumbnails) would share the next run's slow
+    // link: leave it and let it settle (a measurement's quiet time, not a wait).
+    h.driver.goto("about:blank").await.expect("leave the page");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    found
 }
 
 fn median(mut values: Vec<f64>) -> f64 {

@@ -9,13 +9,12 @@
 use std::path::{Path, PathBuf};
 
 use download_api::ProductDownload;
-use e2e::Harness;
-use e2e::thirtyfour::components::SelectElement;
+use e2e::demo::{self, PACKAGE};
+use e2e::{Harness, get_json};
 
 /// The product page shown with two squares picked.
 const PRODUCT: &str = "OpenMapLocal";
 /// A demo data package of project Alpha, its newest version and an older one.
-const PACKAGE: &str = "0040046952";
 const VERSION: &str = "124307";
 const OLDER: &str = "110012";
 
@@ -67,13 +66,7 @@ async fn product(h: &Harness, out: &Path) {
         let url = h.url(&format!(
             "/downloads/v1/products/{PRODUCT}/downloads?area={area}"
         ));
-        let files: Vec<ProductDownload> = reqwest::get(&url)
-            .await
-            .and_then(|r| r.error_for_status())
-            .expect("list downloads")
-            .json()
-            .await
-            .expect("downloads JSON");
+        let files: Vec<ProductDownload> = get_json(&url, None).await;
         rows += files.len();
     }
     h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
@@ -98,31 +91,16 @@ async fn login_and_version(h: &Harness, out: &Path) {
         "/login?next=/packages/{PACKAGE}/versions/{VERSION}"
     ))
     .await;
-    for (field, text) in [
-        ("#login-key", "alpha-demo-key"),
-        ("#login-secret", "alpha-demo-secret"),
-    ] {
-        let input = h.find(field).await;
-        input.clear().await.expect("clear field");
-        input.send_keys(text).await.expect("type");
-    }
+    h.type_into("#login-key", demo::KEY).await;
+    h.type_into("#login-secret", demo::SECRET).await;
     save(h, out, "login").await;
 
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .expect("sign in");
+    h.submit_sign_in().await;
     h.wait_for_js(&format!(
         "(document.querySelector('h1') || {{}}).textContent?.includes('Version {VERSION}')"
     ))
     .await;
-    SelectElement::new(&h.find("#compare-select").await)
-        .await
-        .expect("the comparison select")
-        .select_by_value(OLDER)
-        .await
-        .expect("compare with an older version");
+    h.select("#compare-select", OLDER).await;
     h.wait_for_js(
         "(document.querySelector('.compare-counts') || {}).textContent?.includes('added')",
     )

@@ -2,8 +2,7 @@
 //! (see `e2e::quirky_service`), the app on a static host at another origin.
 
 use e2e::quirky_service::{self, COAST, ISLANDS, KEY, PACKAGE, QuirkyService, SECRET, VERSION};
-use e2e::{Harness, serve, static_host, web_root};
-use md5::{Digest, Md5};
+use e2e::{Harness, WAIT, attribute, download, eventually, md5_hex, serve, static_host, web_root};
 
 /// The quirky service, the app (built for the site root) on a static host whose
 /// `config.json` names the service, and the browser on it.
@@ -52,32 +51,12 @@ async fn a_download_behind_a_redirect_to_storage_yields_the_listed_file() {
     h.wait_for_js("document.querySelectorAll('.downloads-table tbody tr').length === 1")
         .await;
     let row = h.find(".downloads-table tbody tr").await;
-    let href = row
-        .find(e2e::thirtyfour::By::Css("a[download]"))
-        .await
-        .unwrap()
-        .attr("href")
-        .await
-        .unwrap()
-        .expect("a link");
-    // reqwest follows the 307 to the storage origin, as the browser does.
-    let response = reqwest::get(&href).await.expect("download");
-    assert!(
-        response.status().is_success(),
-        "{href}: {}",
-        response.status()
-    );
-    let body = response.bytes().await.unwrap();
+    let href = attribute(&row, "a[download]", "href").await;
+    // Followed to the storage origin, as the browser does.
+    let body = download(&href).await;
     assert_eq!(&body[..], quirky_service::file_bytes("islpth_gpkg_gb.zip"));
-    let md5 = row
-        .find(e2e::thirtyfour::By::Css("code.md5"))
-        .await
-        .unwrap()
-        .attr("title")
-        .await
-        .unwrap()
-        .expect("the full md5");
-    assert_eq!(format!("{:x}", Md5::digest(&body)), md5);
+    let md5 = attribute(&row, "code.md5", "title").await;
+    assert_eq!(md5_hex(&body), md5);
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
 }
@@ -85,23 +64,15 @@ async fn a_download_behind_a_redirect_to_storage_yields_the_listed_file() {
 #[tokio::test]
 async fn a_bearertoken_with_a_numeric_lifetime_signs_in_and_lists_packages() {
     let (h, _service) = start(true).await;
-    h.goto("/login?next=/packages").await;
-    h.sign_in_with_secret(KEY, SECRET).await;
+    h.sign_in_to("/packages", KEY, SECRET).await;
     // The service answers data packages only to `Authorization: Bearer <token>`.
     h.wait_for_js(
         "(document.querySelector('.packages-table') || {}).textContent?.includes('Partner Paths Package')",
     )
     .await;
-    h.find(&format!("a[href='/packages/{PACKAGE}']"))
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(&format!("a[href='/packages/{PACKAGE}/versions/{VERSION}']"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(&format!("a[href='/packages/{PACKAGE}']")).await;
+    h.click(&format!("a[href='/packages/{PACKAGE}/versions/{VERSION}']"))
+        .await;
     h.wait_for_js(
         "(document.querySelector('.files-table') || {}).textContent?.includes('partner_paths_v7.zip')",
     )
@@ -114,20 +85,19 @@ async fn a_bearertoken_with_a_numeric_lifetime_signs_in_and_lists_packages() {
 #[tokio::test]
 async fn a_token_endpoint_without_cors_is_explained_and_the_api_key_still_works() {
     let (h, service) = start(false).await;
-    h.goto("/login?next=/packages").await;
-    h.sign_in_with_secret(KEY, SECRET).await;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let message = loop {
+    h.sign_in_to("/packages", KEY, SECRET).await;
+    let message = eventually(WAIT, async || {
         let text = match h.find_all(".form-error").await.first() {
             Some(error) => error.text().await.unwrap_or_default(),
             None => String::new(),
         };
-        if !text.is_empty() {
-            break text;
+        if text.is_empty() {
+            Err("no message".to_owned())
+        } else {
+            Ok(text)
         }
-        assert!(std::time::Instant::now() < deadline, "no message");
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    };
+    })
+    .await;
     // The message names the address, the likely cause and the ways that still work.
     for words in [
         service.token_url().as_str(),

@@ -3,30 +3,25 @@
 //! title; focus goes to the new page's heading; the skip link comes first; on a phone
 //! nothing important is off screen.
 
-use std::time::{Duration, Instant};
-
-use e2e::Harness;
 use e2e::axe::{self, DESKTOP, PHONE, Scheme};
+use e2e::demo::{KEY, PACKAGE, SECRET};
 use e2e::thirtyfour::prelude::*;
-
-const KEY: &str = "alpha-demo-key";
-const SECRET: &str = "alpha-demo-secret";
-const PACKAGE: &str = "0040046952";
+use e2e::{Harness, WAIT, eventually};
 
 /// Waits up to 10 s for the page's JavaScript `expression` to equal `want`.
 async fn wait_for_value(h: &Harness, expression: &str, want: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let got = h.js(&format!("return String({expression});")).await;
-        if got.as_str() == Some(want) {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{expression} never became {want:?}: {got}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let script = format!("return String({expression});");
+    eventually(WAIT, async || match h.js(&script).await {
+        got if got.as_str() == Some(want) => Ok(()),
+        got => Err(format!("{expression} never became {want:?}: {got}")),
+    })
+    .await
+}
+
+/// Waits until the page titled `title` shows, its heading focused.
+async fn wait_for_page(h: &Harness, title: &str) {
+    wait_for_value(h, "document.title", &format!("{title} · Download Explorer")).await;
+    wait_for_value(h, "document.activeElement.tagName", "H1").await;
 }
 
 async fn title(h: &Harness) -> String {
@@ -42,14 +37,6 @@ async fn focused(h: &Harness) -> String {
         .to_owned()
 }
 
-fn assert_none(problems: Vec<String>) {
-    assert!(
-        problems.is_empty(),
-        "axe-core found:\n{}",
-        problems.join("\n")
-    );
-}
-
 #[tokio::test]
 async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
     let h = Harness::start(&[]).await;
@@ -60,9 +47,7 @@ async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
         ("/settings", ".connection-status.ok"),
         ("/no-such-page", "main h1"),
     ] {
-        h.goto(path).await;
-        h.find(ready).await;
-        problems.extend(axe::check_all_looks(&h, path).await);
+        problems.extend(axe::check_page(&h, path, ready, path).await);
     }
     // The gallery's filters open behind their button on a phone.
     h.goto("/").await;
@@ -86,7 +71,7 @@ async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
             .into_iter()
             .map(|v| format!("/ with the filters open on a phone: {v}")),
     );
-    assert_none(problems);
+    axe::assert_none(&problems);
     h.stop().await;
 }
 
@@ -111,15 +96,14 @@ async fn a_wrong_secret_marks_both_fields_and_passes_axe() {
             Some("login-error")
         );
     }
-    assert_none(axe::check_all_looks(&h, "/login with a wrong secret").await);
+    axe::assert_none(&axe::check_all_looks(&h, "/login with a wrong secret").await);
     h.stop().await;
 }
 
 #[tokio::test]
 async fn signed_in_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
     let h = Harness::start(&[]).await;
-    h.goto("/login?next=/packages").await;
-    h.sign_in_with_secret(KEY, SECRET).await;
+    h.sign_in_to("/packages", KEY, SECRET).await;
     h.find(".packages-table tbody tr").await;
     let mut problems = axe::check_all_looks(&h, "/packages").await;
     // Kept on this tab, so each address opens signed in.
@@ -134,11 +118,9 @@ async fn signed_in_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
             ".files-table",
         ),
     ] {
-        h.goto(&path).await;
-        h.find(ready).await;
-        problems.extend(axe::check_all_looks(&h, &path).await);
+        problems.extend(axe::check_page(&h, &path, ready, &path).await);
     }
-    assert_none(problems);
+    axe::assert_none(&problems);
     h.stop().await;
 }
 
@@ -164,29 +146,16 @@ async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
     );
 
     // In-app navigation: the new page's heading takes the focus.
-    h.find("nav[aria-label='Main'] a[href='/packages']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click("nav[aria-label='Main'] a[href='/packages']").await;
     wait_for_value(&h, "document.activeElement.textContent", "Sign in").await;
     assert_eq!(title(&h).await, "Sign in · Download Explorer");
     h.sign_in_with_secret(KEY, SECRET).await;
     wait_for_value(&h, "document.activeElement.textContent", "Data packages").await;
     assert_eq!(title(&h).await, "Data packages · Download Explorer");
 
-    h.find(&format!(".packages-table a[href='/packages/{PACKAGE}']"))
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for_value(
-        &h,
-        "document.title",
-        "Southampton Addresses · Download Explorer",
-    )
-    .await;
-    wait_for_value(&h, "document.activeElement.tagName", "H1").await;
+    h.click(&format!(".packages-table a[href='/packages/{PACKAGE}']"))
+        .await;
+    wait_for_page(&h, "Southampton Addresses").await;
     // The section is marked in the main navigation; the breadcrumb's parent is not current.
     let current = h.find_all("[aria-current='page']").await;
     let mut marked = Vec::new();
@@ -195,18 +164,8 @@ async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
     }
     assert_eq!(marked, ["Data packages", "Southampton Addresses"]);
 
-    h.find(".versions-table a[href$='/versions/110012']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for_value(
-        &h,
-        "document.title",
-        "Version 110012 of Southampton Addresses · Download Explorer",
-    )
-    .await;
-    wait_for_value(&h, "document.activeElement.tagName", "H1").await;
+    h.click(".versions-table a[href$='/versions/110012']").await;
+    wait_for_page(&h, "Version 110012 of Southampton Addresses").await;
     let breadcrumbs = h.text(".breadcrumbs").await;
     assert_eq!(
         breadcrumbs,
@@ -218,23 +177,16 @@ async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
     select.send_keys(Key::Down).await.unwrap();
     select.send_keys(Key::Enter).await.unwrap();
     wait_for_value(&h, "location.search.startsWith('?compare=')", "true").await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Once the comparison shows, the page has answered the change.
+    h.wait_for_text(".compare-counts", "added").await;
     assert_eq!(
         h.js("return document.activeElement.id;").await,
         "compare-select"
     );
 
     // Product pages are under Products.
-    h.find("nav[aria-label='Main'] a[href='/']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(".product-grid .product-card a")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click("nav[aria-label='Main'] a[href='/']").await;
+    h.click(".product-grid .product-card a").await;
     wait_for_value(&h, "location.pathname.startsWith('/products/')", "true").await;
     assert_eq!(
         h.find("nav[aria-label='Main'] [aria-current='page']")
@@ -273,8 +225,7 @@ async fn the_skip_link_comes_first_and_goes_to_the_content() {
 #[tokio::test]
 async fn on_a_phone_the_files_and_packages_fit_the_screen() {
     let h = Harness::start(&[]).await;
-    h.goto("/login?next=/packages").await;
-    h.sign_in_with_secret(KEY, SECRET).await;
+    h.sign_in_to("/packages", KEY, SECRET).await;
     h.find(".packages-table tbody tr").await;
     axe::emulate(&h, PHONE, Scheme::Light).await;
     let fits = "document.documentElement.scrollWidth <= innerWidth";

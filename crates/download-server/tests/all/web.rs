@@ -1,8 +1,6 @@
 //! Outside the API: the web app from `--web-root`, or a pointer page without it.
 
-mod common;
-
-use common::{TestServer, header, read_json};
+use crate::common::{TestServer, header, read_json};
 use reqwest::{Method, StatusCode};
 use tempfile::TempDir;
 

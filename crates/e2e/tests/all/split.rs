@@ -3,8 +3,7 @@
 //! going to a product loads the product page's; the page is never blank before the
 //! code arrives, and the products request does not wait for the code.
 
-use e2e::{Harness, Served, explorer_web_root, our_server, serve, static_host};
-use serde_json::json;
+use e2e::Harness;
 
 const PRODUCT: &str = "OpenMapLocal";
 
@@ -66,21 +65,7 @@ async fn every_page_loads_straight_from_its_address_at_the_site_root() {
 
 #[tokio::test]
 async fn every_page_loads_straight_from_its_address_under_a_sub_path() {
-    let service = our_server(&[]).await;
-    let api = service.origin.clone();
-    let config = json!({
-        "apiBase": format!("{api}/downloads/v1"),
-        "tokenUrl": format!("{api}/oauth2/token/v1"),
-    });
-    let host = serve(static_host::router(
-        &explorer_web_root(),
-        "/explorer",
-        config,
-    ))
-    .await;
-    let base = format!("{}/explorer", host.origin);
-    let servers: Vec<Served> = vec![host, service];
-    let h = Harness::open(base, servers).await;
+    let (h, _) = crate::static_host::start(&[]).await;
     every_page_loads_straight_from_its_address(&h).await;
     h.stop().await;
 }

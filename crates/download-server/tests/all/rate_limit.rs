@@ -1,11 +1,9 @@
 //! `--rate-limit N`: N requests a minute for each API key (or token's project), else
 //! for each address; beyond it 429 with Retry-After, until the allowance refills.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{ALPHA_KEY, ALPHA_SECRET, BETA_KEY, TestServer, header, read_json};
+use crate::common::{ALPHA_KEY, ALPHA_SECRET, BETA_KEY, TestServer, header, read_json};
 use reqwest::StatusCode;
 
 /// 60 a minute: the allowance refills one request a second, so the test waits little.
@@ -22,13 +20,7 @@ async fn each_key_has_its_own_allowance_that_refills() {
         assert_eq!(status, StatusCode::OK, "request {i}: {body}");
     }
 
-    let over = server
-        .client
-        .get(&packages)
-        .header("key", ALPHA_KEY)
-        .send()
-        .await
-        .unwrap();
+    let over = server.get_with(&packages, &[("key", ALPHA_KEY)]).await;
     assert_eq!(over.status(), StatusCode::TOO_MANY_REQUESTS);
     let retry_after: u64 = header(over.headers(), "retry-after").parse().unwrap();
     assert!((1..=2).contains(&retry_after), "Retry-After: {retry_after}");
@@ -87,13 +79,7 @@ async fn without_a_key_the_address_is_limited_and_without_the_flag_nothing_is() 
     );
     assert_eq!(limited.get(&file).await.status(), StatusCode::OK);
     // A wrong key is no way around the limit.
-    let wrong_key = limited
-        .client
-        .get(&products)
-        .header("key", "not-a-key")
-        .send()
-        .await
-        .unwrap();
+    let wrong_key = limited.get_with(&products, &[("key", "not-a-key")]).await;
     assert_eq!(wrong_key.status(), StatusCode::TOO_MANY_REQUESTS);
     // Browsers ask before their requests; the answer must let them read a 429.
     let preflight = limited

@@ -1,9 +1,10 @@
 //! The binary's log: with `--log-requests` every request is logged, and no key,
 //! secret, token or link signature ever is; without it, only start-up and errors.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::process::{Child, Command, Stdio};
 
+use crate::common::{BINARY, start_binary};
 use reqwest::{RequestBuilder, StatusCode};
 
 const KEY: &str = "alpha-demo-key";
@@ -11,26 +12,9 @@ const SECRET: &str = "alpha-demo-secret";
 
 /// The binary with `args`, logging at `info`, and its origin.
 fn start(args: &[&str]) -> (Child, String) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_download-server"))
-        .args(["--listen", "127.0.0.1:0"])
-        .args(args)
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first_line = String::new();
-    BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut first_line)
-        .unwrap();
-    let origin = first_line
-        .trim()
-        .rsplit(' ')
-        .next()
-        .unwrap()
-        .trim_end_matches('/')
-        .to_owned();
-    (server, origin)
+    let mut command = Command::new(BINARY);
+    command.env("RUST_LOG", "info").stderr(Stdio::piped());
+    start_binary(command, args)
 }
 
 /// Stops the server and returns what it logged.

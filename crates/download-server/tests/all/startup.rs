@@ -1,10 +1,10 @@
 //! Starting the server: configuration, and the errors that stop it with a reason.
 
-mod common;
-
 use clap::Parser;
 use download_server::{Config, Error, Server};
 use tempfile::TempDir;
+
+use crate::common;
 
 fn config(args: &[&str]) -> Config {
     Config::try_parse_from(std::iter::once("download-server").chain(args.iter().copied())).unwrap()

@@ -1,8 +1,8 @@
 //! A real server on a free port, and a client that does not follow redirects.
 
-#![allow(dead_code)] // Each test binary uses its own part of this.
-
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
 
 use clap::Parser;
 use download_server::{Config, Server};
@@ -20,6 +20,26 @@ pub const BETA_SECRET: &str = "beta-test-secret";
 /// The fixture catalogue (regenerate with `tests/fixtures/make_catalogue.py`).
 pub fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/catalogue")
+}
+
+/// The server binary cargo built for these tests.
+pub const BINARY: &str = env!("CARGO_BIN_EXE_download-server");
+
+/// Runs `command` (the [`BINARY`], perhaps through a shell) with `--listen
+/// 127.0.0.1:0` and `args` added; returns the child and the origin it says it serves.
+pub fn start_binary(mut command: Command, args: &[&str]) -> (Child, String) {
+    let mut child = command
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first_line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first_line)
+        .unwrap();
+    let origin = first_line.trim().rsplit(' ').next().unwrap();
+    (child, origin.trim_end_matches('/').to_owned())
 }
 
 /// One running server.
@@ -79,6 +99,15 @@ impl TestServer {
         self.client.get(url).send().await.unwrap()
     }
 
+    /// GET `url` with these request headers.
+    pub async fn get_with(&self, url: &str, headers: &[(&str, &str)]) -> Response {
+        let mut request = self.client.get(url);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().await.unwrap()
+    }
+
     /// GET an API path and read its JSON.
     pub async fn json(&self, path: &str) -> (StatusCode, Value) {
         read_json(self.get(&self.api(path)).await).await
@@ -90,6 +119,19 @@ impl TestServer {
             self.client
                 .get(self.api(path))
                 .header("key", key)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await
+    }
+
+    /// GET an API path with an access token, and read its JSON.
+    pub async fn json_with_token(&self, path: &str, token: &str) -> (StatusCode, Value) {
+        read_json(
+            self.client
+                .get(self.api(path))
+                .bearer_auth(token)
                 .send()
                 .await
                 .unwrap(),
@@ -145,6 +187,15 @@ pub fn header(headers: &HeaderMap, name: &str) -> String {
         .get(name)
         .map(|v| v.to_str().unwrap().to_owned())
         .unwrap_or_default()
+}
+
+/// The `id` of every item of a JSON list.
+pub fn ids(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect()
 }
 
 pub fn md5_hex(bytes: &[u8]) -> String {

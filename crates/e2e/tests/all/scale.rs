@@ -7,13 +7,13 @@
 //! `figures` (ignored; run it by name) prints what the page costs at this size.
 
 use std::fmt::Write as _;
-use std::fs;
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use download_api::Area;
+use download_server::testing::{
+    Gridded, KEY, LargeCatalogue, PACKAGE, SECRET, file_name, file_size, product_id, product_name,
+};
 use e2e::Harness;
-use e2e::thirtyfour::components::SelectElement;
 use e2e::thirtyfour::prelude::*;
 use tempfile::TempDir;
 
@@ -21,97 +21,24 @@ const PRODUCTS: usize = 1_000;
 const FILES: usize = 10_000;
 /// The older version lists the first 9,900 of the newer one's files.
 const OLDER_FILES: usize = 9_900;
-const PACKAGE: &str = "9000000001";
-const KEY: &str = "scale-key";
-const SECRET: &str = "scale-secret";
-/// `printf '%s' scale-key | sha256sum`, and the same for the secret.
-const KEY_SHA256: &str = "5cd48898a3f26b465525680b0c15db5ab4d8ac83abfb0e0e5d22b54f902dc768";
-const SECRET_SHA256: &str = "4e31c97d2f17e3eedaef70fcce4258694639e4964048463904f4c1db185dbc87";
 /// More rows than this in the page means the table is not windowed.
 const MOST_ROWS: usize = 200;
 /// The first product offers each grid square in this many formats: 1,100 downloads.
 const FORMATS: usize = 20;
 
-fn file_name(i: usize) -> String {
-    format!("file_{i:05}.zip")
-}
-
-/// Every file a different size, in no order: 1 to 10,007 bytes.
-fn file_size(i: usize) -> usize {
-    (i * 7_919) % 10_007 + 1
-}
-
-fn product_name(i: usize) -> String {
-    format!("Scale product {i:04}")
-}
-
-/// Writes the catalogue (and its files) into `dir`.
-fn write_catalogue(dir: &Path) {
-    let files_dir = dir.join("files");
-    fs::create_dir_all(&files_dir).expect("create the files directory");
-    let mut paths = Vec::with_capacity(FILES);
-    for i in 0..FILES {
-        let name = file_name(i);
-        fs::write(files_dir.join(&name), vec![b'x'; file_size(i)]).expect("write a file");
-        paths.push(format!("files/{name}"));
-    }
-    let squares: Vec<Area> = Area::all().filter(|a| *a != Area::Gb).collect();
-    let downloads: Vec<serde_json::Value> = (0..squares.len() * FORMATS)
-        .map(|i| {
-            serde_json::json!({
-                "area": squares[i / FORMATS].code(),
-                "format": format!("Format {:02}", i % FORMATS + 1),
-                "path": paths[i],
-            })
-        })
-        .collect();
-    let products: Vec<serde_json::Value> = (0..PRODUCTS)
-        .map(|i| {
-            let category = ["Mapping", "Roads", "Terrain"][i % 3];
-            let structure = ["Vector", "Raster"][i % 2];
-            let downloads = if i == 0 { &downloads[..] } else { &[] };
-            serde_json::json!({
-                "id": format!("Scale{i:04}"),
-                "name": product_name(i),
-                "description": format!("Synthetic product number {i} of a large catalogue."),
-                "version": format!("20{:02}-{:02}", 10 + i % 15, 1 + i % 12),
-                "category": category,
-                "dataStructures": [structure],
-                "downloads": downloads,
-            })
-        })
-        .collect();
-    let version = |id: &str, files: &[String]| {
-        serde_json::json!({
-            "id": id, "createdOn": "2024-01-01", "reason": "UPDATE", "supplyType": "FULL",
-            "productVersion": "Synthetic", "productFormat": "ZIP", "files": files,
-        })
-    };
-    let catalogue = serde_json::json!({
-        "products": products,
-        "projects": [{
-            "name": "Scale",
-            "keySha256": KEY_SHA256,
-            "secretSha256": SECRET_SHA256,
-            "dataPackages": [{
-                "id": PACKAGE, "name": "Ten thousand files", "createdOn": "2024-01-01",
-                "productId": "Scale0000", "productName": product_name(0),
-                "versions": [version("1", &paths[..OLDER_FILES]), version("2", &paths)],
-            }],
-        }],
-    });
-    fs::write(
-        dir.join("catalogue.json"),
-        serde_json::to_vec(&catalogue).expect("catalogue JSON"),
-    )
-    .expect("write catalogue.json");
-}
-
 /// The built app (from `web_root`, or the default) on our server with the large
 /// catalogue.
 async fn start(web_root: Option<&str>) -> (Harness, TempDir) {
     let dir = tempfile::tempdir().expect("temporary directory");
-    write_catalogue(dir.path());
+    LargeCatalogue {
+        products: PRODUCTS,
+        gridded: Gridded::First,
+        formats: FORMATS,
+        versions: vec![OLDER_FILES, FILES],
+        pictures: None,
+    }
+    .write(dir.path())
+    .expect("write the catalogue");
     let catalogue = dir.path().display().to_string();
     let h = match web_root {
         None => Harness::start(&["--catalogue", &catalogue]).await,
@@ -121,37 +48,6 @@ async fn start(web_root: Option<&str>) -> (Harness, TempDir) {
         }
     };
     (h, dir)
-}
-
-/// Signs in with the project's key and secret on the way to `path`.
-async fn sign_in_to(h: &Harness, path: &str) {
-    h.goto(&format!("/login?next={path}")).await;
-    h.find(".login-form").await;
-    for option in h.find_all(".method-option").await {
-        if option
-            .text()
-            .await
-            .unwrap_or_default()
-            .contains("API key and secret")
-        {
-            option.click().await.expect("choose sign-in method");
-        }
-    }
-    h.find("#login-key")
-        .await
-        .send_keys(KEY)
-        .await
-        .expect("type key");
-    h.find("#login-secret")
-        .await
-        .send_keys(SECRET)
-        .await
-        .expect("type secret");
-    h.find(".login-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .expect("submit");
 }
 
 /// From the next document on, keeps in `window.__most` the most elements matching
@@ -230,7 +126,12 @@ async fn scroll_box_to_end_until(h: &Harness, scroller: &str, items: &str, pos: 
 }
 
 async fn open_version(h: &Harness, version: &str) {
-    sign_in_to(h, &format!("/packages/{PACKAGE}/versions/{version}")).await;
+    h.sign_in_to(
+        &format!("/packages/{PACKAGE}/versions/{version}"),
+        KEY,
+        SECRET,
+    )
+    .await;
     h.find(ROWS).await;
 }
 
@@ -304,11 +205,7 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
     h.pick_private_folder().await;
     record_most(&h, LINES).await;
     open_version(&h, "latest").await;
-    h.find(".folder-download .folder-controls .button")
-        .await
-        .click()
-        .await
-        .expect("click Download to a folder");
+    h.click(".folder-download .folder-controls .button").await;
 
     // Files arrive while the list holds only the lines in its box's view, each
     // telling screen readers its place among all 10,000.
@@ -329,7 +226,14 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
     scroll_box_to_end_until(&h, ".bulk-files", LINES, FILES - 1).await;
     h.wait_for_text(&format!("{LINES}[data-pos=\"9999\"]"), "waiting")
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Files go on arriving (the bytes done grow) while the box stays where it was put.
+    let total = h.text(".bulk-total-text").await;
+    let done = total.split(" of ").next().unwrap_or_default();
+    h.wait_for_js(&format!(
+        "!document.querySelector('.bulk-total-text').textContent.startsWith({:?})",
+        format!("{done} of ")
+    ))
+    .await;
     assert!(
         !h.find_all(&format!("{LINES}[data-pos=\"9999\"]"))
             .await
@@ -338,11 +242,8 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
     );
     assert!(count(&h, LINES).await <= MOST_ROWS);
 
-    h.find(".folder-controls .button.secondary:last-child")
-        .await
-        .click()
-        .await
-        .expect("click Cancel");
+    h.click(".folder-controls .button.secondary:last-child")
+        .await;
     let summary = h.wait_for_text(".bulk-summary", "Done").await;
     assert!(summary.contains("cancelled"), "{summary}");
     let most = most(&h).await;
@@ -375,16 +276,8 @@ async fn verifying_a_folder_against_ten_thousand_files_keeps_the_lists_windowed(
         .expect("write the folder");
     assert_eq!(written.json(), "ok");
 
-    h.find(".verify-files summary")
-        .await
-        .click()
-        .await
-        .expect("open");
-    h.find(".verify-folder")
-        .await
-        .click()
-        .await
-        .expect("check a folder");
+    h.click(".verify-files summary").await;
+    h.click(".verify-folder").await;
     h.wait_for_text(".verify-list.missing h4", "Missing (9700)")
         .await;
     let names = ".verify-list.missing li";
@@ -480,18 +373,15 @@ async fn ten_thousand_files_filter_and_sort_by_size() {
 async fn older_and_newer_move_between_versions_of_ten_thousand_files() {
     let (h, _dir) = start(None).await;
     open_version(&h, "2").await;
-    h.find("a[rel='prev']").await.click().await.expect("older");
+    h.click("a[rel='prev']").await;
     h.wait_for_js("document.querySelector('.files-table') && document.querySelector('.files-table').getAttribute('aria-rowcount') === '9902'")
         .await;
     assert!(count(&h, ROWS).await <= MOST_ROWS);
-    h.find("a[rel='next']").await.click().await.expect("newer");
+    h.click("a[rel='next']").await;
     h.wait_for_js("document.querySelector('.files-table') && document.querySelector('.files-table').getAttribute('aria-rowcount') === '10002'")
         .await;
     // Compared with the older version: 100 files added, listed windowed.
-    let select = SelectElement::new(&h.find("#compare-select").await)
-        .await
-        .expect("the version menu");
-    select.select_by_value("1").await.expect("compare with 1");
+    h.select("#compare-select", "1").await;
     h.wait_for_js("document.querySelector('.compare-counts')")
         .await;
     let added = h.find(".compare-list.added").await;
@@ -555,8 +445,12 @@ async fn a_product_of_eleven_hundred_downloads_asks_once_and_is_windowed() {
         .filter(|a| *a != Area::Gb)
         .map(|a| a.code().to_owned())
         .collect();
-    h.goto(&format!("/products/Scale0000?areas={}", squares.join(",")))
-        .await;
+    h.goto(&format!(
+        "/products/{}?areas={}",
+        product_id(0),
+        squares.join(",")
+    ))
+    .await;
     h.find(rows).await;
 
     let total = squares.len() * FORMATS;
@@ -585,7 +479,7 @@ async fn a_product_of_eleven_hundred_downloads_asks_once_and_is_windowed() {
         .visited_urls()
         .await
         .into_iter()
-        .filter(|url| url.contains("/products/Scale0000/downloads"))
+        .filter(|url| url.contains(&format!("/products/{}/downloads", product_id(0))))
         .count();
     assert_eq!(lists, 1, "requests for the downloads list");
     h.stop().await;
@@ -627,9 +521,9 @@ async fn reset_longest(h: &Harness) {
     h.js("window.__longest = 0; return 0;").await;
 }
 
-/// The longest task since the last reset, after two quiet frames.
+/// The longest task since the last reset, after two more frames.
 async fn longest(h: &Harness) -> f64 {
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    h.next_frames().await;
     number(h, "return window.__longest;").await
 }
 
@@ -723,7 +617,8 @@ async fn measure(web_root: &str) -> Figures {
 
     // Signing in opens the version: its longest task is the version's load (or the
     // sign-in page's, which is small).
-    sign_in_to(&h, &format!("/packages/{PACKAGE}/versions/2")).await;
+    h.sign_in_to(&format!("/packages/{PACKAGE}/versions/2"), KEY, SECRET)
+        .await;
     h.find(".files-table tbody tr").await;
     f.version_longest_task_ms = longest(&h).await;
     f.version_dom_nodes = number(&h, "return document.getElementsByTagName('*').length;").await;
@@ -754,16 +649,12 @@ async fn measure(web_root: &str) -> Figures {
             // The collection forced here is not the app's: its task is not counted.
             let so_far = number(&h, "return window.__longest;").await;
             (f.js_heap_mb_after_five, f.wasm_mb_after_five) = heap_mb(&h).await;
-            tokio::time::sleep(Duration::from_millis(300)).await;
+            h.next_frames().await;
             h.js(&format!("window.__longest = {so_far}; return 0;"))
                 .await;
         }
         for (link, rows) in [("prev", OLDER_FILES + 2), ("next", FILES + 2)] {
-            h.find(&format!("a[rel='{link}']"))
-                .await
-                .click()
-                .await
-                .expect("move between versions");
+            h.click(&format!("a[rel='{link}']")).await;
             h.wait_for_js(&format!(
                 "(() => {{ const t = document.querySelector('.files-table'); if (!t) return false; \
                  const n = t.getAttribute('aria-rowcount'); \

@@ -1,19 +1,9 @@
 //! Open products: listing, details, downloads with filters and redirects, images,
 //! and the API's shared behaviour (errors, 405, CORS, compression).
 
-mod common;
-
-use common::{TestServer, check_download, header, read_json};
+use crate::common::{TestServer, check_download, header, ids, read_json};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-fn ids(list: &Value) -> Vec<&str> {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["id"].as_str().unwrap())
-        .collect()
-}
 
 #[tokio::test]
 async fn products_list_summaries_unless_expanded() {
@@ -374,12 +364,11 @@ async fn head_answers_like_get_without_a_body() {
 async fn any_origin_may_call_and_json_is_compressed_when_asked() {
     let server = TestServer::start(&[]).await;
     let response = server
-        .client
-        .get(server.api("/products"))
-        .header("origin", "https://elsewhere.example")
-        .send()
-        .await
-        .unwrap();
+        .get_with(
+            &server.api("/products"),
+            &[("origin", "https://elsewhere.example")],
+        )
+        .await;
     assert_eq!(
         header(response.headers(), "access-control-allow-origin"),
         "*"
@@ -408,12 +397,11 @@ async fn any_origin_may_call_and_json_is_compressed_when_asked() {
 
     for encoding in ["gzip", "br"] {
         let response = server
-            .client
-            .get(server.api("/products?expanded"))
-            .header("accept-encoding", encoding)
-            .send()
-            .await
-            .unwrap();
+            .get_with(
+                &server.api("/products?expanded"),
+                &[("accept-encoding", encoding)],
+            )
+            .await;
         assert_eq!(header(response.headers(), "content-encoding"), encoding);
     }
 }
@@ -441,12 +429,8 @@ async fn fixed_lists_come_compressed_with_their_length_and_decode_to_the_plain_j
             ("br;q=0.5, gzip", "gzip"),
         ] {
             let response = server
-                .client
-                .get(server.api(path))
-                .header("accept-encoding", accept)
-                .send()
-                .await
-                .unwrap();
+                .get_with(&server.api(path), &[("accept-encoding", accept)])
+                .await;
             let headers = response.headers().clone();
             assert_eq!(
                 header(&headers, "content-encoding"),

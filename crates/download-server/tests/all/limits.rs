@@ -1,13 +1,10 @@
 //! Slow and idle clients: timeouts for headers, bodies and idle connections, and a cap
 //! on connections that makes room by closing the connection idle the longest.
 
-mod common;
-
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::TestServer;
+use crate::common::{BINARY, TestServer, start_binary};
 use reqwest::StatusCode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -24,22 +21,14 @@ struct Binary {
 
 impl Binary {
     fn start(args: &[&str]) -> Binary {
-        let mut child = Command::new("sh")
+        let mut command = Command::new("sh");
+        command
             .arg("-c")
             .arg(r#"ulimit -n 256 && exec "$0" "$@""#)
-            .arg(env!("CARGO_BIN_EXE_download-server"))
-            .args(["--listen", "127.0.0.1:0"])
-            .args(args)
+            .arg(BINARY)
             .env("RUST_LOG", "error")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let origin = line.trim().rsplit(' ').next().unwrap().to_owned();
+            .stderr(Stdio::null());
+        let (child, origin) = start_binary(command, args);
         Binary { child, origin }
     }
 }

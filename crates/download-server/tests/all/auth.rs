@@ -1,12 +1,13 @@
 //! The three authentication schemes and the token endpoint.
 
-mod common;
-
-use std::time::Duration;
-
+use crate::common;
+use crate::common::{
+    ALPHA_KEY, ALPHA_SECRET, BETA_KEY, BETA_SECRET, SIGNING_KEY, TestServer, header, read_json,
+};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use common::{ALPHA_KEY, ALPHA_SECRET, BETA_KEY, BETA_SECRET, TestServer, header, read_json};
+use download_api::TokenResponse;
+use download_server::signing::Signer;
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -242,17 +243,24 @@ async fn token_errors_use_the_oauth_form_and_say_what_to_fix() {
 #[tokio::test]
 async fn tokens_expire_after_their_lifetime() {
     let server = TestServer::start(&["--token-ttl", "1"]).await;
-    let token = server.token(ALPHA_KEY, ALPHA_SECRET).await;
-    let request = || {
-        server
-            .client
-            .get(server.api(PACKAGES))
-            .bearer_auth(&token)
-            .send()
-    };
-    assert_eq!(request().await.unwrap().status(), StatusCode::OK);
-    tokio::time::sleep(Duration::from_millis(1100)).await;
-    let (status, body) = read_json(request().await.unwrap()).await;
+    let response = server
+        .token_request(ALPHA_KEY, ALPHA_SECRET)
+        .send()
+        .await
+        .unwrap();
+    let answer: TokenResponse = response.json().await.unwrap();
+    assert_eq!(answer.expires_in, 1);
+    let (status, _) = server.json_with_token(PACKAGES, &answer.access_token).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Its end, read with the server's key at chosen times rather than waited for.
+    let signer = Signer::new(SIGNING_KEY.as_bytes());
+    let at = |ms: u64| signer.check_token(&answer.access_token, answer.issued_at + ms);
+    assert_eq!(at(999).as_deref(), Ok("Alpha"));
+    assert!(at(1000).is_err());
+    // What the service says of a token whose time is over.
+    let over = signer.issue_token("Alpha", answer.issued_at - 1);
+    let (status, body) = server.json_with_token(PACKAGES, &over).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let message = body["message"].as_str().unwrap();
     assert!(message.contains("expired"), "{message}");
@@ -271,25 +279,11 @@ async fn servers_sharing_a_signing_key_accept_each_others_tokens() {
     ])
     .await;
     let token = first.token(BETA_KEY, BETA_SECRET).await;
-    let response = second
-        .client
-        .get(second.api(PACKAGES))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
-    let (status, body) = read_json(response).await;
+    let (status, body) = second.json_with_token(PACKAGES, &token).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body[0]["id"], "0040099999");
 
-    let response = other_key
-        .client
-        .get(other_key.api(PACKAGES))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
-    let (status, body) = read_json(response).await;
+    let (status, body) = other_key.json_with_token(PACKAGES, &token).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(body["message"], "Invalid API key or access token.");
 }

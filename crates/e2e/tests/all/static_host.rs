@@ -3,16 +3,18 @@
 //! origin as its service, named in the deployer's `config.json`.
 
 use download_api::{Product, ProductDownload};
-use e2e::{Harness, Served, explorer_web_root, our_server, serve, static_host};
+use std::collections::BTreeSet;
+
+use e2e::demo::{KEY, PACKAGE, SECRET};
+use e2e::{Harness, Served, explorer_web_root, get_json, our_server, serve, static_host};
 use serde_json::json;
 
 const PREFIX: &str = "/explorer";
 const PRODUCT: &str = "OpenMapLocal";
-const PACKAGE: &str = "0040046952";
 
 /// The static host with the `/explorer/` build and our server as the service, and the
 /// browser on `…/explorer`. Returns the service too, for the test's own requests.
-async fn start(server_args: &[&str]) -> (Harness, String) {
+pub(crate) async fn start(server_args: &[&str]) -> (Harness, String) {
     let service = our_server(server_args).await;
     let api = service.origin.clone();
     let config = json!({
@@ -23,33 +25,6 @@ async fn start(server_args: &[&str]) -> (Harness, String) {
     let base = format!("{}{PREFIX}", host.origin);
     let servers: Vec<Served> = vec![host, service];
     (Harness::open(base, servers).await, api)
-}
-
-async fn get_json(url: &str) -> serde_json::Value {
-    reqwest::get(url)
-        .await
-        .and_then(|r| r.error_for_status())
-        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
-        .json()
-        .await
-        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
-}
-
-/// (file name, size) of every row of the downloads table, once `count` rows are there.
-async fn table_rows(h: &Harness, count: usize) -> Vec<(String, u64)> {
-    h.wait_for_js(&format!(
-        "document.querySelectorAll('.downloads-table tbody tr').length === {count}"
-    ))
-    .await;
-    let rows = h
-        .js(
-            "return [...document.querySelectorAll('.downloads-table tbody tr')].map(r => \
-             [r.dataset.file, Number(r.querySelector('[data-bytes]').dataset.bytes)]);",
-        )
-        .await;
-    let mut rows: Vec<(String, u64)> = serde_json::from_value(rows).expect("rows");
-    rows.sort();
-    rows
 }
 
 #[tokio::test]
@@ -74,8 +49,7 @@ async fn the_host_answers_as_static_hosts_do() {
 async fn the_gallery_lists_the_service_s_products_under_the_sub_path() {
     let (h, api) = start(&[]).await;
     let products: Vec<Product> =
-        serde_json::from_value(get_json(&format!("{api}/downloads/v1/products?expanded")).await)
-            .expect("products");
+        get_json(&format!("{api}/downloads/v1/products?expanded"), None).await;
     h.goto("/").await;
     h.wait_for_js(&format!(
         "document.querySelectorAll('.product-grid .product-card:not(.skeleton-card)').length === {}",
@@ -91,11 +65,7 @@ async fn the_gallery_lists_the_service_s_products_under_the_sub_path() {
         .unwrap()
         .unwrap_or_default();
     assert!(link.starts_with(&format!("{PREFIX}/products/")), "{link}");
-    h.find(".product-grid .card-title a")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(".product-grid .card-title a").await;
     h.wait_for_js(&format!(
         "location.pathname.startsWith('{PREFIX}/products/')"
     ))
@@ -108,20 +78,18 @@ async fn the_gallery_lists_the_service_s_products_under_the_sub_path() {
 #[tokio::test]
 async fn a_deep_link_to_a_product_with_a_selection_survives_a_reload() {
     let (h, api) = start(&[]).await;
-    let mut expected = Vec::new();
+    let mut expected = BTreeSet::new();
     for area in ["SU", "SZ"] {
         let url = format!("{api}/downloads/v1/products/{PRODUCT}/downloads?area={area}");
-        let files: Vec<ProductDownload> =
-            serde_json::from_value(get_json(&url).await).expect("downloads");
+        let files: Vec<ProductDownload> = get_json(&url, None).await;
         expected.extend(files.into_iter().map(|d| (d.file_name, d.size.unwrap())));
     }
-    expected.sort();
 
     // The host answers 404 with the app, which opens the page the address names.
     h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
-    assert_eq!(table_rows(&h, expected.len()).await, expected);
+    assert_eq!(h.downloads_table(expected.len()).await, expected);
     h.driver.refresh().await.unwrap();
-    assert_eq!(table_rows(&h, expected.len()).await, expected);
+    assert_eq!(h.downloads_table(expected.len()).await, expected);
     assert_eq!(
         h.js("return location.pathname + location.search;").await,
         json!(format!("{PREFIX}/products/{PRODUCT}?areas=SU,SZ"))
@@ -134,9 +102,7 @@ async fn a_deep_link_to_a_product_with_a_selection_survives_a_reload() {
 async fn a_version_page_after_sign_in_survives_a_reload() {
     let (h, _) = start(&[]).await;
     let version = format!("/packages/{PACKAGE}/versions/124307");
-    h.goto(&format!("/login?next={version}")).await;
-    h.sign_in_with_secret("alpha-demo-key", "alpha-demo-secret")
-        .await;
+    h.sign_in_to(&version, KEY, SECRET).await;
     let heading = "(document.querySelector('h1') || {}).textContent?.includes('Version 124307')";
     h.wait_for_js(heading).await;
     assert_eq!(

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use e2e::Harness;
-use md5::{Digest, Md5};
+use e2e::demo::{KEY, SECRET};
+use e2e::{Harness, md5_hex};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -31,8 +31,6 @@ const PACKAGE_FILES: [&str; 3] = [
     "SU41_addresses.zip",
     "SU42_addresses.zip",
 ];
-const KEY: &str = "alpha-demo-key";
-const SECRET: &str = "alpha-demo-secret";
 
 /// What the proxy does to the next request whose path starts with `prefix`, once.
 #[derive(Debug, Clone)]
@@ -81,6 +79,14 @@ impl Setup {
         }
     }
 
+    /// [`Setup::start`] on the product page, once its files are listed.
+    async fn on_the_product_page(faults: Vec<Fault>) -> Setup {
+        let s = Setup::start(faults).await;
+        s.goto(PRODUCT_PAGE).await;
+        s.h.find(".downloads-table tbody tr").await;
+        s
+    }
+
     async fn goto(&self, path: &str) {
         self.h
             .driver
@@ -113,10 +119,6 @@ impl Setup {
     fn demo_bytes(&self, path: &str) -> Vec<u8> {
         std::fs::read(self.demo.join(path)).expect("demo file")
     }
-}
-
-fn md5_hex(bytes: &[u8]) -> String {
-    format!("{:x}", Md5::digest(bytes))
 }
 
 async fn serve(listener: TcpListener, upstream: SocketAddr, state: Arc<ProxyState>) {
@@ -275,33 +277,39 @@ async fn download_to_folder(h: &Harness) {
     button.click().await.expect("click Download to a folder");
 }
 
-async fn product_md5s(s: &Setup) -> BTreeMap<String, String> {
-    PRODUCT_FILES
+/// Downloads the page's files to the folder, waiting up to `within` for the run to
+/// end with all `files` downloaded.
+async fn download_all(h: &Harness, files: usize, within: Duration) {
+    download_to_folder(h).await;
+    let summary = h
+        .wait_for_text_within(".bulk-summary", "Done", within)
+        .await;
+    let all = format!("{files} downloaded, 0 skipped, 0 failed");
+    assert!(summary.contains(&all), "{summary}");
+}
+
+/// Asserts that the folder holds the run's report and the product's files, each with
+/// the md5 of the catalogue's file.
+async fn assert_folder_holds_the_product(s: &Setup) {
+    let mut found = folder_md5s(&s.h).await;
+    assert!(found.remove("download-report.json").is_some(), "no report");
+    let want: BTreeMap<String, String> = PRODUCT_FILES
         .iter()
         .map(|name| {
-            let md5 = s.demo_md5(&format!("files/OpenTOID/{name}"));
-            (name.to_string(), md5)
+            (
+                name.to_string(),
+                s.demo_md5(&format!("files/OpenTOID/{name}")),
+            )
         })
-        .collect()
+        .collect();
+    assert_eq!(found, want);
 }
 
 #[tokio::test]
 async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
-    let s = Setup::start(vec![]).await;
-    s.goto(PRODUCT_PAGE).await;
-    s.h.find(".downloads-table tbody tr").await;
-    download_to_folder(&s.h).await;
-    let summary =
-        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(20))
-            .await;
-    assert!(
-        summary.contains("4 downloaded, 0 skipped, 0 failed"),
-        "{summary}"
-    );
-
-    let mut found = folder_md5s(&s.h).await;
-    assert!(found.remove("download-report.json").is_some(), "no report");
-    assert_eq!(found, product_md5s(&s).await);
+    let s = Setup::on_the_product_page(vec![]).await;
+    download_all(&s.h, 4, Duration::from_secs(20)).await;
+    assert_folder_holds_the_product(&s).await;
     // Progress: one labelled bar per file, all full, and one for the total.
     let bars = s.h.find_all(".bulk-files [role='progressbar']").await;
     assert_eq!(bars.len(), 4);
@@ -353,28 +361,17 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
 
 #[tokio::test]
 async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_range() {
-    let s = Setup::start(vec![Fault::DropHalfway {
+    let s = Setup::on_the_product_page(vec![Fault::DropHalfway {
         prefix: "/files/products/OpenTOID/optoid_gpkg_sz.zip",
     }])
     .await;
-    s.goto(PRODUCT_PAGE).await;
     // A previous run left half of one file behind.
     let partial = s.demo_bytes("files/OpenTOID/optoid_csv_su.zip");
     let half = partial.len() / 2;
-    s.h.find(".downloads-table tbody tr").await;
     put_in_folder(&s.h, "optoid_csv_su.zip", &partial[..half]).await;
 
-    download_to_folder(&s.h).await;
-    let summary =
-        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(30))
-            .await;
-    assert!(
-        summary.contains("4 downloaded, 0 skipped, 0 failed"),
-        "{summary}"
-    );
-    let mut found = folder_md5s(&s.h).await;
-    found.remove("download-report.json");
-    assert_eq!(found, product_md5s(&s).await);
+    download_all(&s.h, 4, Duration::from_secs(30)).await;
+    assert_folder_holds_the_product(&s).await;
 
     // The half-written file was asked for from where it stopped, once.
     let resumed = s.requests_for("/files/products/OpenTOID/optoid_csv_su.zip");
@@ -395,23 +392,12 @@ async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_ra
 
 #[tokio::test]
 async fn a_429_with_retry_after_is_waited_out() {
-    let s = Setup::start(vec![Fault::TooManyRequests {
+    let s = Setup::on_the_product_page(vec![Fault::TooManyRequests {
         prefix: "/files/products/OpenTOID/optoid_csv_sz.zip",
     }])
     .await;
-    s.goto(PRODUCT_PAGE).await;
-    s.h.find(".downloads-table tbody tr").await;
-    download_to_folder(&s.h).await;
-    let summary =
-        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(30))
-            .await;
-    assert!(
-        summary.contains("4 downloaded, 0 skipped, 0 failed"),
-        "{summary}"
-    );
-    let mut found = folder_md5s(&s.h).await;
-    found.remove("download-report.json");
-    assert_eq!(found, product_md5s(&s).await);
+    download_all(&s.h, 4, Duration::from_secs(30)).await;
+    assert_folder_holds_the_product(&s).await;
     assert_eq!(
         s.requests_for("/files/products/OpenTOID/optoid_csv_sz.zip")
             .len(),
@@ -438,14 +424,7 @@ async fn the_servers_rate_limit_is_waited_out() {
         refused.as_u64().is_some_and(|n| n > 0),
         "the allowance is used up: {refused}"
     );
-    download_to_folder(&h).await;
-    let summary = h
-        .wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(60))
-        .await;
-    assert!(
-        summary.contains("4 downloaded, 0 skipped, 0 failed"),
-        "{summary}"
-    );
+    download_all(&h, 4, Duration::from_secs(60)).await;
     h.stop().await;
 }
 
@@ -455,14 +434,7 @@ async fn package_files_download_for_a_signed_in_user() {
     s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
     s.h.sign_in_with_secret(KEY, SECRET).await;
     s.h.find(".files-table").await;
-    download_to_folder(&s.h).await;
-    let summary =
-        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(20))
-            .await;
-    assert!(
-        summary.contains("3 downloaded, 0 skipped, 0 failed"),
-        "{summary}"
-    );
+    download_all(&s.h, 3, Duration::from_secs(20)).await;
 
     let mut found = folder_md5s(&s.h).await;
     let report = folder_text(&s.h, "download-report.json").await;
@@ -497,9 +469,7 @@ async fn package_files_download_for_a_signed_in_user() {
 
 #[tokio::test]
 async fn verification_flags_a_tampered_file_by_name() {
-    let s = Setup::start(vec![]).await;
-    s.goto(PRODUCT_PAGE).await;
-    s.h.find(".downloads-table tbody tr").await;
+    let s = Setup::on_the_product_page(vec![]).await;
     // Two files as listed, one altered, one missing, and one the listing does not name.
     for name in ["optoid_csv_su.zip", "optoid_gpkg_su.zip"] {
         let bytes = s.demo_bytes(&format!("files/OpenTOID/{name}"));
@@ -510,12 +480,8 @@ async fn verification_flags_a_tampered_file_by_name() {
     put_in_folder(&s.h, "optoid_csv_sz.zip", &tampered).await;
     put_in_folder(&s.h, "notes.txt", b"mine").await;
 
-    s.h.find(".verify-files summary")
-        .await
-        .click()
-        .await
-        .unwrap();
-    s.h.find(".verify-folder").await.click().await.unwrap();
+    s.h.click(".verify-files summary").await;
+    s.h.click(".verify-folder").await;
     let differs =
         s.h.wait_for_text_within(
             ".verify-list.differs",

@@ -1,13 +1,13 @@
-//! The product page's states and finding a square: one downloads request however many
-//! squares are picked, the loading and failed states of that list, products with GB
-//! only, the error page, the map's keyboard focus and readable text, and the place and
-//! grid reference boxes.
+//! The product page: the area-grid picker by click, keyboard, typed codes, place and
+//! grid reference; the merged downloads table from one request however many squares
+//! are picked, kept in the address; checksums of real downloads; images; the loading,
+//! failed and missing states; products with GB only; readable map text.
 
 use std::collections::BTreeSet;
 
 use download_api::ProductDownload;
-use e2e::Harness;
-use thirtyfour::prelude::*;
+use e2e::thirtyfour::prelude::*;
+use e2e::{Harness, attribute, axe, download, get_json, md5_hex};
 
 const PRODUCT: &str = "OpenMapLocal";
 /// Twenty squares of England and Wales.
@@ -59,27 +59,48 @@ async fn block_urls(h: &Harness, patterns: &[&str]) {
     .expect("block urls");
 }
 
-/// The product's whole list, straight from the server.
-async fn server_files(h: &Harness, product: &str) -> Vec<ProductDownload> {
-    let url = format!("{}/downloads/v1/products/{product}/downloads", h.base);
-    reqwest::get(&url)
+/// Waits until the square `code` is picked or, with `picked` false, not.
+async fn wait_for_pick(h: &Harness, code: &str, picked: bool) {
+    h.wait_for_js(&format!(
+        "document.querySelector('#square-{code}').getAttribute('aria-selected') === '{picked}'"
+    ))
+    .await;
+}
+
+/// What the server lists for `product` with the query `query` (`area=SU`, or "" for
+/// the whole list), straight from its JSON.
+async fn server_files(h: &Harness, product: &str, query: &str) -> Vec<ProductDownload> {
+    let url = h.url(&format!(
+        "/downloads/v1/products/{product}/downloads?{query}"
+    ));
+    get_json(&url, None).await
+}
+
+/// (file name, size) of every file in `lists`.
+fn files_of(lists: &[Vec<ProductDownload>]) -> BTreeSet<(String, u64)> {
+    lists
+        .iter()
+        .flatten()
+        .map(|d| (d.file_name.clone(), d.size.expect("demo files have sizes")))
+        .collect()
+}
+
+/// How many of the product's files are in `squares`.
+async fn files_in(h: &Harness, squares: &[&str]) -> usize {
+    server_files(h, PRODUCT, "")
         .await
-        .expect("list downloads")
-        .json()
-        .await
-        .expect("downloads JSON")
+        .iter()
+        .filter(|d| squares.contains(&d.area.code()))
+        .count()
 }
 
 /// The file names the table lists, once it lists `count` rows.
 async fn table_files(h: &Harness, count: usize) -> BTreeSet<String> {
-    h.wait_for_js(&format!(
-        "document.querySelectorAll('.downloads-table tbody tr').length === {count}"
-    ))
-    .await;
-    let names = h
-        .js("return [...document.querySelectorAll('.downloads-table tbody tr')].map(r => r.dataset.file);")
-        .await;
-    serde_json::from_value(names).expect("file names")
+    h.downloads_table(count)
+        .await
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
 }
 
 /// How many requests the page has made to URLs containing `part`.
@@ -97,10 +118,152 @@ async fn no_console_errors(h: &Harness) {
 }
 
 #[tokio::test]
+async fn squares_picked_by_click_and_keyboard_list_what_the_server_lists() {
+    let h = Harness::start(&[]).await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+
+    // Click SU, then move south with the arrow key and pick SZ with Space.
+    h.click("#square-SU").await;
+    assert!(h.square_is_selected("SU").await);
+    h.wait_for_focus("square-SU").await;
+    h.press(Key::Down).await;
+    h.wait_for_focus("square-SZ").await;
+    assert_eq!(
+        h.find("#square-SZ")
+            .await
+            .attr("tabindex")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("0"),
+        "roving tabindex follows the focus"
+    );
+    h.press(Key::Space).await;
+    wait_for_pick(&h, "SZ", true).await;
+
+    let su = server_files(&h, PRODUCT, "area=SU").await;
+    let sz = server_files(&h, PRODUCT, "area=SZ").await;
+    assert!(!su.is_empty() && !sz.is_empty());
+    let expected = files_of(&[su, sz]);
+    assert_eq!(h.downloads_table(expected.len()).await, expected);
+
+    // Totals: the summary counts every file, and SU shows its own bytes on the map.
+    let summary = h.text(".totals").await;
+    assert!(
+        summary.starts_with(&format!("{} files", expected.len())),
+        "{summary}"
+    );
+    // SU's four files hold 8,766 bytes.
+    h.wait_for_js("(document.querySelector('#square-SU .total') || {}).textContent === '8.77 kB'")
+        .await;
+
+    // A disabled look for nothing here: OpenMapLocal offers every square.
+    assert!(h.find_all(".square[aria-disabled='true']").await.is_empty());
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn the_url_carries_the_selection_and_a_reload_keeps_it() {
+    let h = Harness::start(&[]).await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+    let history_before = h.js("return history.length;").await;
+    h.select("#format-select", "GeoPackage").await;
+    h.click("#square-TQ").await;
+    h.click("#square-SU").await;
+    h.wait_for_js("location.search === '?areas=SU,TQ&format=GeoPackage'")
+        .await;
+
+    let expected = files_of(&[
+        server_files(&h, PRODUCT, "area=SU&format=GeoPackage").await,
+        server_files(&h, PRODUCT, "area=TQ&format=GeoPackage").await,
+    ]);
+    assert_eq!(h.downloads_table(expected.len()).await, expected);
+
+    h.driver.refresh().await.unwrap();
+    assert_eq!(h.downloads_table(expected.len()).await, expected);
+    assert!(h.square_is_selected("SU").await && h.square_is_selected("TQ").await);
+    assert!(!h.square_is_selected("SZ").await);
+    let format = h.find("#format-select").await.prop("value").await.unwrap();
+    assert_eq!(format.as_deref(), Some("GeoPackage"));
+
+    // Unpicking updates the address in place (no new history entry per click).
+    h.click("#square-TQ").await;
+    h.wait_for_js("location.search === '?areas=SU&format=GeoPackage'")
+        .await;
+    assert_eq!(h.js("return history.length;").await, history_before);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn typed_codes_are_added_and_codes_not_offered_are_explained() {
+    let h = Harness::start(&[]).await;
+    h.goto("/products/OpenGreenspace").await;
+    let input = h.find("#typed-areas-input").await;
+    input.send_keys("su, sz  HW xx\n").await.unwrap();
+    h.wait_for_js("location.search.startsWith('?areas=SU,SZ')")
+        .await;
+    let problem = h.text("#typed-areas-problem").await;
+    assert!(problem.contains("not offered for HW"), "{problem}");
+    assert!(problem.contains("XX is not an area code"), "{problem}");
+    assert!(h.square_is_selected("SU").await && h.square_is_selected("SZ").await);
+    // HW is drawn but cannot be picked.
+    let hw = h.find("#square-HW").await;
+    assert_eq!(
+        hw.attr("aria-disabled").await.unwrap().as_deref(),
+        Some("true")
+    );
+    // Out from under the sticky header before clicking.
+    h.js("document.querySelector('#square-HW').scrollIntoView({block: 'center'}); return null;")
+        .await;
+    hw.click().await.unwrap();
+    assert!(!h.square_is_selected("HW").await);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_download_link_yields_the_file_whose_md5_matches_the_table() {
+    let h = Harness::start(&[]).await;
+    h.goto(&format!("/products/{PRODUCT}?areas=SZ&format=GML"))
+        .await;
+    h.downloads_table(1).await;
+    let row = h.find(".downloads-table tbody tr").await;
+    let href = attribute(&row, "a[download]", "href").await;
+    let md5 = attribute(&row, "code.md5", "title").await;
+    let body = download(&href).await;
+    assert!(!body.is_empty());
+    assert_eq!(md5_hex(&body), md5);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn images_open_large_and_the_keyboard_drives_the_lightbox() {
+    let h = Harness::start(&[]).await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+    h.click("#product-image-0").await;
+    let image = h.find(".lightbox img").await;
+    assert!(
+        image
+            .attr("src")
+            .await
+            .unwrap()
+            .unwrap()
+            .ends_with("/images/0?large")
+    );
+    h.press(Key::Right).await;
+    h.wait_for_js("document.querySelector('.lightbox img').src.endsWith('/images/1?large')")
+        .await;
+    h.press(Key::Escape).await;
+    h.wait_for_js("!document.querySelector('.lightbox')").await;
+    h.wait_for_focus("product-image-0").await;
+    h.stop().await;
+}
+
+#[tokio::test]
 async fn twenty_squares_are_listed_from_one_request() {
     let h = Harness::start(&[]).await;
     let squares: Vec<&str> = TWENTY_SQUARES.split(',').collect();
-    let expected: BTreeSet<String> = server_files(&h, PRODUCT)
+    let expected: BTreeSet<String> = server_files(&h, PRODUCT, "")
         .await
         .into_iter()
         .filter(|d| squares.contains(&d.area.code()))
@@ -141,11 +304,7 @@ async fn the_map_shows_at_once_and_the_list_says_it_is_loading() {
     assert!(h.find_all(".downloads-table").await.is_empty());
 
     h.js("window.__release(); return null;").await;
-    let files = server_files(&h, PRODUCT).await;
-    let count = files
-        .iter()
-        .filter(|d| ["SU", "SZ"].contains(&d.area.code()))
-        .count();
+    let count = files_in(&h, &["SU", "SZ"]).await;
     table_files(&h, count).await;
     assert!(h.find_all(".files-loading").await.is_empty());
     assert!(
@@ -174,12 +333,8 @@ async fn a_failed_list_shows_one_panel_whose_try_again_lists_the_files() {
     assert!(h.square_is_selected("SU").await && h.square_is_selected("TQ").await);
 
     block_urls(&h, &[]).await;
-    h.find(".files-problem button").await.click().await.unwrap();
-    let count = server_files(&h, PRODUCT)
-        .await
-        .iter()
-        .filter(|d| ["SU", "SZ", "TQ"].contains(&d.area.code()))
-        .count();
+    h.click(".files-problem button").await;
+    let count = files_in(&h, &["SU", "SZ", "TQ"]).await;
     table_files(&h, count).await;
     h.wait_for_js("!document.querySelector('.files-problem')")
         .await;
@@ -189,7 +344,7 @@ async fn a_failed_list_shows_one_panel_whose_try_again_lists_the_files() {
 #[tokio::test]
 async fn a_product_with_gb_only_lists_its_files_at_once() {
     let h = Harness::start(&[]).await;
-    let expected: BTreeSet<String> = server_files(&h, "OpenRoads")
+    let expected: BTreeSet<String> = server_files(&h, "OpenRoads", "")
         .await
         .into_iter()
         .map(|d| d.file_name)
@@ -220,23 +375,25 @@ async fn a_product_that_cannot_be_loaded_says_why_and_offers_ways_on() {
     h.goto(&format!("/products/{PRODUCT}")).await;
     let panel = h.text(".product-problem").await;
     assert!(panel.contains("No answer this app may read"), "{panel}");
-    assert_ne!(h.text("h1").await, "Product not available");
+    assert_eq!(h.text("h1").await, "This product could not be loaded");
     h.find(".product-problem a[href='/']").await;
     block_urls(&h, &[]).await;
-    h.find(".product-problem button")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(".product-problem button").await;
     h.wait_for_js("document.querySelector('h1').textContent === 'OS Open Map - Local'")
         .await;
     h.find("#square-SU").await;
 
     // A missing product: the service's message, and the way back is the gallery.
+    let answer = reqwest::get(h.url("/downloads/v1/products/NoSuchProduct"))
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 404);
+    let answer: download_api::ErrorBody = answer.json().await.unwrap();
     h.goto("/products/NoSuchProduct").await;
     assert_eq!(h.text("h1").await, "Product not found");
     let panel = h.text(".product-problem").await;
     assert!(panel.contains("NoSuchProduct"), "{panel}");
+    assert!(panel.contains(&answer.message), "{panel}");
     assert!(
         h.find_all(".product-problem button").await.is_empty(),
         "no retry for a 404"
@@ -247,11 +404,7 @@ async fn a_product_that_cannot_be_loaded_says_why_and_offers_ways_on() {
             .is_empty(),
         "no link to the JSON catalogue"
     );
-    h.find(".product-problem a[href='/']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(".product-problem a[href='/']").await;
     h.wait_for_js("location.pathname === '/'").await;
     h.stop().await;
 }
@@ -278,24 +431,21 @@ async fn an_unreadable_product_answer_is_named_without_parser_text() {
 async fn space_picks_the_square_that_has_the_focus() {
     let h = Harness::start(&[]).await;
     h.goto(&format!("/products/{PRODUCT}")).await;
-    h.find("#square-SZ").await.click().await.unwrap();
+    h.click("#square-SZ").await;
     assert!(h.square_is_selected("SZ").await);
     // Focus moved some other way (a screen reader, a script): Space acts on SU.
     h.js("document.querySelector('#square-SU').focus(); return null;")
         .await;
     h.press(Key::Space).await;
-    h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'true'")
-        .await;
+    wait_for_pick(&h, "SU", true).await;
     assert!(h.square_is_selected("SZ").await, "SZ stays picked");
     // Tab from the control before the map lands on the square last focused.
     h.js("document.querySelector('.area-chip').focus(); return null;")
         .await;
     h.press(Key::Tab).await;
-    h.wait_for_js("document.activeElement.id === 'square-SU'")
-        .await;
+    h.wait_for_focus("square-SU").await;
     h.press(Key::Space).await;
-    h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'false'")
-        .await;
+    wait_for_pick(&h, "SU", false).await;
 
     // A picked square's name starts with what it shows.
     h.find("#square-SZ .total").await;
@@ -362,8 +512,7 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
 
     let place = h.find("#place-input").await;
     place.send_keys("southampton\n").await.unwrap();
-    h.wait_for_js("document.querySelector('#square-SU').getAttribute('aria-selected') === 'true'")
-        .await;
+    wait_for_pick(&h, "SU", true).await;
     let status = h.text("#find-status").await;
     assert!(
         status.contains("Southampton") && status.contains("SU"),
@@ -375,15 +524,13 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
 
     let grid = h.find("#grid-ref-input").await;
     grid.send_keys("NT 25 73\n").await.unwrap();
-    h.wait_for_js("document.querySelector('#square-NT').getAttribute('aria-selected') === 'true'")
-        .await;
+    wait_for_pick(&h, "NT", true).await;
     assert_eq!(h.text(".grid-map .marker").await, "NT 25 73");
     h.wait_for_js("location.search === '?areas=NT,SU'").await;
 
     grid.clear().await.unwrap();
     grid.send_keys("641000,311000\n").await.unwrap();
-    h.wait_for_js("document.querySelector('#square-TG').getAttribute('aria-selected') === 'true'")
-        .await;
+    wait_for_pick(&h, "TG", true).await;
 
     grid.clear().await.unwrap();
     grid.send_keys("SU 411 11\n").await.unwrap();
@@ -404,9 +551,7 @@ async fn every_state_of_the_product_page_passes_axe_in_every_look() {
     .await;
     let mut problems = Vec::new();
     let mut check = async |path: &str, ready: &str, state: &str| {
-        h.goto(path).await;
-        h.find(ready).await;
-        problems.extend(e2e::axe::check_all_looks(&h, state).await);
+        problems.extend(axe::check_page(&h, path, ready, state).await);
     };
     check(
         &format!("/products/{PRODUCT}"),
@@ -448,10 +593,6 @@ async fn every_state_of_the_product_page_passes_axe_in_every_look() {
         "the list loading",
     )
     .await;
-    assert!(
-        problems.is_empty(),
-        "axe-core found:\n{}",
-        problems.join("\n")
-    );
+    axe::assert_none(&problems);
     h.stop().await;
 }

@@ -1,11 +1,10 @@
 //! The direct file addresses: headers, ranges, conditional requests, signed package
 //! files, and a walk over whole catalogues checking every file against its listing.
 
-mod common;
-
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::{
+use crate::common;
+use crate::common::{
     ALPHA_KEY, SIGNING_KEY, TestServer, check_download, client, follow, header, md5_hex, read_json,
 };
 use download_server::signed_link::{LinkKind, SignedLink};
@@ -31,12 +30,11 @@ async fn product_files_carry_the_headers_clients_need() {
     let server = TestServer::start(&[]).await;
     let entry = listed(&server, "CodePointOpen", "codepo_gb.zip").await;
     let response = server
-        .client
-        .get(format!("{}{BIG}", server.origin))
-        .header("accept-encoding", "gzip, br")
-        .send()
-        .await
-        .unwrap();
+        .get_with(
+            &format!("{}{BIG}", server.origin),
+            &[("accept-encoding", "gzip, br")],
+        )
+        .await;
     assert_eq!(response.status(), StatusCode::OK);
     let headers = response.headers().clone();
     assert_eq!(header(&headers, "content-type"), "application/zip");
@@ -91,13 +89,7 @@ async fn non_ascii_names_and_empty_files_are_served_correctly() {
     assert_eq!(empty["size"], 0);
     check_download(&server.client, &empty).await;
     let url = format!("{}/files/products/PartnerThing/empty_uk.txt", server.origin);
-    let response = server
-        .client
-        .get(&url)
-        .header("range", "bytes=0-")
-        .send()
-        .await
-        .unwrap();
+    let response = server.get_with(&url, &[("range", "bytes=0-")]).await;
     assert_eq!(response.status(), StatusCode::RANGE_NOT_SATISFIABLE);
 }
 
@@ -118,13 +110,7 @@ async fn ranges_give_206_with_the_right_bytes_or_416() {
         ("bytes=-500", size - 500, size - 1),
         (&format!("bytes=100-{}", size + 1000), 100, size - 1),
     ] {
-        let response = server
-            .client
-            .get(&url)
-            .header("range", range)
-            .send()
-            .await
-            .unwrap();
+        let response = server.get_with(&url, &[("range", range)]).await;
         assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT, "{range}");
         assert_eq!(
             header(response.headers(), "content-range"),
@@ -140,13 +126,7 @@ async fn ranges_give_206_with_the_right_bytes_or_416() {
         format!("bytes={size}-"),
         "bytes=18446744073709551616-".to_owned(),
     ] {
-        let response = server
-            .client
-            .get(&url)
-            .header("range", &range)
-            .send()
-            .await
-            .unwrap();
+        let response = server.get_with(&url, &[("range", &range)]).await;
         assert_eq!(
             response.status(),
             StatusCode::RANGE_NOT_SATISFIABLE,
@@ -167,26 +147,22 @@ async fn ranges_give_206_with_the_right_bytes_or_416() {
 
     // A range for another version of the file (If-Range) gets the whole current file.
     let response = server
-        .client
-        .get(&url)
-        .header("range", "bytes=0-9")
-        .header("if-range", "\"0123456789abcdef0123456789abcdef\"")
-        .send()
-        .await
-        .unwrap();
+        .get_with(
+            &url,
+            &[
+                ("range", "bytes=0-9"),
+                ("if-range", "\"0123456789abcdef0123456789abcdef\""),
+            ],
+        )
+        .await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.bytes().await.unwrap().len(), size);
 
     // Resuming with the current ETag gets the rest.
     let etag = header(server.get(&url).await.headers(), "etag");
     let response = server
-        .client
-        .get(&url)
-        .header("range", "bytes=1000-")
-        .header("if-range", &etag)
-        .send()
-        .await
-        .unwrap();
+        .get_with(&url, &[("range", "bytes=1000-"), ("if-range", &etag)])
+        .await;
     assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT);
     assert_eq!(&response.bytes().await.unwrap()[..], &whole[1000..]);
 }
@@ -227,13 +203,8 @@ async fn pages_on_other_origins_may_fetch_files_by_ranges() {
 
     let whole = server.get(&url).await.bytes().await.unwrap();
     let response = server
-        .client
-        .get(&url)
-        .header("origin", APP)
-        .header("range", "bytes=100-199")
-        .send()
-        .await
-        .unwrap();
+        .get_with(&url, &[("origin", APP), ("range", "bytes=100-199")])
+        .await;
     assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT);
     let headers = response.headers();
     assert_eq!(header(headers, "access-control-allow-origin"), "*");
@@ -262,24 +233,14 @@ async fn revalidation_answers_304() {
             ("if-none-match", &format!("W/{etag}") as &str),
             ("if-modified-since", modified.as_str()),
         ] {
-            let response = server
-                .client
-                .get(&url)
-                .header(name, value)
-                .send()
-                .await
-                .unwrap();
+            let response = server.get_with(&url, &[(name, value)]).await;
             assert_eq!(response.status(), StatusCode::NOT_MODIFIED, "{path} {name}");
             assert_eq!(header(response.headers(), "etag"), etag);
             assert!(response.bytes().await.unwrap().is_empty());
         }
         let response = server
-            .client
-            .get(&url)
-            .header("if-none-match", "\"something-else\"")
-            .send()
-            .await
-            .unwrap();
+            .get_with(&url, &[("if-none-match", "\"something-else\"")])
+            .await;
         assert_eq!(response.status(), StatusCode::OK);
     }
 }
@@ -311,13 +272,8 @@ async fn preconditions_for_another_version_fail_with_412() {
         ),
     ] {
         let response = server
-            .client
-            .get(&url)
-            .header("range", "bytes=0-9")
-            .header(name, value)
-            .send()
-            .await
-            .unwrap();
+            .get_with(&url, &[("range", "bytes=0-9"), (name, value)])
+            .await;
         assert_eq!(response.status(), status, "{name}: {value}");
         if status == StatusCode::PRECONDITION_FAILED {
             let (_, body) = read_json(response).await;
@@ -353,14 +309,13 @@ async fn unknown_files_are_404_json() {
 async fn package_files_need_a_valid_unexpired_signature() {
     let server = TestServer::start(&[]).await;
     let response = server
-        .client
-        .get(server.api(
-            "/dataPackages/0040046952/versions/110013/downloads?fileName=SU_addresses_cou.zip",
-        ))
-        .header("key", ALPHA_KEY)
-        .send()
-        .await
-        .unwrap();
+        .get_with(
+            &server.api(
+                "/dataPackages/0040046952/versions/110013/downloads?fileName=SU_addresses_cou.zip",
+            ),
+            &[("key", ALPHA_KEY)],
+        )
+        .await;
     let location = header(response.headers(), "location");
     let file = server.get(&location).await;
     assert_eq!(file.status(), StatusCode::OK);
@@ -462,12 +417,8 @@ async fn walk_catalogue(server: &TestServer, keys: &[&str]) -> usize {
         for package in packages.as_array().unwrap() {
             for version in package["versions"].as_array().unwrap() {
                 let response = server
-                    .client
-                    .get(version["url"].as_str().unwrap())
-                    .header("key", *key)
-                    .send()
-                    .await
-                    .unwrap();
+                    .get_with(version["url"].as_str().unwrap(), &[("key", *key)])
+                    .await;
                 let (_, detail) = read_json(response).await;
                 for entry in detail["downloads"].as_array().unwrap() {
                     // As listed, with no credentials.
@@ -509,13 +460,7 @@ async fn embedded_demo_files_support_ranges_and_revalidation() {
         entry["fileName"].as_str().unwrap()
     );
     let size = whole.len();
-    let response = server
-        .client
-        .get(&direct)
-        .header("range", "bytes=5-24")
-        .send()
-        .await
-        .unwrap();
+    let response = server.get_with(&direct, &[("range", "bytes=5-24")]).await;
     assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT);
     assert_eq!(
         header(response.headers(), "content-range"),
@@ -523,20 +468,10 @@ async fn embedded_demo_files_support_ranges_and_revalidation() {
     );
     assert_eq!(&response.bytes().await.unwrap()[..], &whole[5..25]);
     let response = server
-        .client
-        .get(&direct)
-        .header("range", format!("bytes={}-", size + 1))
-        .send()
-        .await
-        .unwrap();
+        .get_with(&direct, &[("range", &format!("bytes={}-", size + 1))])
+        .await;
     assert_eq!(response.status(), StatusCode::RANGE_NOT_SATISFIABLE);
-    let response = server
-        .client
-        .get(&direct)
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+    let response = server.get_with(&direct, &[("if-none-match", &etag)]).await;
     assert_eq!(response.status(), StatusCode::NOT_MODIFIED);
     let head = server.client.head(&direct).send().await.unwrap();
     assert_eq!(header(head.headers(), "content-length"), size.to_string());

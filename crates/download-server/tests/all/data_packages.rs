@@ -1,25 +1,16 @@
 //! Data packages: what each project sees, versions and their links, downloads, and
 //! the signed download urls that work on their own.
 
-mod common;
-
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::{
-    ALPHA_KEY, BETA_KEY, SIGNING_KEY, TestServer, check_download, header, md5_hex, read_json,
+use crate::common;
+use crate::common::{
+    ALPHA_KEY, BETA_KEY, SIGNING_KEY, TestServer, check_download, header, ids, md5_hex, read_json,
 };
 use download_server::signed_link::{LinkKind, SignedLink};
 use download_server::signing::Signer;
 use reqwest::StatusCode;
-use serde_json::{Value, json};
-
-fn ids(list: &Value) -> Vec<&str> {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["id"].as_str().unwrap())
-        .collect()
-}
+use serde_json::json;
 
 #[tokio::test]
 async fn each_project_lists_only_its_own_packages() {
@@ -93,13 +84,7 @@ async fn package_versions_and_version_details_link_together() {
     let mut url = latest["url"].as_str().unwrap().to_owned();
     let mut seen = Vec::new();
     loop {
-        let response = server
-            .client
-            .get(&url)
-            .header("key", ALPHA_KEY)
-            .send()
-            .await
-            .unwrap();
+        let response = server.get_with(&url, &[("key", ALPHA_KEY)]).await;
         let (_, version) = read_json(response).await;
         seen.push(version["id"].as_str().unwrap().to_owned());
         match version["previousVersionUrl"].as_str() {
@@ -128,12 +113,11 @@ async fn another_projects_package_answers_exactly_like_a_missing_one() {
         "/versions/300001/downloads?fileName=buildings.zip",
     ] {
         let theirs = server
-            .client
-            .get(server.api(&format!("/dataPackages/0040099999{suffix}")))
-            .header("key", ALPHA_KEY)
-            .send()
-            .await
-            .unwrap();
+            .get_with(
+                &server.api(&format!("/dataPackages/0040099999{suffix}")),
+                &[("key", ALPHA_KEY)],
+            )
+            .await;
         let (theirs_status, theirs_body) = read_json(theirs).await;
         assert_eq!(theirs_status, StatusCode::NOT_FOUND, "{suffix}");
         // Same body as for an id nobody has, once the id itself is swapped.
@@ -166,12 +150,11 @@ async fn downloads_need_a_file_name_and_redirect_to_the_file() {
     assert_eq!(body["dataPackagesUrl"], server.api("/dataPackages"));
 
     let response = server
-        .client
-        .get(server.api(&format!("{downloads}?fileName=SU_streets.zip")))
-        .header("key", ALPHA_KEY)
-        .send()
-        .await
-        .unwrap();
+        .get_with(
+            &server.api(&format!("{downloads}?fileName=SU_streets.zip")),
+            &[("key", ALPHA_KEY)],
+        )
+        .await;
     assert_eq!(response.status(), StatusCode::TEMPORARY_REDIRECT);
     let location = header(response.headers(), "location");
     assert!(
@@ -238,14 +221,9 @@ async fn accept_json_gets_the_direct_address_instead_of_a_redirect() {
 async fn listed_download_urls_work_alone_and_hold_no_credentials() {
     let server = TestServer::start(&[]).await;
     let token = server.token(common::ALPHA_KEY, common::ALPHA_SECRET).await;
-    let response = server
-        .client
-        .get(server.api("/dataPackages/0040046952/versions/110012"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
-    let (_, version) = read_json(response).await;
+    let (_, version) = server
+        .json_with_token("/dataPackages/0040046952/versions/110012", &token)
+        .await;
     for download in version["downloads"].as_array().unwrap() {
         let url = download["url"].as_str().unwrap();
         let expected = server.api(&format!(
@@ -335,22 +313,10 @@ async fn altered_or_expired_download_urls_are_refused() {
         "{body}"
     );
     // The same old link with the caller's own key still works.
-    let response = server
-        .client
-        .get(&expired)
-        .header("key", ALPHA_KEY)
-        .send()
-        .await
-        .unwrap();
+    let response = server.get_with(&expired, &[("key", ALPHA_KEY)]).await;
     assert_eq!(response.status(), StatusCode::TEMPORARY_REDIRECT);
     // Another project's key does not make it work.
-    let response = server
-        .client
-        .get(&expired)
-        .header("key", BETA_KEY)
-        .send()
-        .await
-        .unwrap();
+    let response = server.get_with(&expired, &[("key", BETA_KEY)]).await;
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
 
     // A signature for a package that does not exist says nothing about existence.

@@ -1,8 +1,6 @@
 //! Requests framed against the rules of HTTP/1.1 get a 4xx with the JSON error body.
 
-mod common;
-
-use common::TestServer;
+use crate::common::TestServer;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

@@ -11,7 +11,7 @@ use leptos_router::hooks::use_location;
 
 use crate::api::use_api;
 use crate::components::virtual_list::{Items, Windowed, px};
-use crate::components::{Errors, ProductCard, ProductCardSkeleton};
+use crate::components::{Loaded, ProductCard, ProductCardSkeleton};
 use crate::routes::{Route, use_go_to};
 
 /// How many skeleton cards fill the page while the catalogue loads.
@@ -55,15 +55,9 @@ pub fn Gallery() -> impl IntoView {
                 </p>
             </header>
             <FilterBar query facets set_query />
-            <Transition fallback=|| view! { <ResultsSkeleton /> }>
-                <ErrorBoundary fallback=move |errors| {
-                    view! { <Errors errors retry=move |_| products.refetch() /> }
-                }>
-                    {move || Suspend::new(async move {
-                        products.await.map(|products| view! { <Results products query clear /> })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Loaded resource=products fallback=|| view! { <ResultsSkeleton /> } let:products>
+                <Results products query clear />
+            </Loaded>
         </section>
     }
 }

@@ -6,7 +6,7 @@ use leptos_router::hooks::use_params_map;
 
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
-use crate::components::Errors;
+use crate::components::Loaded;
 use crate::routes::{Href, Route, set_page_title};
 
 /// `/packages/:id`: one data package and its versions, newest first.
@@ -45,17 +45,13 @@ fn PackageDetails() -> impl IntoView {
                     }}
                 </span>
             </nav>
-            <Transition fallback=|| {
-                view! { <p class="loading" role="status">"Loading the data package…"</p> }
-            }>
-                <ErrorBoundary fallback=move |errors| {
-                    view! { <Errors errors retry=move |_| package.refetch() /> }
-                }>
-                    {move || Suspend::new(async move {
-                        package.await.map(|package| view! { <PackageView package /> })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Loaded
+                resource=package
+                fallback=|| view! { <p class="loading" role="status">"Loading the data package…"</p> }
+                let:package
+            >
+                <PackageView package />
+            </Loaded>
         </section>
     }
 }

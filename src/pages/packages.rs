@@ -6,7 +6,7 @@ use leptos_router::components::A;
 
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
-use crate::components::Errors;
+use crate::components::Loaded;
 use crate::routes::{Href, Route};
 
 /// `/packages`: the signed-in project's data packages.
@@ -30,15 +30,13 @@ fn PackageList() -> impl IntoView {
     view! {
         <section class="page packages-page">
             <h1>"Data packages"</h1>
-            <Transition fallback=|| view! { <p class="loading" role="status">"Loading your data packages…"</p> }>
-                <ErrorBoundary fallback=move |errors| {
-                    view! { <Errors errors retry=move |_| packages.refetch() /> }
-                }>
-                    {move || Suspend::new(async move {
-                        packages.await.map(|packages| view! { <PackageTable packages /> })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Loaded
+                resource=packages
+                fallback=|| view! { <p class="loading" role="status">"Loading your data packages…"</p> }
+                let:packages
+            >
+                <PackageTable packages />
+            </Loaded>
         </section>
     }
 }

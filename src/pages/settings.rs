@@ -10,7 +10,7 @@ use leptos::task::spawn_local;
 
 use crate::api::{ServiceContext, use_api};
 use crate::auth::use_session;
-use crate::components::Errors;
+use crate::components::Loaded;
 use crate::config::ServiceConfig;
 
 /// What the last Save or Reset did; `signed_out` when a sign-in had to end.
@@ -234,24 +234,15 @@ fn ConnectionCheck() -> impl IntoView {
             <p class="hint">
                 "Asking " <code>{move || api.read().urls().products(true)}</code>
             </p>
-            <Transition fallback=|| view! { <p class="connection-status">"Checking…"</p> }>
-                <ErrorBoundary fallback=move |errors| {
-                    view! { <Errors errors retry=move |_| products.refetch() /> }
-                }>
-                    {move || Suspend::new(async move {
-                        products
-                            .await
-                            .map(|count| {
-                                view! {
-                                    <p class="connection-status ok">
-                                        "Connected: the service lists "
-                                        {counted(count, "open product", "open products")} "."
-                                    </p>
-                                }
-                            })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Loaded
+                resource=products
+                fallback=|| view! { <p class="connection-status">"Checking…"</p> }
+                let:count
+            >
+                <p class="connection-status ok">
+                    "Connected: the service lists " {counted(count, "open product", "open products")} "."
+                </p>
+            </Loaded>
         </section>
     }
 }

@@ -44,7 +44,7 @@ impl ServiceConfig {
         let deployed = match prefetched_config().await {
             Some(deployed) => Some(deployed),
             None => {
-                let address = crate::routes::base_path().file("config.json");
+                let address = crate::navigation::base_path().file("config.json");
                 match gloo_net::http::Request::get(&address).send().await {
                     Ok(response) if response.ok() => response.json::<DeployedConfig>().await.ok(),
                     _ => None,

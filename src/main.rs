@@ -3,11 +3,12 @@
 mod api;
 mod app;
 mod auth;
+mod chunks;
 mod components;
 mod config;
 mod fs_access;
+mod navigation;
 mod pages;
-mod routes;
 
 fn main() {
     // Leptos sets up its executor in `mount_to_body`, so this first task uses the browser's.

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use explorer_logic::grid_ref::{GridPoint, GridRef};
-use explorer_logic::places::Gazetteer;
+use explorer_logic::product::grid_ref::{GridPoint, GridRef};
+use explorer_logic::product::places::Gazetteer;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -62,7 +62,7 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
         }
         places.set(Places::Loading);
         spawn_local(async move {
-            let address = crate::routes::base_path().file("places.json");
+            let address = crate::navigation::base_path().file("places.json");
             let loaded = match gloo_net::http::Request::get(&address).send().await {
                 Ok(response) if response.ok() => response.json::<Gazetteer>().await.ok(),
                 _ => None,

@@ -12,7 +12,7 @@ use leptos_router::hooks::use_location;
 use crate::api::use_api;
 use crate::components::virtual_list::{Items, Windowed, px};
 use crate::components::{Loaded, ProductCard, ProductCardSkeleton};
-use crate::routes::{Route, use_go_to};
+use crate::navigation::{Route, use_go_to};
 
 /// How many skeleton cards fill the page while the catalogue loads.
 const SKELETON_CARDS: usize = 8;

@@ -9,7 +9,7 @@ use explorer_logic::session::{Field, SignInError};
 use crate::auth::{SignInMethod, use_session};
 use crate::components::TextField;
 
-use crate::routes::{Href, Route, use_go_to};
+use crate::navigation::{Href, Route, use_go_to};
 
 /// The id of the sign-in error, which the fields it is about point at.
 const ERROR_ID: &str = "login-error";

@@ -7,7 +7,7 @@ use leptos_router::hooks::use_params_map;
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Loaded;
-use crate::routes::{Href, Route, set_page_title};
+use crate::navigation::{Href, Route, set_page_title};
 
 /// `/packages/:id`: one data package and its versions, newest first.
 #[component]

@@ -7,7 +7,7 @@ use leptos_router::components::A;
 use crate::api::use_api;
 use crate::auth::{RequireSignIn, use_session};
 use crate::components::Loaded;
-use crate::routes::{Href, Route};
+use crate::navigation::{Href, Route};
 
 /// `/packages`: the signed-in project's data packages.
 #[component]

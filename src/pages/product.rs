@@ -7,7 +7,7 @@
 //! shows and copies, since they are what a script or a colleague would ask.
 
 use download_api::{Area, DownloadsQuery, Product, ProductDownload};
-use explorer_logic::selection::{
+use explorer_logic::product::selection::{
     AreaPicking, LIST_DEADLINE, ListError, Listing, Selection, TypedAreas, format_names,
     found_place, subformats,
 };
@@ -22,7 +22,7 @@ use crate::components::{
     AreaGrid, CodeField, CopyButton, DownloadsTable, ErrorPanel, Found, ImageStrip, MapMarker,
     PlaceFinder, service_links,
 };
-use crate::routes::{Href, Route, set_page_title, use_go_to};
+use crate::navigation::{Href, Route, set_page_title, use_go_to};
 
 /// The product's whole downloads list: `None` while it loads.
 type Files = Option<Result<Vec<ProductDownload>, ListError>>;

@@ -18,7 +18,7 @@ use crate::components::Loaded;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
 use crate::components::virtual_list::BoxedList;
-use crate::routes::{Href, Route, set_page_title, use_go_to};
+use crate::navigation::{Href, Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
 /// links to the previous and next versions, bulk download and a comparison.

@@ -1,6 +1,6 @@
 //! "Download to a folder": every listed file streamed into a folder the user picks,
 //! several at a time, each one's md5 checked as it arrives. The rules (what goes next,
-//! resume, retry, skip) are `explorer_logic::download_queue`'s; this only does the I/O.
+//! resume, retry, skip) are `explorer_logic::bulk::queue`'s; this only does the I/O.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use download_api::Download;
-use explorer_logic::download_queue::{
+use explorer_logic::bulk::queue::{
     Action, Answer, Event, Failure, FileId, FileProgress, ListedFile, Queue, REPORT_NAME, Rate,
     fetch_address,
 };

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::grid_ref::GridPoint;
+use crate::product::grid_ref::GridPoint;
 use crate::service_error::ServiceError;
 use crate::{Totals, counted, format_size};
 use download_api::{Area, DownloadsQuery, Format, GridSquare, ParseError, ProductDownload};

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::download_queue::{ListedFile, REPORT_NAME};
+use crate::bulk::queue::{ListedFile, REPORT_NAME};
 
 /// A file the user picked, measured in the browser.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 use download_api::Download;
 use serde::Serialize;
 
-use crate::bulk::safe_name;
+use crate::bulk::export::safe_name;
 use crate::format_size;
 use crate::service_error::ServiceError;
 

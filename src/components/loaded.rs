@@ -5,13 +5,17 @@ use leptos::prelude::*;
 use crate::api::ServiceError;
 use crate::components::Errors;
 
-/// What `resource` answered, once it has: `fallback` while the first answer is on its
-/// way (a reload keeps the last answer on screen), the error with a "Try again" that
-/// asks anew when it failed, else `children` of the answer (`let:answer`).
+/// What `resource` answered, once it has: `fallback` (or the `loading` line) while the
+/// first answer is on its way (a reload keeps the last answer on screen), the error
+/// with a "Try again" that asks anew when it failed, else `children` of the answer
+/// (`let:answer`).
 #[component]
 pub fn Loaded<T, F, V>(
     resource: LocalResource<Result<T, ServiceError>>,
     #[prop(optional, into)] fallback: ViewFnOnce,
+    /// A line saying what is on its way, in place of a `fallback`.
+    #[prop(optional)]
+    loading: Option<&'static str>,
     /// Shown above the error (the page's breadcrumbs, say).
     #[prop(optional, into)]
     above_error: Option<ViewFn>,
@@ -26,6 +30,12 @@ where
     V: IntoView + 'static,
 {
     let retry = (!no_retry).then(|| Callback::new(move |()| resource.refetch()));
+    let fallback = match loading {
+        Some(text) => {
+            ViewFnOnce::from(move || view! { <p class="loading" role="status">{text}</p> })
+        }
+        None => fallback,
+    };
     view! {
         <Transition fallback>
             <ErrorBoundary fallback=move |errors| {

@@ -7,7 +7,6 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::auth::{SignInMethod, now_ms, use_session};
-use crate::components::TextField;
 use crate::navigation::{Href, Route, use_current_path};
 
 /// A signal of the clock that ticks each second while the component lives.
@@ -156,50 +155,67 @@ fn SecretPrompt() -> impl IntoView {
     let key = RwSignal::new(session.last_key().unwrap_or_default());
     let secret = RwSignal::new(String::new());
     let error = RwSignal::new(None::<SignInError>);
-    let renew = Action::new_local(move |_: &()| async move {
-        let result = session
-            .renew_with_secret(key.get_untracked(), secret.get_untracked())
-            .await;
-        match result {
-            Ok(()) => secret.set(String::new()),
-            Err(why) => error.set(Some(why)),
-        }
-    });
-    let pending = renew.pending();
+    let pending = RwSignal::new(false);
     let invalid = move |field: Field| {
-        Signal::derive(move || {
-            error
-                .read()
-                .as_ref()
-                .is_some_and(|e| e.fields().contains(&field))
-        })
+        let wrong = error
+            .read()
+            .as_ref()
+            .is_some_and(|e| e.fields().contains(&field));
+        if wrong { "true" } else { "false" }
     };
+    let described = move |field: Field| {
+        error
+            .read()
+            .as_ref()
+            .is_some_and(|e| e.fields().contains(&field))
+            .then_some("session-prompt-error")
+    };
+
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         if pending.get_untracked() {
             return;
         }
+        pending.set(true);
         error.set(None);
-        renew.dispatch_local(());
+        leptos::task::spawn_local(async move {
+            let result = session
+                .renew_with_secret(key.get_untracked(), secret.get_untracked())
+                .await;
+            pending.set(false);
+            match result {
+                Ok(()) => secret.set(String::new()),
+                Err(why) => error.set(Some(why)),
+            }
+        });
     };
 
     view! {
         <form class="session-prompt" autocomplete="off" on:submit=on_submit>
-            <TextField
-                id="prompt-key"
-                label="API key"
-                value=key
-                invalid=invalid(Field::Key)
-                problem_id="session-prompt-error"
-            />
-            <TextField
-                id="prompt-secret"
-                label="API secret"
-                kind="password"
-                value=secret
-                invalid=invalid(Field::Secret)
-                problem_id="session-prompt-error"
-            />
+            <div class="field">
+                <label for="prompt-key">"API key"</label>
+                <input
+                    id="prompt-key"
+                    type="text"
+                    autocomplete="off"
+                    autocapitalize="off"
+                    spellcheck="false"
+                    aria-invalid=move || invalid(Field::Key)
+                    aria-describedby=move || described(Field::Key)
+                    bind:value=key
+                />
+            </div>
+            <div class="field">
+                <label for="prompt-secret">"API secret"</label>
+                <input
+                    id="prompt-secret"
+                    type="password"
+                    autocomplete="off"
+                    aria-invalid=move || invalid(Field::Secret)
+                    aria-describedby=move || described(Field::Secret)
+                    bind:value=secret
+                />
+            </div>
             <button type="submit" class="button" disabled=move || pending.get()>
                 {move || if pending.get() { "Renewing…" } else { "Stay signed in" }}
             </button>

@@ -47,7 +47,7 @@ fn PackageDetails() -> impl IntoView {
             </nav>
             <Loaded
                 resource=package
-                fallback=|| view! { <p class="loading" role="status">"Loading the data package…"</p> }
+                loading="Loading the data package…"
                 let:package
             >
                 <PackageView package />

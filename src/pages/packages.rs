@@ -32,7 +32,7 @@ fn PackageList() -> impl IntoView {
             <h1>"Data packages"</h1>
             <Loaded
                 resource=packages
-                fallback=|| view! { <p class="loading" role="status">"Loading your data packages…"</p> }
+                loading="Loading your data packages…"
                 let:packages
             >
                 <PackageTable packages />

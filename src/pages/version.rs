@@ -66,7 +66,7 @@ fn VersionDetails() -> impl IntoView {
         <section class="page version-page">
             <Loaded
                 resource=version
-                fallback=|| view! { <p class="loading" role="status">"Loading the version…"</p> }
+                loading="Loading the version…"
                 above_error=move || view! {
                     <Breadcrumbs package_id=package_id.get_untracked() package_name version_id=None />
                 }
@@ -314,7 +314,7 @@ fn VersionCompare(
             <h2 id="compare-heading">"Compare with another version"</h2>
             <Loaded
                 resource=package
-                fallback=|| view! { <p class="loading" role="status">"Loading versions…"</p> }
+                loading="Loading versions…"
                 no_retry=true
                 children={move |package: DataPackage| {
                     let mut versions = package.versions;
@@ -341,7 +341,7 @@ fn VersionCompare(
             />
             <Loaded
                 resource=other
-                fallback=|| view! { <p class="loading" role="status">"Comparing…"</p> }
+                loading="Comparing…"
                 no_retry=true
                 children={move |other: Option<DataPackageVersion>| {
                     other.map(|other| current.with_value(|current| comparison_view(&other, current)))

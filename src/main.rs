@@ -13,7 +13,7 @@ mod pages;
 fn main() {
     // Leptos sets up its executor in `mount_to_body`, so this first task uses the browser's.
     wasm_bindgen_futures::spawn_local(async {
-        let service = config::ServiceConfig::load().await;
+        let service = config::load().await;
         leptos::mount::mount_to_body(move || app::App(app::AppProps { service }));
     });
 }

@@ -15,7 +15,7 @@ use crate::components::{Loaded, ProductCard, ProductCardSkeleton};
 use crate::navigation::{Route, use_go_to};
 
 /// How many skeleton cards fill the page while the catalogue loads.
-const SKELETON_CARDS: usize = 8;
+pub const SKELETON_CARDS: usize = 8;
 
 /// `/`: the catalogue of open products.
 #[component]

@@ -3,6 +3,8 @@
 mod api;
 mod app;
 mod auth;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod browser_tests;
 mod chunks;
 mod components;
 mod config;

@@ -590,3 +590,63 @@ fn Bar(label: String, percent: Signal<u64>) -> impl IntoView {
         </div>
     }
 }
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::browser_tests::{count, find, next_frame, stage, until};
+
+    /// Whether the line of `name` shows whole in the box.
+    fn in_view(stage: &web_sys::HtmlElement, name: &str) -> bool {
+        let scroller = find(stage, ".bulk-files").get_bounding_client_rect();
+        let names = stage
+            .query_selector_all(".bulk-file-name")
+            .expect("a valid selector");
+        (0..names.length())
+            .filter_map(|i| names.item(i))
+            .filter(|line| line.text_content().as_deref() == Some(name))
+            .filter_map(|line| line.parent_element())
+            .map(|line| line.get_bounding_client_rect())
+            .any(|line| line.top() >= scroller.top() && line.bottom() <= scroller.bottom())
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_lines_follow_the_run_until_the_person_scrolls_them() {
+        let stage = stage(include_str!("../../../style/bulk.css"));
+        let lines = Arc::new(Lines {
+            each: (0..500)
+                .map(|file| FileLine {
+                    name: format!("file-{file}.zip"),
+                    progress: ArcRwSignal::new(FileProgress::default()),
+                })
+                .collect(),
+            furthest: ArcRwSignal::new(None),
+        });
+        let furthest = lines.furthest.clone();
+        let _mounted =
+            leptos::mount::mount_to(stage.clone(), move || view! { <FileLines lines /> });
+        until("the first lines show", || in_view(&stage, "file-0.zip")).await;
+        assert!(count(&stage, ".bulk-file") < 100, "500 lines are windowed");
+
+        furthest.set(Some(300));
+        until("the box follows the run to line 300", || {
+            in_view(&stage, "file-300.zip")
+        })
+        .await;
+
+        let scroller = find(&stage, ".bulk-files");
+        scroller.set_scroll_top(0);
+        until("the person's scroll shows the top", || {
+            in_view(&stage, "file-0.zip")
+        })
+        .await;
+        furthest.set(Some(400));
+        // Had the box still followed, it would have within a frame: it stays put.
+        next_frame().await;
+        next_frame().await;
+        assert_eq!(scroller.scroll_top(), 0);
+        assert!(in_view(&stage, "file-0.zip"));
+    }
+}

@@ -13,6 +13,7 @@
 use leptos::prelude::*;
 use leptos_router::LazyRoute;
 
+use crate::auth::RequireSignIn;
 use crate::navigation::Route;
 use crate::pages::{login, package, packages, product, settings, version};
 
@@ -48,13 +49,19 @@ enum DataPackagePage {
 }
 
 chunk!(
-    /// The data-package pages: the list, one package, one version.
+    /// The data-package pages: the list, one package, one version. Each is for a
+    /// signed-in project only.
     fn data_package_chunk(page: DataPackagePage) {
-        match page {
-            DataPackagePage::List => packages::Packages().into_any(),
-            DataPackagePage::One => package::Package().into_any(),
-            DataPackagePage::Version => version::Version().into_any(),
+        view! {
+            <RequireSignIn>
+                {move || match page {
+                    DataPackagePage::List => packages::Packages().into_any(),
+                    DataPackagePage::One => package::Package().into_any(),
+                    DataPackagePage::Version => version::Version().into_any(),
+                }}
+            </RequireSignIn>
         }
+        .into_any()
     }
 );
 

@@ -37,16 +37,23 @@ pub fn ErrorPanel(
         <div class=class role="alert">
             <p class="error-title">{title}</p>
             <p class="error-message">{message}</p>
-            {(!links.is_empty()).then(|| view! {
-                <ul class="error-links">
-                    {links.into_iter().map(|(label, url)| view! {
-                        <li><a href=url.clone()>{label}</a> " " <code>{url}</code></li>
-                    }).collect_view()}
-                </ul>
-            })}
+            {links_list(links)}
             {actions}
         </div>
     }
+}
+
+/// The links a panel offers, each with its address shown; nothing when there are none.
+fn links_list(links: Vec<(String, String)>) -> Option<impl IntoView> {
+    (!links.is_empty()).then(|| {
+        view! {
+            <ul class="error-links">
+                {links.into_iter().map(|(label, url)| view! {
+                    <li><a href=url.clone()>{label}</a> " " <code>{url}</code></li>
+                }).collect_view()}
+            </ul>
+        }
+    })
 }
 
 /// The links the service's error body offered, `(label, address)`.
@@ -79,13 +86,7 @@ pub fn ErrorView(
         <div class="error-panel" role="alert">
             <p class="error-title">{title}</p>
             <p class="error-message">{error.to_string()}</p>
-            {(!links.is_empty()).then(|| view! {
-                <ul class="error-links">
-                    {links.into_iter().map(|(label, url)| view! {
-                        <li><a href=url.clone()>{label}</a> " " <code>{url}</code></li>
-                    }).collect_view()}
-                </ul>
-            })}
+            {links_list(links)}
             {retry.map(|retry| view! {
                 <button class="button" on:click=move |_| retry.run(())>"Try again"</button>
             })}

@@ -5,22 +5,13 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::use_api;
-use crate::auth::{RequireSignIn, use_session};
+use crate::auth::use_session;
 use crate::components::Loaded;
 use crate::navigation::{Href, Route, set_page_title};
 
 /// `/packages/:id`: one data package and its versions, newest first.
 #[component]
 pub fn Package() -> impl IntoView {
-    view! {
-        <RequireSignIn>
-            <PackageDetails />
-        </RequireSignIn>
-    }
-}
-
-#[component]
-fn PackageDetails() -> impl IntoView {
     let api = use_api();
     let session = use_session();
     let params = use_params_map();

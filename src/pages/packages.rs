@@ -5,22 +5,13 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::use_api;
-use crate::auth::{RequireSignIn, use_session};
+use crate::auth::use_session;
 use crate::components::Loaded;
 use crate::navigation::{Href, Route};
 
 /// `/packages`: the signed-in project's data packages.
 #[component]
 pub fn Packages() -> impl IntoView {
-    view! {
-        <RequireSignIn>
-            <PackageList />
-        </RequireSignIn>
-    }
-}
-
-#[component]
-fn PackageList() -> impl IntoView {
     let api = use_api();
     let session = use_session();
     let packages = LocalResource::new(move || {

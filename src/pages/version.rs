@@ -13,7 +13,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{ServiceError, use_api};
-use crate::auth::{RequireSignIn, use_session};
+use crate::auth::use_session;
 use crate::components::Loaded;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
@@ -24,15 +24,6 @@ use crate::navigation::{Href, Route, set_page_title, use_go_to};
 /// links to the previous and next versions, bulk download and a comparison.
 #[component]
 pub fn Version() -> impl IntoView {
-    view! {
-        <RequireSignIn>
-            <VersionDetails />
-        </RequireSignIn>
-    }
-}
-
-#[component]
-fn VersionDetails() -> impl IntoView {
     let api = use_api();
     let session = use_session();
     let params = use_params_map();

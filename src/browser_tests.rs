@@ -2,9 +2,10 @@
 //! into the page and checks what a person would see, waiting for the page to catch
 //! up frame by frame rather than for a fixed time.
 //!
-//! Run headless in Chromium (see docs/development.md):
-//! `CHROMEDRIVER=chromedriver cargo test -p download-explorer --target wasm32-unknown-unknown`
-//! with `wasm-bindgen-test-runner` as the target's runner.
+//! Run headless in Chromium, with wasm-bindgen-test-runner (of wasm-bindgen-cli, which
+//! `cargo xtask` installs) as the wasm target's runner:
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+//! CHROMEDRIVER=chromedriver cargo test -p download-explorer --target wasm32-unknown-unknown`
 
 use leptos::mount::mount_to;
 use leptos::prelude::*;

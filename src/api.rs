@@ -312,13 +312,7 @@ pub async fn next_task() {
 /// The output of `future`, or `None` when it takes longer than `limit` (the request
 /// behind it is left to finish unread).
 pub async fn within<T>(limit: Duration, future: impl Future<Output = T>) -> Option<T> {
-    let timer = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let millis = i32::try_from(limit.as_millis()).unwrap_or(i32::MAX);
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, millis);
-        }
-    });
-    let mut timer = pin!(wasm_bindgen_futures::JsFuture::from(timer));
+    let mut timer = pin!(gloo_timers::future::sleep(limit));
     let mut future = pin!(future);
     std::future::poll_fn(|cx| {
         if let Poll::Ready(output) = future.as_mut().poll(cx) {
@@ -330,6 +324,23 @@ pub async fn within<T>(limit: Duration, future: impl Future<Output = T>) -> Opti
         }
     })
     .await
+}
+
+/// A `GET` of a file's `url` from byte `from` on (`Range`), abortable with `signal`.
+pub async fn fetch_file_from(
+    url: &str,
+    from: u64,
+    signal: &web_sys::AbortSignal,
+) -> Result<gloo_net::http::Response, gloo_net::Error> {
+    // Not through the HTTP cache: the file goes to the folder only, not to disk twice,
+    // and a broken-off answer is resumed by the app's own rules, not the cache's.
+    let mut request = gloo_net::http::Request::get(url)
+        .cache(web_sys::RequestCache::NoStore)
+        .abort_signal(Some(signal));
+    if from > 0 {
+        request = request.header("Range", &format!("bytes={from}-"));
+    }
+    request.send().await
 }
 
 /// `Basic base64(key:secret)`, via the browser's own base64.

@@ -11,13 +11,13 @@ use wasm_bindgen::JsCast;
 
 use crate::api::ServiceContext;
 use crate::auth::Session;
-use crate::components::{SessionBadge, SessionReminder};
-use crate::config::ServiceConfig;
-use crate::pages::{Gallery, NotFound};
-use crate::pages::{
+use crate::chunks::{
     LoginRoute, PackageRoute, PackagesRoute, ProductRoute, SettingsRoute, VersionRoute,
 };
-use crate::routes::{BasePath, Href, Route, base_path, set_page_title, use_current_path};
+use crate::components::{SessionBadge, SessionReminder};
+use crate::config::ServiceConfig;
+use crate::navigation::{BasePath, Href, Route, base_path, set_page_title, use_current_path};
+use crate::pages::{Gallery, NotFound};
 
 /// How many frames to wait for a new page's heading before giving up on focusing it.
 const HEADING_WAIT_FRAMES: u32 = 600;
@@ -93,7 +93,7 @@ fn prefetch_pages_on_hover(base: BasePath) {
             return;
         };
         if let Some(route) = Route::parse(base.app_path(&url.pathname())) {
-            leptos::task::spawn_local(crate::pages::preload(route));
+            leptos::task::spawn_local(crate::chunks::preload(route));
         }
     };
     for event in ["pointerover", "focusin"] {

@@ -21,7 +21,7 @@ use leptos_router::components::Redirect;
 use serde::{Deserialize, Serialize};
 
 use crate::api::{Api, Credentials, ServiceContext, ServiceError};
-use crate::routes::{Route, use_current_path};
+use crate::navigation::{Route, use_current_path};
 
 /// sessionStorage key of a remembered token.
 const STORAGE_KEY: &str = "download-explorer.session";

@@ -1,90 +1,54 @@
 //! Where the Download Service is: the app's origin by default, overridden by the
 //! deployer's `config.json`, then by the user's settings (kept in localStorage).
 
-use serde::{Deserialize, Serialize};
+pub use explorer_logic::address::ServiceConfig;
+use explorer_logic::address::{DEPLOYED_CONFIG_FILE, DeployedConfig, SAVED_SERVICE_KEY};
 
-/// localStorage key of the user's service address override.
-const STORAGE_KEY: &str = "download-explorer.service";
-
-/// The two addresses the app talks to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ServiceConfig {
-    /// Base address of the Download Service, ending in `/v1`.
-    pub api_base: String,
-    /// Address of the token endpoint, ending in `/oauth2/token/v1`.
-    pub token_url: String,
-}
-
-/// The deployer's overrides in `config.json`; each field is optional.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DeployedConfig {
-    api_base: Option<String>,
-    token_url: Option<String>,
-}
-
-impl ServiceConfig {
-    /// The addresses of a service served from `origin` (as our server does).
-    pub fn for_origin(origin: &str) -> Self {
-        let origin = origin.trim_end_matches('/');
-        ServiceConfig {
-            api_base: format!("{origin}/downloads/v1"),
-            token_url: format!("{origin}/oauth2/token/v1"),
-        }
-    }
-
-    /// The deployer's defaults: the origin, overridden by `config.json`.
-    pub async fn deployed() -> Self {
-        let origin = web_sys::window()
-            .and_then(|w| w.location().origin().ok())
-            .unwrap_or_default();
-        let mut config = ServiceConfig::for_origin(&origin);
-        // Beside the app, wherever it is served from.
-        let deployed = match prefetched_config().await {
-            Some(deployed) => Some(deployed),
-            None => {
-                let address = crate::routes::base_path().file("config.json");
-                match gloo_net::http::Request::get(&address).send().await {
-                    Ok(response) if response.ok() => response.json::<DeployedConfig>().await.ok(),
-                    _ => None,
-                }
+/// The deployer's defaults: the origin, overridden by `config.json`.
+pub async fn deployed() -> ServiceConfig {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    // Beside the app, wherever it is served from.
+    let deployed = match prefetched_config().await {
+        Some(deployed) => Some(deployed),
+        None => {
+            let address = crate::navigation::base_path().file(DEPLOYED_CONFIG_FILE);
+            match gloo_net::http::Request::get(&address).send().await {
+                Ok(response) if response.ok() => response.json::<DeployedConfig>().await.ok(),
+                _ => None,
             }
-        };
-        if let Some(deployed) = deployed {
-            config.api_base = deployed.api_base.unwrap_or(config.api_base);
-            config.token_url = deployed.token_url.unwrap_or(config.token_url);
         }
-        config
-    }
+    };
+    ServiceConfig::deployed(&origin, deployed)
+}
 
-    /// What the app uses at start: the user's saved choice, else the deployer's.
-    pub async fn load() -> Self {
-        match Self::saved() {
-            Some(saved) => saved,
-            None => Self::deployed().await,
-        }
+/// What the app uses at start: the user's saved choice, else the deployer's.
+pub async fn load() -> ServiceConfig {
+    match saved() {
+        Some(saved) => saved,
+        None => deployed().await,
     }
+}
 
-    /// The user's saved choice, if any.
-    pub fn saved() -> Option<Self> {
-        let text = local_storage()?.get_item(STORAGE_KEY).ok()??;
-        serde_json::from_str(&text).ok()
+/// The user's saved choice, if any.
+pub fn saved() -> Option<ServiceConfig> {
+    let text = local_storage()?.get_item(SAVED_SERVICE_KEY).ok()??;
+    serde_json::from_str(&text).ok()
+}
+
+/// Keeps `config` for later visits.
+pub fn save(config: &ServiceConfig) {
+    if let (Some(storage), Ok(text)) = (local_storage(), serde_json::to_string(config)) {
+        // Storage can be full or disabled; the choice then lasts for this visit only.
+        let _ = storage.set_item(SAVED_SERVICE_KEY, &text);
     }
+}
 
-    /// Keeps this choice for later visits.
-    pub fn save(&self) {
-        if let (Some(storage), Ok(text)) = (local_storage(), serde_json::to_string(self)) {
-            // Storage can be full or disabled; the choice then lasts for this visit only.
-            let _ = storage.set_item(STORAGE_KEY, &text);
-        }
-    }
-
-    /// Forgets the user's choice.
-    pub fn forget() {
-        if let Some(storage) = local_storage() {
-            let _ = storage.remove_item(STORAGE_KEY);
-        }
+/// Forgets the user's choice.
+pub fn forget() {
+    if let Some(storage) = local_storage() {
+        let _ = storage.remove_item(SAVED_SERVICE_KEY);
     }
 }
 

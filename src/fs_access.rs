@@ -1,16 +1,14 @@
 //! The browser's file APIs a bulk download needs: picking a folder (File System Access
-//! API), finding and writing files in it, reading a file back through its stream, and
-//! fetching a file as a stream. Everything streams: no file is ever whole in memory.
-
-use std::time::Duration;
+//! API), finding and writing files in it, and reading a stream (a file's, or a
+//! download's) chunk by chunk. Everything streams: no file is ever whole in memory.
 
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use md5::{Digest, Md5};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortSignal, Blob, File, FileSystemCreateWritableOptions, FileSystemDirectoryHandle,
-    FileSystemFileHandle, FileSystemGetFileOptions, FileSystemWritableFileStream, ReadableStream,
+    Blob, File, FileSystemCreateWritableOptions, FileSystemDirectoryHandle, FileSystemFileHandle,
+    FileSystemGetFileOptions, FileSystemWritableFileStream, ReadableStream,
     ReadableStreamDefaultReader,
 };
 
@@ -301,12 +299,7 @@ pub async fn hash_blob(
 pub async fn md5_of(blob: &Blob, progress: impl FnMut(u64)) -> Result<String, String> {
     let mut hasher = Md5::new();
     hash_blob(blob, &mut hasher, progress).await?;
-    Ok(hex(hasher))
-}
-
-/// The digest of `hasher`, lower-case hex.
-pub fn hex(hasher: Md5) -> String {
-    format!("{:x}", hasher.finalize())
+    Ok(format!("{:x}", hasher.finalize()))
 }
 
 /// Yields to the event loop when the page has been busy for a while, so clicks and
@@ -332,32 +325,4 @@ impl Pace {
             self.since = js_sys::Date::now();
         }
     }
-}
-
-/// Waits `duration` (a retry's backoff).
-pub async fn sleep(duration: Duration) {
-    let ms = i32::try_from(duration.as_millis()).unwrap_or(i32::MAX);
-    let promise = Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    });
-    let _ = JsFuture::from(promise).await;
-}
-
-/// A `GET` of `url` from byte `from` on (`Range`), abortable with `signal`.
-pub async fn fetch_from(
-    url: &str,
-    from: u64,
-    signal: &AbortSignal,
-) -> Result<gloo_net::http::Response, gloo_net::Error> {
-    // Not through the HTTP cache: the file goes to the folder only, not to disk twice,
-    // and a broken-off answer is resumed by the app's own rules, not the cache's.
-    let mut request = gloo_net::http::Request::get(url)
-        .cache(web_sys::RequestCache::NoStore)
-        .abort_signal(Some(signal));
-    if from > 0 {
-        request = request.header("Range", &format!("bytes={from}-"));
-    }
-    request.send().await
 }

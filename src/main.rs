@@ -3,16 +3,19 @@
 mod api;
 mod app;
 mod auth;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod browser_tests;
+mod chunks;
 mod components;
 mod config;
 mod fs_access;
+mod navigation;
 mod pages;
-mod routes;
 
 fn main() {
     // Leptos sets up its executor in `mount_to_body`, so this first task uses the browser's.
     wasm_bindgen_futures::spawn_local(async {
-        let service = config::ServiceConfig::load().await;
+        let service = config::load().await;
         leptos::mount::mount_to_body(move || app::App(app::AppProps { service }));
     });
 }

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use download_api::{Area, GridSquare};
-use explorer_logic::grid_ref::GridPoint;
-use explorer_logic::selection::{Direction, neighbour};
+use explorer_logic::product::grid_ref::GridPoint;
+use explorer_logic::product::selection::{Direction, neighbour};
 use explorer_logic::{Totals, counted, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;

@@ -1,59 +1,95 @@
+use leptos::either::Either;
 use leptos::prelude::*;
 
 use crate::api::ServiceError;
 
-/// One error, readable: the service's own message and the links it offered.
+/// The one panel for something that did not come: what went wrong in a line and in
+/// words, the links the service offered, and ways on: "Try again" when `retry` is
+/// given, then `children` (in a row of actions with it).
 #[component]
-pub fn ErrorView(
-    error: leptos::error::Error,
-    /// Called by the "Try again" button, when retrying can help.
-    #[prop(optional, into)]
-    retry: Option<Callback<()>>,
+pub fn ErrorPanel(
+    /// A class besides `error-panel`, naming what did not come.
+    #[prop(optional)]
+    class: &'static str,
+    title: String,
+    message: String,
+    /// `(label, address)` of each link the service offered.
+    #[prop(optional)]
+    links: Vec<(String, String)>,
+    #[prop(optional_no_strip)] retry: Option<Callback<()>>,
+    #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
-    let api_error = error.downcast_ref::<ServiceError>().cloned();
-    let links: Vec<(String, String)> = api_error
-        .as_ref()
-        .and_then(ServiceError::body)
+    let class = if class.is_empty() {
+        "error-panel".to_owned()
+    } else {
+        format!("error-panel {class}")
+    };
+    let retry = retry.map(|retry| {
+        view! { <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button> }
+    });
+    // `Either`, not `into_any`: this panel is in the first load, where each any-view
+    // costs a few hundred bytes.
+    let actions = match children {
+        Some(more) => Either::Left(view! { <p class="problem-actions">{retry}{more()}</p> }),
+        None => Either::Right(retry),
+    };
+    view! {
+        <div class=class role="alert">
+            <p class="error-title">{title}</p>
+            <p class="error-message">{message}</p>
+            {links_list(links)}
+            {actions}
+        </div>
+    }
+}
+
+/// The links a panel offers, each with its address shown; nothing when there are none.
+fn links_list(links: Vec<(String, String)>) -> Option<impl IntoView> {
+    (!links.is_empty()).then(|| {
+        view! {
+            <ul class="error-links">
+                {links.into_iter().map(|(label, url)| view! {
+                    <li><a href=url.clone()>{label}</a> " " <code>{url}</code></li>
+                }).collect_view()}
+            </ul>
+        }
+    })
+}
+
+/// The links the service's error body offered, `(label, address)`.
+pub fn service_links(error: &ServiceError) -> Vec<(String, String)> {
+    error
+        .body()
         .map(|body| {
             body.links()
                 .map(|(label, url)| (label.to_owned(), url.to_owned()))
                 .collect()
         })
-        .unwrap_or_default();
-    let title = api_error
-        .as_ref()
-        .map_or_else(|| "Something went wrong".to_owned(), ServiceError::title);
+        .unwrap_or_default()
+}
+
+/// One error, readable: the service's own message and the links it offered. Its own
+/// markup, the same as [`ErrorPanel`]'s: it is in the first load, where calling that
+/// panel cost the gallery about half a kilobyte.
+#[component]
+pub fn ErrorView(
+    error: leptos::error::Error,
+    /// Called by the "Try again" button, when retrying can help.
+    #[prop(optional_no_strip)]
+    retry: Option<Callback<()>>,
+) -> impl IntoView {
+    let service_error = error.downcast_ref::<ServiceError>();
+    let links = service_error.map(service_links).unwrap_or_default();
+    let title =
+        service_error.map_or_else(|| "Something went wrong".to_owned(), ServiceError::title);
     view! {
         <div class="error-panel" role="alert">
             <p class="error-title">{title}</p>
             <p class="error-message">{error.to_string()}</p>
-            {(!links.is_empty())
-                .then(|| {
-                    view! {
-                        <ul class="error-links">
-                            {links
-                                .into_iter()
-                                .map(|(label, url)| {
-                                    view! {
-                                        <li>
-                                            <a href=url.clone()>{label}</a>
-                                            " "
-                                            <code>{url}</code>
-                                        </li>
-                                    }
-                                })
-                                .collect_view()}
-                        </ul>
-                    }
-                })}
-            {retry
-                .map(|retry| {
-                    view! {
-                        <button class="button" on:click=move |_| retry.run(())>
-                            "Try again"
-                        </button>
-                    }
-                })}
+            {links_list(links)}
+            {retry.map(|retry| view! {
+                <button class="button" on:click=move |_| retry.run(())>"Try again"</button>
+            })}
         </div>
     }
 }
@@ -63,17 +99,14 @@ pub fn ErrorView(
 pub fn Errors(
     errors: ArcRwSignal<leptos::error::Errors>,
     /// Passed on to each [`ErrorView`].
-    #[prop(optional, into)]
+    #[prop(optional_no_strip)]
     retry: Option<Callback<()>>,
 ) -> impl IntoView {
     move || {
         errors
             .get()
             .into_iter()
-            .map(|(_, error)| match retry {
-                Some(retry) => view! { <ErrorView error retry /> }.into_any(),
-                None => view! { <ErrorView error /> }.into_any(),
-            })
+            .map(|(_, error)| view! { <ErrorView error retry /> })
             .collect_view()
     }
 }

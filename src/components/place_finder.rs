@@ -3,10 +3,12 @@
 
 use std::sync::Arc;
 
-use explorer_logic::grid_ref::{GridPoint, GridRef};
-use explorer_logic::places::Gazetteer;
+use explorer_logic::product::grid_ref::{GridPoint, GridRef};
+use explorer_logic::product::places::Gazetteer;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+
+use crate::components::CodeField;
 
 /// Most places offered as suggestions while typing.
 const SUGGESTIONS: usize = 8;
@@ -60,7 +62,7 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
         }
         places.set(Places::Loading);
         spawn_local(async move {
-            let address = crate::routes::base_path().file("places.json");
+            let address = crate::navigation::base_path().file("places.json");
             let loaded = match gloo_net::http::Request::get(&address).send().await {
                 Ok(response) if response.ok() => response.json::<Gazetteer>().await.ok(),
                 _ => None,
@@ -160,23 +162,15 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
                 </div>
             </form>
             <form class="finder-form" on:submit=submit_grid>
-                <label for="grid-ref-input">"Grid reference"</label>
-                <div class="typed-row">
-                    <input
-                        id="grid-ref-input"
-                        type="text"
-                        placeholder="e.g. SU 41 11 or 441000,111000"
-                        autocomplete="off"
-                        spellcheck="false"
-                        aria-describedby="grid-ref-problem"
-                        aria-invalid=move || grid_problem.with(Option::is_some).then_some("true")
-                        bind:value=grid_text
-                    />
-                    <button type="submit" class="button">"Go"</button>
-                </div>
-                <p id="grid-ref-problem" class="field-problem" role="alert">
-                    {move || grid_problem.get()}
-                </p>
+                <CodeField
+                    id="grid-ref-input"
+                    label="Grid reference"
+                    placeholder="e.g. SU 41 11 or 441000,111000"
+                    button="Go"
+                    value=grid_text
+                    problem=grid_problem
+                    problem_id="grid-ref-problem"
+                />
             </form>
             <p id="find-status" class="find-status" role="status">{move || status.get()}</p>
             {move || source().map(|source| view! { <p class="credit">{source}</p> })}

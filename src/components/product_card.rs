@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::use_api;
-use crate::routes::{Href, Route};
+use crate::navigation::{Href, Route};
 
 /// Size of the service's small thumbnails; the box keeps this shape before they load.
 const THUMB_WIDTH: u32 = 200;

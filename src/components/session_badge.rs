@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::auth::{SignInMethod, now_ms, use_session};
-use crate::routes::{Href, Route, use_current_path};
+use crate::navigation::{Href, Route, use_current_path};
 
 /// A signal of the clock that ticks each second while the component lives.
 fn use_clock() -> RwSignal<u64> {

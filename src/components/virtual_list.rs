@@ -156,33 +156,11 @@ impl Windowed {
             return; // hidden: nothing to measure
         }
         let tops: Vec<f64> = rects.iter().map(|rect| rect.top()).collect();
-        let per_row = tops
-            .iter()
-            .take_while(|top| Some(*top) == tops.first())
-            .count();
-        let lines = tops.len().div_ceil(per_row.max(1));
-        let row_height = match (tops.first(), tops.last()) {
-            (Some(first), Some(last)) if lines > 1 => (last - first) / (lines - 1) as f64,
-            _ => 0.0,
-        };
-        let window = old.measured(row_height, per_row);
-        // Sub-pixel differences between measurements are not worth a redraw.
-        let window = if (window.row_height - old.row_height).abs() < 0.5 {
-            Window {
-                row_height: old.row_height,
-                ..window
-            }
-        } else {
-            window
-        };
-        // The list's top: above its first shown item by the lines before that item.
+        let window = old.remeasured(&tops);
         let top = match (items.first(), tops.first()) {
             (Some(item), Some(item_top)) => {
-                let pos: usize = item
-                    .get_attribute("data-pos")
-                    .and_then(|p| p.parse().ok())
-                    .unwrap_or(0);
-                item_top - (pos / window.per_row) as f64 * window.row_height
+                let pos = item.get_attribute("data-pos").and_then(|p| p.parse().ok());
+                window.list_top(*item_top, pos.unwrap_or(0))
             }
             _ => list.get_bounding_client_rect().top(),
         };

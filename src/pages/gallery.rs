@@ -12,10 +12,10 @@ use leptos_router::hooks::use_location;
 use crate::api::use_api;
 use crate::components::virtual_list::{Items, Windowed, px};
 use crate::components::{Errors, ProductCard, ProductCardSkeleton};
-use crate::routes::{Route, use_go_to};
+use crate::navigation::{Route, use_go_to};
 
 /// How many skeleton cards fill the page while the catalogue loads.
-const SKELETON_CARDS: usize = 8;
+pub const SKELETON_CARDS: usize = 8;
 
 /// `/`: the catalogue of open products.
 #[component]
@@ -55,9 +55,11 @@ pub fn Gallery() -> impl IntoView {
                 </p>
             </header>
             <FilterBar query facets set_query />
+            // Not `Loaded`, which the other pages use: the gallery is the first load,
+            // held to a size budget that its generality would break.
             <Transition fallback=|| view! { <ResultsSkeleton /> }>
                 <ErrorBoundary fallback=move |errors| {
-                    view! { <Errors errors retry=move |_| products.refetch() /> }
+                    view! { <Errors errors retry=Some(Callback::new(move |()| products.refetch())) /> }
                 }>
                     {move || Suspend::new(async move {
                         products.await.map(|products| view! { <Results products query clear /> })

@@ -7,8 +7,9 @@ use explorer_logic::routes::after_sign_in;
 use explorer_logic::session::{Field, SignInError};
 
 use crate::auth::{SignInMethod, use_session};
+use crate::components::TextField;
 
-use crate::routes::{Href, Route, use_go_to};
+use crate::navigation::{Href, Route, use_go_to};
 
 /// The id of the sign-in error, which the fields it is about point at.
 const ERROR_ID: &str = "login-error";
@@ -30,21 +31,12 @@ pub fn Login() -> impl IntoView {
     // On by default: a reload, a typed address or a deep link keeps the user signed in.
     let remember = RwSignal::new(true);
     let error = RwSignal::new(None::<SignInError>);
-    let pending = RwSignal::new(false);
 
     let next = move || query.with(|q| after_sign_in(q.get_str("next")));
 
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        if pending.get_untracked() {
-            return;
-        }
-        pending.set(true);
-        error.set(None);
+    let sign_in = Action::new_local(move |&(method, remember): &(SignInMethod, bool)| {
         let go_to = go_to.clone();
-        let method = method.get_untracked();
-        let remember = remember.get_untracked();
-        leptos::task::spawn_local(async move {
+        async move {
             let result = match method {
                 SignInMethod::KeyAndSecret => {
                     session
@@ -58,7 +50,6 @@ pub fn Login() -> impl IntoView {
                 }
                 SignInMethod::ApiKey => session.sign_in_with_key(key.get_untracked()).await,
             };
-            pending.set(false);
             match result {
                 Ok(()) => {
                     secret.set(String::new());
@@ -74,22 +65,26 @@ pub fn Login() -> impl IntoView {
                     show_error();
                 }
             }
-        });
+        }
+    });
+    let pending = sign_in.pending();
+
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if pending.get_untracked() {
+            return;
+        }
+        error.set(None);
+        sign_in.dispatch_local((method.get_untracked(), remember.get_untracked()));
     };
-    // `aria-invalid` and the message it points at, for each field the error is about.
+    // Whether the error is about `field`: it is marked, pointing at the message.
     let invalid = move |field: Field| {
-        let wrong = error
-            .read()
-            .as_ref()
-            .is_some_and(|why| why.fields().contains(&field));
-        if wrong { "true" } else { "false" }
-    };
-    let described = move |field: Field| {
-        error
-            .read()
-            .as_ref()
-            .is_some_and(|why| why.fields().contains(&field))
-            .then_some(ERROR_ID)
+        Signal::derive(move || {
+            error
+                .read()
+                .as_ref()
+                .is_some_and(|why| why.fields().contains(&field))
+        })
     };
 
     let choice = move |value: SignInMethod, label: &'static str, hint: &'static str| {
@@ -162,52 +157,40 @@ pub fn Login() -> impl IntoView {
                     )}
                 </fieldset>
                 <Show when=move || method.get() != SignInMethod::PastedToken>
-                    <div class="field">
-                        <label for="login-key">"API key"</label>
-                        <input
-                            id="login-key"
-                            aria-invalid=move || invalid(Field::Key)
-                            aria-describedby=move || described(Field::Key)
-                            type="text"
-                            autocomplete="off"
-                            autocapitalize="off"
-                            spellcheck="false"
-                            required
-                            bind:value=key
-                        />
-                    </div>
+                    <TextField
+                        id="login-key"
+                        label="API key"
+                        value=key
+                        invalid=invalid(Field::Key)
+                        problem_id=ERROR_ID
+                        required=true
+                    />
                 </Show>
                 <Show when=move || method.get() == SignInMethod::KeyAndSecret>
-                    <div class="field">
-                        <label for="login-secret">"API secret"</label>
-                        <input
-                            id="login-secret"
-                            aria-invalid=move || invalid(Field::Secret)
-                            aria-describedby=move || described(Field::Secret)
-                            type="password"
-                            autocomplete="off"
-                            required
-                            bind:value=secret
-                        />
+                    <TextField
+                        id="login-secret"
+                        label="API secret"
+                        kind="password"
+                        value=secret
+                        invalid=invalid(Field::Secret)
+                        problem_id=ERROR_ID
+                        required=true
+                    >
                         <p class="field-hint">
                             "Kept in this tab's memory only, to renew the token. Never stored."
                         </p>
-                    </div>
+                    </TextField>
                 </Show>
                 <Show when=move || method.get() == SignInMethod::PastedToken>
-                    <div class="field">
-                        <label for="login-token">"Access token"</label>
-                        <input
-                            id="login-token"
-                            aria-invalid=move || invalid(Field::Token)
-                            aria-describedby=move || described(Field::Token)
-                            type="password"
-                            autocomplete="off"
-                            spellcheck="false"
-                            required
-                            bind:value=token
-                        />
-                    </div>
+                    <TextField
+                        id="login-token"
+                        label="Access token"
+                        kind="password"
+                        value=token
+                        invalid=invalid(Field::Token)
+                        problem_id=ERROR_ID
+                        required=true
+                    />
                 </Show>
                 <Show when=move || method.get() != SignInMethod::ApiKey>
                     <div class="remember-option">

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::routes::{Href, Route};
+use crate::navigation::{Href, Route};
 
 /// Shown for an address the app does not know.
 #[component]

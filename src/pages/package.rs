@@ -5,22 +5,13 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::use_api;
-use crate::auth::{RequireSignIn, use_session};
-use crate::components::Errors;
-use crate::routes::{Href, Route, set_page_title};
+use crate::auth::use_session;
+use crate::components::Loaded;
+use crate::navigation::{Href, Route, set_page_title};
 
 /// `/packages/:id`: one data package and its versions, newest first.
 #[component]
 pub fn Package() -> impl IntoView {
-    view! {
-        <RequireSignIn>
-            <PackageDetails />
-        </RequireSignIn>
-    }
-}
-
-#[component]
-fn PackageDetails() -> impl IntoView {
     let api = use_api();
     let session = use_session();
     let params = use_params_map();
@@ -45,17 +36,13 @@ fn PackageDetails() -> impl IntoView {
                     }}
                 </span>
             </nav>
-            <Transition fallback=|| {
-                view! { <p class="loading" role="status">"Loading the data package…"</p> }
-            }>
-                <ErrorBoundary fallback=move |errors| {
-                    view! { <Errors errors retry=move |_| package.refetch() /> }
-                }>
-                    {move || Suspend::new(async move {
-                        package.await.map(|package| view! { <PackageView package /> })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Loaded
+                resource=package
+                loading="Loading the data package…"
+                let:package
+            >
+                <PackageView package />
+            </Loaded>
         </section>
     }
 }

@@ -5,22 +5,13 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::use_api;
-use crate::auth::{RequireSignIn, use_session};
-use crate::components::Errors;
-use crate::routes::{Href, Route};
+use crate::auth::use_session;
+use crate::components::Loaded;
+use crate::navigation::{Href, Route};
 
 /// `/packages`: the signed-in project's data packages.
 #[component]
 pub fn Packages() -> impl IntoView {
-    view! {
-        <RequireSignIn>
-            <PackageList />
-        </RequireSignIn>
-    }
-}
-
-#[component]
-fn PackageList() -> impl IntoView {
     let api = use_api();
     let session = use_session();
     let packages = LocalResource::new(move || {
@@ -30,15 +21,13 @@ fn PackageList() -> impl IntoView {
     view! {
         <section class="page packages-page">
             <h1>"Data packages"</h1>
-            <Transition fallback=|| view! { <p class="loading" role="status">"Loading your data packages…"</p> }>
-                <ErrorBoundary fallback=move |errors| {
-                    view! { <Errors errors retry=move |_| packages.refetch() /> }
-                }>
-                    {move || Suspend::new(async move {
-                        packages.await.map(|packages| view! { <PackageTable packages /> })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Loaded
+                resource=packages
+                loading="Loading your data packages…"
+                let:packages
+            >
+                <PackageTable packages />
+            </Loaded>
         </section>
     }
 }

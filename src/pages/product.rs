@@ -6,11 +6,10 @@
 //! filtered here by area and format; the per-area queries are still what the page
 //! shows and copies, since they are what a script or a colleague would ask.
 
-use std::time::Duration;
-
 use download_api::{Area, DownloadsQuery, Product, ProductDownload};
-use explorer_logic::selection::{
-    AreaPicking, Listing, Selection, TypedAreas, format_names, subformats,
+use explorer_logic::product::selection::{
+    AreaPicking, LIST_DEADLINE, ListError, Listing, Selection, TypedAreas, format_names,
+    found_place, subformats,
 };
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
@@ -20,30 +19,10 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::api::{ServiceError, use_api, within};
 use crate::components::bulk_export::{BulkExport, as_downloads};
 use crate::components::{
-    AreaGrid, CopyButton, DownloadsTable, Found, ImageStrip, MapMarker, PlaceFinder,
+    AreaGrid, CodeField, CopyButton, DownloadsTable, ErrorPanel, Found, ImageStrip, MapMarker,
+    PlaceFinder, service_links,
 };
-use crate::routes::{Href, Route, set_page_title, use_go_to};
-
-/// How long the downloads list may take before the page offers to try again.
-const LIST_DEADLINE: Duration = Duration::from_secs(20);
-
-/// Why the product's downloads list is not there.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-enum ListError {
-    #[error(transparent)]
-    Service(#[from] ServiceError),
-    #[error("The service did not send the list of files within {} seconds.", LIST_DEADLINE.as_secs())]
-    TooSlow,
-}
-
-impl ListError {
-    fn title(&self) -> String {
-        match self {
-            ListError::Service(error) => error.title(),
-            ListError::TooSlow => "The service is slow to answer".to_owned(),
-        }
-    }
-}
+use crate::navigation::{Href, Route, set_page_title, use_go_to};
 
 /// The product's whole downloads list: `None` while it loads.
 type Files = Option<Result<Vec<ProductDownload>, ListError>>;
@@ -124,46 +103,14 @@ fn ProductProblem(error: ServiceError, retry: Callback<()>) -> impl IntoView {
     };
     // The service's links to its JSON catalogue are no way back for a person: the
     // gallery is.
-    let links: Vec<(String, String)> = error
-        .body()
-        .map(|body| {
-            body.links()
-                .filter(|(label, _)| *label != "Download catalogue")
-                .map(|(label, url)| (label.to_owned(), url.to_owned()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut links = service_links(&error);
+    links.retain(|(label, _)| label != "Download catalogue");
+    let retry = (!missing).then_some(retry);
     view! {
         <h1>{heading}</h1>
-        <div class="error-panel product-problem" role="alert">
-            <p class="error-title">{error.title()}</p>
-            <p class="error-message">{plain_message(&error)}</p>
-            {(!links.is_empty()).then(|| view! {
-                <ul class="error-links">
-                    {links.into_iter().map(|(label, url)| view! {
-                        <li><a href=url.clone()>{label}</a> " " <code>{url}</code></li>
-                    }).collect_view()}
-                </ul>
-            })}
-            <p class="problem-actions">
-                {(!missing).then(|| view! {
-                    <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button>
-                })}
-                <A href=Route::home().href() attr:class="button secondary">"Back to products"</A>
-            </p>
-        </div>
-    }
-}
-
-/// The error's message for a person: a parser's complaint about the answer's
-/// characters says nothing to them, so an unreadable answer is only named.
-fn plain_message(error: &ServiceError) -> String {
-    match error {
-        ServiceError::Decode(_) => {
-            "The service answered, but not with what the Download Service sends, so this app could not read it."
-                .to_owned()
-        }
-        other => other.to_string(),
+        <ErrorPanel class="product-problem" title=error.title() message=error.plain_message() links retry>
+            <A href=Route::home().href() attr:class="button secondary">"Back to products"</A>
+        </ErrorPanel>
     }
 }
 
@@ -302,11 +249,11 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
         _ => Default::default(),
     });
     let picked_any = Memo::new(move |_| !wanted.with(|w| w.areas.is_empty()));
-    let summary = move || match &*listing.read() {
-        _ if !picked_any.get() => wanted.read().summary(&Default::default()),
-        None => "Getting the list of files…".to_owned(),
-        Some(Err(_)) => "Files not listed".to_owned(),
-        Some(Ok(listing)) => wanted.read().summary(&listing.total),
+    let summary = move || {
+        let listing = listing.read();
+        wanted
+            .read()
+            .listing_summary(listing.as_ref().map(Result::as_ref))
     };
 
     let query_urls = Memo::new(move |_| {
@@ -330,19 +277,12 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
             label: found.name.clone(),
             point: found.point,
         }));
-        let Some(square) = found.point.square() else {
-            return format!("{} is outside Great Britain's grid squares.", found.name);
-        };
-        let area = Area::Square(square);
-        if offered.with_value(|offered| offered.contains(&area)) {
+        let (pick, told) =
+            offered.with_value(|offered| found_place(&found.name, found.point, offered));
+        if let Some(area) = pick {
             state.update(|s| s.with_added([area]));
-            format!("{} is in {square}: {square} is picked.", found.name)
-        } else {
-            format!(
-                "{} is in {square}, which this product does not offer.",
-                found.name
-            )
         }
+        told
     });
     let (name, version) = (product.name.clone(), product.version.clone());
     let export_title = Signal::derive(move || wanted.read().export_title(&name, &version));
@@ -375,13 +315,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
             </div>
         }
     });
-    let whole_area = match &picking {
-        AreaPicking::Fixed(Area::Gb) => {
-            Some("All of Great Britain (GB), the only area of this product.".to_owned())
-        }
-        AreaPicking::Fixed(area) => Some(format!("{area}, the only area of this product.")),
-        _ => None,
-    };
+    let whole_area = picking.whole_area();
 
     view! {
         <section class="picker" aria-labelledby="picker-heading">
@@ -450,17 +384,8 @@ fn FilesLoading() -> impl IntoView {
 /// The one panel for a list of files that did not come.
 #[component]
 fn FilesProblem(error: ListError, retry: Callback<()>) -> impl IntoView {
-    let message = match &error {
-        ListError::Service(error) => plain_message(error),
-        slow => slow.to_string(),
-    };
-    view! {
-        <div class="error-panel files-problem" role="alert">
-            <p class="error-title">"The list of files did not come: " {error.title()}</p>
-            <p class="error-message">{message}</p>
-            <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button>
-        </div>
-    }
+    let title = format!("The list of files did not come: {}", error.title());
+    view! { <ErrorPanel class="files-problem" title message=error.message() retry=Some(retry) /> }
 }
 
 /// A text box for typed area codes (`SU, SZ`), added to the picked areas.
@@ -483,23 +408,15 @@ fn TypedAreasForm(offered: StoredValue<Vec<Area>>, state: SelectionState) -> imp
     };
     view! {
         <form class="typed-areas" on:submit=submit>
-            <label for="typed-areas-input">"Add areas by code"</label>
-            <div class="typed-row">
-                <input
-                    id="typed-areas-input"
-                    type="text"
-                    placeholder="e.g. SU, SZ"
-                    autocomplete="off"
-                    spellcheck="false"
-                    aria-describedby="typed-areas-problem"
-                    aria-invalid=move || problem.with(Option::is_some).then_some("true")
-                    bind:value=text
-                />
-                <button type="submit" class="button">"Add"</button>
-            </div>
-            <p id="typed-areas-problem" class="field-problem" role="alert">
-                {move || problem.get()}
-            </p>
+            <CodeField
+                id="typed-areas-input"
+                label="Add areas by code"
+                placeholder="e.g. SU, SZ"
+                button="Add"
+                value=text
+                problem
+                problem_id="typed-areas-problem"
+            />
         </form>
     }
 }

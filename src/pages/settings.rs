@@ -10,8 +10,8 @@ use leptos::task::spawn_local;
 
 use crate::api::{ServiceContext, use_api};
 use crate::auth::use_session;
-use crate::components::Errors;
-use crate::config::ServiceConfig;
+use crate::components::Loaded;
+use crate::config::{self, ServiceConfig};
 
 /// What the last Save or Reset did; `signed_out` when a sign-in had to end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,8 +46,8 @@ pub fn Settings() -> impl IntoView {
     // Errors show once the user has tried to save, then follow the typing.
     let submitted = RwSignal::new(false);
     let notice = RwSignal::new(None::<Changed>);
-    let custom = RwSignal::new(ServiceConfig::saved().is_some());
-    let defaults = LocalResource::new(ServiceConfig::deployed);
+    let custom = RwSignal::new(config::saved().is_some());
+    let defaults = LocalResource::new(config::deployed);
 
     let api_base_error =
         Memo::new(move |_| check_address(&api_base.read(), AddressKind::ApiBase).err());
@@ -91,9 +91,9 @@ pub fn Settings() -> impl IntoView {
             .as_ref()
             .is_some_and(|defaults| *defaults == config);
         if is_default {
-            ServiceConfig::forget();
+            config::forget();
         } else {
-            config.save();
+            config::save(&config);
         }
         custom.set(!is_default);
         let signed_out = apply(config);
@@ -103,8 +103,8 @@ pub fn Settings() -> impl IntoView {
 
     let reset = move |_| {
         spawn_local(async move {
-            ServiceConfig::forget();
-            let defaults = ServiceConfig::deployed().await;
+            config::forget();
+            let defaults = config::deployed().await;
             custom.set(false);
             submitted.set(false);
             let signed_out = apply(defaults);
@@ -234,24 +234,15 @@ fn ConnectionCheck() -> impl IntoView {
             <p class="hint">
                 "Asking " <code>{move || api.read().urls().products(true)}</code>
             </p>
-            <Transition fallback=|| view! { <p class="connection-status">"Checking…"</p> }>
-                <ErrorBoundary fallback=move |errors| {
-                    view! { <Errors errors retry=move |_| products.refetch() /> }
-                }>
-                    {move || Suspend::new(async move {
-                        products
-                            .await
-                            .map(|count| {
-                                view! {
-                                    <p class="connection-status ok">
-                                        "Connected: the service lists "
-                                        {counted(count, "open product", "open products")} "."
-                                    </p>
-                                }
-                            })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Loaded
+                resource=products
+                fallback=|| view! { <p class="connection-status">"Checking…"</p> }
+                let:count
+            >
+                <p class="connection-status ok">
+                    "Connected: the service lists " {counted(count, "open product", "open products")} "."
+                </p>
+            </Loaded>
         </section>
     }
 }

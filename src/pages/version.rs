@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use download_api::{DataPackage, DataPackageVersion};
 use explorer_logic::listing::TableQuery;
 use explorer_logic::routes::version_title;
@@ -5,33 +7,23 @@ use explorer_logic::versions::{
     ChangedFile, Comparison, is_older, name_and_size, sort_newest_first, supply_type_label,
     version_id_from_url,
 };
-use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{ServiceError, use_api};
-use crate::auth::{RequireSignIn, use_session};
-use crate::components::Errors;
+use crate::auth::use_session;
+use crate::components::Loaded;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
-use crate::components::virtual_list::{Items, Windowed, px};
-use crate::routes::{Href, Route, set_page_title, use_go_to};
+use crate::components::virtual_list::BoxedList;
+use crate::navigation::{Href, Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
 /// links to the previous and next versions, bulk download and a comparison.
 #[component]
 pub fn Version() -> impl IntoView {
-    view! {
-        <RequireSignIn>
-            <VersionDetails />
-        </RequireSignIn>
-    }
-}
-
-#[component]
-fn VersionDetails() -> impl IntoView {
     let api = use_api();
     let session = use_session();
     let params = use_params_map();
@@ -63,28 +55,22 @@ fn VersionDetails() -> impl IntoView {
     });
     view! {
         <section class="page version-page">
-            <Transition fallback=|| {
-                view! { <p class="loading" role="status">"Loading the version…"</p> }
-            }>
-                <ErrorBoundary fallback=move |errors| {
-                    view! {
-                        <Breadcrumbs package_id=package_id.get_untracked() package_name version_id=None />
-                        <Errors errors retry=move |_| version.refetch() />
-                    }
-                }>
-                    {move || Suspend::new(async move {
-                        let requested = requested.get_untracked();
-                        let package_id = package_id.get_untracked();
-                        version
-                            .await
-                            .map(|version| {
-                                view! {
-                                    <VersionView version package_id package package_name requested />
-                                }
-                            })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Loaded
+                resource=version
+                loading="Loading the version…"
+                above_error=move || view! {
+                    <Breadcrumbs package_id=package_id.get_untracked() package_name version_id=None />
+                }
+                let:version
+            >
+                <VersionView
+                    version
+                    package_id=package_id.get_untracked()
+                    package
+                    package_name
+                    requested=requested.get_untracked()
+                />
+            </Loaded>
         </section>
     }
 }
@@ -317,67 +303,41 @@ fn VersionCompare(
     view! {
         <section class="compare" aria-labelledby="compare-heading">
             <h2 id="compare-heading">"Compare with another version"</h2>
-            <Transition fallback=|| {
-                view! { <p class="loading" role="status">"Loading versions…"</p> }
-            }>
-                <ErrorBoundary fallback=|errors| view! { <Errors errors /> }>
-                    {
-                        let current_id = current_id.clone();
-                        move || {
-                            let current_id = current_id.clone();
-                            let on_change = on_change.clone();
-                            Suspend::new(async move {
-                                package
-                                    .await
-                                    .map(|package| {
-                                        let mut versions = package.versions;
-                                        sort_newest_first(&mut versions);
-                                        let selected = other_id.get_untracked().unwrap_or_default();
-                                        let options = versions
-                                            .into_iter()
-                                            .filter(|v| v.id != current_id)
-                                            .map(|v| {
-                                                let label = format!(
-                                                    "{} — {} ({})",
-                                                    v.id,
-                                                    v.created_on,
-                                                    v.reason,
-                                                );
-                                                let is_selected = v.id == selected;
-                                                view! {
-                                                    <option value=v.id selected=is_selected>
-                                                        {label}
-                                                    </option>
-                                                }
-                                            })
-                                            .collect_view();
-                                        view! {
-                                            <label for="compare-select">"Other version"</label>
-                                            " "
-                                            <select id="compare-select" on:change=on_change>
-                                                <option value="" selected=selected.is_empty()>
-                                                    "Choose a version…"
-                                                </option>
-                                                {options}
-                                            </select>
-                                        }
-                                    })
-                            })
-                        }
+            <Loaded
+                resource=package
+                loading="Loading versions…"
+                no_retry=true
+                children={move |package: DataPackage| {
+                    let mut versions = package.versions;
+                    sort_newest_first(&mut versions);
+                    let selected = other_id.get_untracked().unwrap_or_default();
+                    let options = versions
+                        .into_iter()
+                        .filter(|v| v.id != current_id)
+                        .map(|v| {
+                            let label = format!("{} — {} ({})", v.id, v.created_on, v.reason);
+                            let is_selected = v.id == selected;
+                            view! { <option value=v.id selected=is_selected>{label}</option> }
+                        })
+                        .collect_view();
+                    view! {
+                        <label for="compare-select">"Other version"</label>
+                        " "
+                        <select id="compare-select" on:change=on_change.clone()>
+                            <option value="" selected=selected.is_empty()>"Choose a version…"</option>
+                            {options}
+                        </select>
                     }
-                </ErrorBoundary>
-            </Transition>
-            <Transition fallback=|| view! { <p class="loading" role="status">"Comparing…"</p> }>
-                <ErrorBoundary fallback=|errors| view! { <Errors errors /> }>
-                    {move || Suspend::new(async move {
-                        other
-                            .await
-                            .map(|other| {
-                                other.map(|other| current.with_value(|current| comparison_view(&other, current)))
-                            })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+                }}
+            />
+            <Loaded
+                resource=other
+                loading="Comparing…"
+                no_retry=true
+                children={move |other: Option<DataPackageVersion>| {
+                    other.map(|other| current.with_value(|current| comparison_view(&other, current)))
+                }}
+            />
         </section>
     }
 }
@@ -413,32 +373,16 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
     .into_any()
 }
 
-/// One list of a comparison (added, removed or changed files), windowed when long.
+/// One list of a comparison (added, removed or changed files), windowed in a box
+/// of its own when long.
 #[component]
 fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> impl IntoView {
-    let count = files.len();
-    let files = StoredValue::new(files);
-    let windowed = Windowed::new(Signal::stored(count), Items::TABLE_ROWS);
-    let list = NodeRef::<leptos::html::Ul>::new();
-    list.on_load(move |list| windowed.attach(list.into()));
-    let padding = move |side: fn((f64, f64)) -> f64| move || px(side(windowed.padding()));
+    let total = files.len();
+    let files: Arc<[String]> = files.into();
     view! {
         <div class=format!("compare-list {class}")>
             <h3>{title}</h3>
-            <ul
-                node_ref=list
-                class:windowed={ count > SHOW_WHOLE_UP_TO }
-                style:padding-top=padding(|(above, _)| above)
-                style:padding-bottom=padding(|(_, below)| below)
-            >
-                <For
-                    each=move || windowed.range()
-                    key=|pos| *pos
-                    children=move |pos| {
-                        view! { <li data-pos=pos>{files.with_value(|f| f[pos].clone())}</li> }
-                    }
-                />
-            </ul>
+            <BoxedList total class="name-box" item=move |pos| files[pos].clone() />
         </div>
     }
 }

@@ -1,7 +1,56 @@
-//! Checking the service addresses a user types in the app's settings, so a typo gets
-//! a clear message before it is saved rather than a failed request later.
+//! Where the Download Service is: the app's origin by default, overridden by the
+//! deployer's `config.json`, then by the user's settings. And checking the addresses
+//! a user types there, so a typo gets a clear message before it is saved rather than
+//! a failed request later.
 
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+/// Where the user's choice of service is kept (localStorage).
+pub const SAVED_SERVICE_KEY: &str = "download-explorer.service";
+/// The deployer's choice of service: a file beside the app.
+pub const DEPLOYED_CONFIG_FILE: &str = "config.json";
+
+/// The two addresses the app talks to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceConfig {
+    /// Base address of the Download Service, ending in `/v1`.
+    pub api_base: String,
+    /// Address of the token endpoint, ending in `/oauth2/token/v1`.
+    pub token_url: String,
+}
+
+/// The deployer's overrides in `config.json`; each field is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeployedConfig {
+    pub api_base: Option<String>,
+    pub token_url: Option<String>,
+}
+
+impl ServiceConfig {
+    /// The addresses of a service served from `origin` (as our server does).
+    pub fn for_origin(origin: &str) -> Self {
+        let origin = origin.trim_end_matches('/');
+        ServiceConfig {
+            api_base: format!("{origin}/downloads/v1"),
+            token_url: format!("{origin}/oauth2/token/v1"),
+        }
+    }
+
+    /// The deployer's defaults: the origin's addresses, overridden by `config.json`.
+    pub fn deployed(origin: &str, deployed: Option<DeployedConfig>) -> Self {
+        let config = ServiceConfig::for_origin(origin);
+        let Some(deployed) = deployed else {
+            return config;
+        };
+        ServiceConfig {
+            api_base: deployed.api_base.unwrap_or(config.api_base),
+            token_url: deployed.token_url.unwrap_or(config.token_url),
+        }
+    }
+}
 
 /// Which of the two service addresses is being checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +146,52 @@ pub fn check_address(input: &str, kind: AddressKind) -> Result<String, AddressEr
 mod tests {
     use super::*;
     use AddressKind::{ApiBase, TokenUrl};
+
+    #[test]
+    fn config_json_overrides_the_origin_field_by_field() {
+        let origin = "https://maps.example/";
+        assert_eq!(
+            ServiceConfig::deployed(origin, None),
+            ServiceConfig {
+                api_base: "https://maps.example/downloads/v1".into(),
+                token_url: "https://maps.example/oauth2/token/v1".into(),
+            }
+        );
+        let only_api = DeployedConfig {
+            api_base: Some("https://api.example/v1".into()),
+            token_url: None,
+        };
+        assert_eq!(
+            ServiceConfig::deployed(origin, Some(only_api)),
+            ServiceConfig {
+                api_base: "https://api.example/v1".into(),
+                token_url: "https://maps.example/oauth2/token/v1".into(),
+            }
+        );
+    }
+
+    /// index.html's script asks for the products before the app's code has arrived,
+    /// so it finds the service itself: in the same order, under the same names, with
+    /// the same default as the app.
+    #[test]
+    fn index_html_finds_the_service_as_the_app_does() {
+        let page = include_str!("../../../index.html");
+        let script = &page[page.find("<script>").unwrap()..page.find("</script>").unwrap()];
+        let at = |what: &str| {
+            script
+                .find(what)
+                .unwrap_or_else(|| panic!("index.html's script lacks {what}"))
+        };
+        let saved = at(&format!("localStorage.getItem(\"{SAVED_SERVICE_KEY}\")"));
+        let saved_wins = at("saved && saved.apiBase");
+        let deployed = at(&format!("new URL(\"{DEPLOYED_CONFIG_FILE}\", base)"));
+        let default = ServiceConfig::for_origin("https://origin.example").api_base;
+        let path = default.strip_prefix("https://origin.example").unwrap();
+        let fallback = at(&format!(
+            "(deployed && deployed.apiBase) || location.origin + \"{path}\""
+        ));
+        assert!(saved < saved_wins && saved_wins < deployed && deployed < fallback);
+    }
 
     #[test]
     fn good_addresses_are_tidied() {

@@ -5,19 +5,15 @@
 
 pub mod address;
 pub mod bulk;
-pub mod download_queue;
 pub mod gallery;
-pub mod grid_ref;
 pub mod listing;
-pub mod places;
+pub mod product;
 pub mod routes;
-pub mod selection;
 pub mod service_error;
 pub mod session;
 mod size;
 mod text;
 mod totals;
-pub mod verify;
 pub mod versions;
 pub mod window;
 

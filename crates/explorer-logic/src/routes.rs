@@ -11,7 +11,7 @@ use download_api::{encode_component, parse_query};
 
 use crate::gallery::CatalogueQuery;
 use crate::listing::TableQuery;
-use crate::selection::Selection;
+use crate::product::selection::Selection;
 
 /// What must be encoded in a `next` query value; `/` stays readable.
 const NEXT_VALUE: &AsciiSet = &CONTROLS

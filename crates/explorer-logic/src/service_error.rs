@@ -176,11 +176,34 @@ impl ServiceError {
             _ => None,
         }
     }
+
+    /// The message for a person: a parser's complaint about the answer's characters
+    /// says nothing to them, so an unreadable answer is only named.
+    pub fn plain_message(&self) -> String {
+        match self {
+            ServiceError::Decode(_) => "The service answered, but not with what the Download Service sends, so this app could not read it.".to_owned(),
+            other => other.to_string(),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unreadable_answer_is_named_not_quoted() {
+        let decode = ServiceError::Decode("expected value at line 1 column 1".into());
+        assert!(!decode.plain_message().contains("line 1"));
+        let busy = ServiceError::Status {
+            status: 503,
+            status_text: "Service Unavailable".into(),
+        };
+        assert_eq!(
+            busy.plain_message(),
+            "The service answered 503 Service Unavailable."
+        );
+    }
 
     #[test]
     fn an_error_body_gives_the_services_own_words() {

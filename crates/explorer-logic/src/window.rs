@@ -103,6 +103,37 @@ impl Window {
         }
     }
 
+    /// The window measured anew from the tops of the items shown, in the list's
+    /// order: the items level with the first make a row, and the row height is the
+    /// distance from the first row to the last over the rows between. A change of
+    /// less than half a pixel keeps the old height: not worth a redraw.
+    pub fn remeasured(self, tops: &[f64]) -> Self {
+        let per_row = tops
+            .iter()
+            .take_while(|top| Some(*top) == tops.first())
+            .count();
+        let lines = tops.len().div_ceil(per_row.max(1));
+        let row_height = match (tops.first(), tops.last()) {
+            (Some(first), Some(last)) if lines > 1 => (last - first) / (lines - 1) as f64,
+            _ => 0.0,
+        };
+        let window = self.measured(row_height, per_row);
+        if (window.row_height - self.row_height).abs() < 0.5 {
+            Window {
+                row_height: self.row_height,
+                ..window
+            }
+        } else {
+            window
+        }
+    }
+
+    /// Where the list's top is on screen, from the top of the item at `pos`: above
+    /// it by the rows before that item.
+    pub fn list_top(&self, item_top: f64, pos: usize) -> f64 {
+        item_top - (pos / self.per_row.max(1)) as f64 * self.row_height
+    }
+
     fn rows(&self, items: usize) -> usize {
         items.div_ceil(self.per_row.max(1))
     }
@@ -236,6 +267,23 @@ mod tests {
 
     fn at(scrolled: f64, height: f64) -> Viewport {
         Viewport { scrolled, height }
+    }
+
+    #[test]
+    fn a_grid_is_measured_from_its_items_tops() {
+        let old = Window::estimated(Items::CARDS);
+        // Three cards a row, rows 300 px apart.
+        let tops = [100.0, 100.0, 100.0, 400.0, 400.0, 400.0, 700.0];
+        let grid = old.remeasured(&tops);
+        assert_eq!((grid.per_row, grid.row_height), (3, 300.0));
+        // The list starts two rows above the seventh card (position 6).
+        assert_eq!(grid.list_top(700.0, 6), 100.0);
+        // Half a pixel's wobble keeps the height; a row alone keeps it too.
+        assert_eq!(grid.remeasured(&[0.0, 300.4]).row_height, 300.0);
+        assert_eq!(grid.remeasured(&[0.0, 0.0]).row_height, 300.0);
+        assert_eq!(grid.remeasured(&[0.0, 0.0]).per_row, 2);
+        // Nothing shown: nothing learnt.
+        assert_eq!(grid.remeasured(&[]).row_height, 300.0);
     }
 
     #[test]

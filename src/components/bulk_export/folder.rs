@@ -1,32 +1,32 @@
 //! "Download to a folder": every listed file streamed into a folder the user picks,
 //! several at a time, each one's md5 checked as it arrives. The rules (what goes next,
-//! resume, retry, skip) are `explorer_logic::download_queue`'s; this only does the I/O.
+//! resume, retry, skip) are `explorer_logic::bulk::queue`'s; this only does the I/O.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use download_api::Download;
-use explorer_logic::download_queue::{
-    Action, Event, Failure, FileId, FileProgress, ListedFile, Queue, Rate, content_range_start,
-    format_seconds, percent, retry_after_seconds,
+use explorer_logic::bulk::queue::{
+    Action, Answer, Event, Failure, FileId, FileProgress, ListedFile, Queue, REPORT_NAME, Rate,
+    fetch_address,
 };
-use explorer_logic::format_size;
-use explorer_logic::verify::REPORT_NAME;
 use explorer_logic::window::{Viewport, Window};
+use gloo_timers::future::sleep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use md5::{Digest, Md5};
 use web_sys::{AbortController, AbortSignal, FileSystemDirectoryHandle};
 
 use super::PackageVersion;
-use crate::api::{ServiceContext, ServiceError};
+use crate::api::ServiceContext;
+use crate::api::fetch_file_from;
 use crate::auth::{Session, use_session};
 use crate::components::virtual_list::{BoxedList, Items};
 use crate::fs_access::{
-    Chunks, Pace, Writer, can_pick_folder, existing_file, fetch_from, hash_blob, hex, md5_of,
-    pick_folder, sleep, write_text,
+    Chunks, Pace, Writer, can_pick_folder, existing_file, hash_blob, md5_of, pick_folder,
+    write_text,
 };
 
 /// Files fetched at once unless the user says otherwise.
@@ -224,36 +224,22 @@ impl Run {
             Ok(url) => url,
             Err(failure) => return failed(file, failure),
         };
-        let response = match fetch_from(&url, from, signal).await {
+        let response = match fetch_file_from(&url, from, signal).await {
             Ok(response) => response,
             Err(_) if signal.aborted() => return Event::Interrupted { file },
             Err(_) => return failed(file, Failure::Unreachable),
         };
         let headers = response.headers();
-        let start = match response.status() {
-            200 => 0,
-            206 if headers
-                .get("content-range")
-                .as_deref()
-                .and_then(content_range_start)
-                == Some(from) =>
-            {
-                from
-            }
-            206 => {
-                let reason = "the service sent another part of the file than asked for";
-                return failed(file, Failure::Other(reason.into()));
-            }
-            status => {
-                let retry_after = headers.get("retry-after").and_then(|v| retry_after(&v));
-                return failed(
-                    file,
-                    Failure::Status {
-                        status,
-                        retry_after,
-                    },
-                );
-            }
+        let (content_range, retry_after) =
+            (headers.get("content-range"), headers.get("retry-after"));
+        let answer = Answer {
+            status: response.status(),
+            content_range: content_range.as_deref(),
+            retry_after: retry_after.as_deref(),
+        };
+        let start = match answer.start(from, now()) {
+            Ok(start) => start,
+            Err(failure) => return failed(file, failure),
         };
         if start == 0 && from > 0 {
             hasher = Md5::new(); // the service sent it all: start over
@@ -317,18 +303,7 @@ impl Run {
                 &download.file_name,
             )
             .await;
-        match self.session.guard(&api, answer) {
-            Ok(url) => Ok(url),
-            Err(ServiceError::OnlyRedirects) => Ok(download.url.clone()),
-            Err(ServiceError::Answered { status, .. } | ServiceError::Status { status, .. }) => {
-                Err(Failure::Status {
-                    status,
-                    retry_after: None,
-                })
-            }
-            Err(ServiceError::Unreachable { .. }) => Err(Failure::Unreachable),
-            Err(other) => Err(Failure::Other(other.to_string())),
-        }
+        fetch_address(self.session.guard(&api, answer), &download.url)
     }
 }
 
@@ -340,19 +315,15 @@ fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
     match closed {
         Ok(()) => Event::Finished {
             file,
-            md5: hex(hasher),
+            md5: format!("{:x}", hasher.finalize()),
         },
         Err(error) => failed(file, Failure::Other(format!("could not save it: {error}"))),
     }
 }
 
-/// A `Retry-After` in seconds or as an HTTP date.
-fn retry_after(value: &str) -> Option<Duration> {
-    retry_after_seconds(value).or_else(|| {
-        let at = js_sys::Date::parse(value);
-        let wait = at - js_sys::Date::now();
-        (wait.is_finite()).then(|| Duration::from_millis(wait.max(0.0) as u64))
-    })
+/// The browser's clock, which dates a `Retry-After` given as an HTTP date.
+fn now() -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_millis(js_sys::Date::now() as u64)
 }
 
 /// The "Download to a folder" button, its progress and its summary.
@@ -510,14 +481,14 @@ pub fn FolderDownload(
                 <div class="bulk-total">
                     <Bar label="All files".into() percent=Signal::derive(move || {
                         changed.track();
-                        run.with(|r| r.as_deref().map(total_percent).unwrap_or(0))
+                        run.with(|r| r.as_deref().map_or(0, |r| r.queue.borrow().total_percent()))
                     }) />
-                    <span class="bulk-total-text">{move || with_run(&total_text)}</span>
+                    <span class="bulk-total-text">{move || with_run(&|r| r.queue.borrow().total_text(&r.rate.borrow()))}</span>
                 </div>
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.lines) /> }))}
                 <Show when=move || is(|r| r.reported.get() && r.queue.borrow().is_finished())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || with_run(&summary_text)}</p>
+                        <p>{move || with_run(&|r| r.queue.borrow().summary_text())}</p>
                         <Show when=move || is(|r| r.queue.borrow().summary().failed > 0)>
                             <button type="button" class="button" on:click=move |_| control(|run| {
                                 run.reported.set(false);
@@ -620,37 +591,62 @@ fn Bar(label: String, percent: Signal<u64>) -> impl IntoView {
     }
 }
 
-fn total_percent(run: &Run) -> u64 {
-    let (done, total) = run.queue.borrow().bytes();
-    if run.queue.borrow().is_finished() && total == done {
-        return 100;
-    }
-    percent(done, total)
-}
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-fn total_text(run: &Run) -> String {
-    let (done, total) = run.queue.borrow().bytes();
-    let mut text = format!("{} of {}", format_size(done), format_size(total));
-    if !run.queue.borrow().is_finished() {
-        let rate = run.rate.borrow();
-        if let Some(speed) = rate.bytes_per_second() {
-            text += &format!(", {}/s", format_size(speed));
-        }
-        if let Some(left) = rate.seconds_left(total.saturating_sub(done)) {
-            text += &format!(", {} left", format_seconds(left));
-        }
-    }
-    text
-}
+    use super::*;
+    use crate::browser_tests::{count, find, next_frame, stage, until};
 
-fn summary_text(run: &Run) -> String {
-    let s = run.queue.borrow().summary();
-    let mut text = format!(
-        "Done: {} downloaded, {} skipped, {} failed",
-        s.downloaded, s.skipped, s.failed
-    );
-    if s.cancelled > 0 {
-        text += &format!(", {} cancelled", s.cancelled);
+    /// Whether the line of `name` shows whole in the box.
+    fn in_view(stage: &web_sys::HtmlElement, name: &str) -> bool {
+        let scroller = find(stage, ".bulk-files").get_bounding_client_rect();
+        let names = stage
+            .query_selector_all(".bulk-file-name")
+            .expect("a valid selector");
+        (0..names.length())
+            .filter_map(|i| names.item(i))
+            .filter(|line| line.text_content().as_deref() == Some(name))
+            .filter_map(|line| line.parent_element())
+            .map(|line| line.get_bounding_client_rect())
+            .any(|line| line.top() >= scroller.top() && line.bottom() <= scroller.bottom())
     }
-    text + &format!(". The report is in the folder as {REPORT_NAME}.")
+
+    #[wasm_bindgen_test]
+    async fn the_lines_follow_the_run_until_the_person_scrolls_them() {
+        let stage = stage(include_str!("../../../style/bulk.css"));
+        let lines = Arc::new(Lines {
+            each: (0..500)
+                .map(|file| FileLine {
+                    name: format!("file-{file}.zip"),
+                    progress: ArcRwSignal::new(FileProgress::default()),
+                })
+                .collect(),
+            furthest: ArcRwSignal::new(None),
+        });
+        let furthest = lines.furthest.clone();
+        let _mounted =
+            leptos::mount::mount_to(stage.clone(), move || view! { <FileLines lines /> });
+        until("the first lines show", || in_view(&stage, "file-0.zip")).await;
+        assert!(count(&stage, ".bulk-file") < 100, "500 lines are windowed");
+
+        furthest.set(Some(300));
+        until("the box follows the run to line 300", || {
+            in_view(&stage, "file-300.zip")
+        })
+        .await;
+
+        let scroller = find(&stage, ".bulk-files");
+        scroller.set_scroll_top(0);
+        until("the person's scroll shows the top", || {
+            in_view(&stage, "file-0.zip")
+        })
+        .await;
+        furthest.set(Some(400));
+        // Had the box still followed, it would have within a frame: it stays put.
+        next_frame().await;
+        next_frame().await;
+        assert_eq!(scroller.scroll_top(), 0);
+        assert!(in_view(&stage, "file-0.zip"));
+    }
 }

@@ -7,7 +7,7 @@ mod folder;
 mod verify;
 
 use download_api::{Download, ProductDownload};
-use explorer_logic::bulk::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
+use explorer_logic::bulk::export::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
 use leptos::prelude::*;
 
 use crate::components::CopyButton;

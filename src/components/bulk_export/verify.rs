@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use download_api::Download;
-use explorer_logic::download_queue::{ListedFile, percent};
+use explorer_logic::bulk::queue::{ListedFile, percent};
+use explorer_logic::bulk::verify::{Found, Verification};
 use explorer_logic::format_size;
-use explorer_logic::verify::{Found, Verification};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;

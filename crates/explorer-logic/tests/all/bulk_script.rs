@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use explorer_logic::bulk::{BulkFile, shell_script};
+use explorer_logic::bulk::export::{BulkFile, shell_script};
 
 fn run_script(dir: &Path, script: &str) -> std::process::Output {
     std::fs::write(dir.join("get.sh"), script).unwrap();

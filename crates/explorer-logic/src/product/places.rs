@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::grid_ref::GridPoint;
+use crate::product::grid_ref::GridPoint;
 
 /// The gazetteer as shipped: where it comes from, and its places, largest first.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

@@ -5,7 +5,10 @@
 //! so a reload or a shared link restores it.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
+use crate::product::grid_ref::GridPoint;
+use crate::service_error::ServiceError;
 use crate::{Totals, counted, format_size};
 use download_api::{Area, DownloadsQuery, Format, GridSquare, ParseError, ProductDownload};
 use download_api::{encode_component, parse_query};
@@ -347,6 +350,68 @@ impl Selection {
     }
 }
 
+/// How long a product's downloads list may take before the page offers to try again.
+pub const LIST_DEADLINE: Duration = Duration::from_secs(20);
+
+/// Why a product's downloads list is not there.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ListError {
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+    #[error("The service did not send the list of files within {} seconds.", LIST_DEADLINE.as_secs())]
+    TooSlow,
+}
+
+impl ListError {
+    /// The panel's heading.
+    pub fn title(&self) -> String {
+        match self {
+            ListError::Service(error) => error.title(),
+            ListError::TooSlow => "The service is slow to answer".to_owned(),
+        }
+    }
+
+    /// What went wrong, for a person (see [`ServiceError::plain_message`]).
+    pub fn message(&self) -> String {
+        match self {
+            ListError::Service(error) => error.plain_message(),
+            slow => slow.to_string(),
+        }
+    }
+}
+
+impl Selection {
+    /// The line above the files: what is picked and how much it lists, or where the
+    /// list of files is (`listing` is `None` while it loads).
+    pub fn listing_summary(&self, listing: Option<Result<&Listing, &ListError>>) -> String {
+        match listing {
+            _ if self.areas.is_empty() => self.summary(&Totals::default()),
+            None => "Getting the list of files…".to_owned(),
+            Some(Err(_)) => "Files not listed".to_owned(),
+            Some(Ok(listing)) => self.summary(&listing.total),
+        }
+    }
+}
+
+/// What finding a place (`name`, at `point`) on a product's map does: the square it
+/// lies in, to pick when the product offers it, and what to tell the user.
+pub fn found_place(name: &str, point: GridPoint, offered: &[Area]) -> (Option<Area>, String) {
+    let Some(square) = point.square() else {
+        return (
+            None,
+            format!("{name} is outside Great Britain's grid squares."),
+        );
+    };
+    let area = Area::Square(square);
+    if offered.contains(&area) {
+        let told = format!("{name} is in {square}: {square} is picked.");
+        (Some(area), told)
+    } else {
+        let told = format!("{name} is in {square}, which this product does not offer.");
+        (None, told)
+    }
+}
+
 /// How a product's areas are picked, from the areas it offers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AreaPicking {
@@ -378,6 +443,17 @@ impl AreaPicking {
                 ..picked.clone()
             },
             _ => picked.offered_only(offered),
+        }
+    }
+
+    /// What to say of a product with one area only: it is the whole of it.
+    pub fn whole_area(&self) -> Option<String> {
+        match self {
+            AreaPicking::Fixed(Area::Gb) => {
+                Some("All of Great Britain (GB), the only area of this product.".to_owned())
+            }
+            AreaPicking::Fixed(area) => Some(format!("{area}, the only area of this product.")),
+            _ => None,
         }
     }
 
@@ -484,6 +560,83 @@ mod tests {
             f("GeoTIFF", Some("Backdrop")),
             f("GeoPackage", None),
         ]
+    }
+
+    #[test]
+    fn a_found_place_picks_its_square_when_offered() {
+        let southampton = GridPoint {
+            easting: 441_000,
+            northing: 111_000,
+        };
+        assert_eq!(
+            found_place("Southampton", southampton, &areas(&["SU", "SZ"])),
+            (
+                Some(Area::Square(square("SU"))),
+                "Southampton is in SU: SU is picked.".to_owned()
+            )
+        );
+        assert_eq!(
+            found_place("Southampton", southampton, &areas(&["TQ"])).1,
+            "Southampton is in SU, which this product does not offer."
+        );
+        let far = GridPoint {
+            easting: 5_000_000,
+            northing: 111_000,
+        };
+        assert_eq!(
+            found_place("Atlantis", far, &areas(&["SU"])),
+            (
+                None,
+                "Atlantis is outside Great Britain's grid squares.".to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn a_product_of_one_area_says_it_is_the_whole() {
+        let whole = |codes| AreaPicking::of(&areas(codes)).whole_area();
+        assert_eq!(
+            whole(&["GB"]).as_deref(),
+            Some("All of Great Britain (GB), the only area of this product.")
+        );
+        assert!(
+            whole(&["NI"])
+                .unwrap()
+                .ends_with(", the only area of this product.")
+        );
+        assert_eq!(whole(&["SU", "SZ"]), None);
+        assert_eq!(whole(&["GB", "NI"]), None);
+    }
+
+    #[test]
+    fn the_listing_summary_says_where_the_list_is() {
+        let picked = Selection {
+            areas: areas(&["SU"]),
+            ..Selection::default()
+        };
+        assert_eq!(picked.listing_summary(None), "Getting the list of files…");
+        assert_eq!(
+            picked.listing_summary(Some(Err(&ListError::TooSlow))),
+            "Files not listed"
+        );
+        let listing = picked.listing(&[download("a", "SU", Some(2_000))]);
+        assert_eq!(
+            picked.listing_summary(Some(Ok(&listing))),
+            "1 file · 2.00 kB · 1 area"
+        );
+        assert_eq!(
+            Selection::default().listing_summary(None),
+            "No areas picked yet."
+        );
+    }
+
+    #[test]
+    fn a_slow_list_says_how_long_it_was_given() {
+        assert_eq!(
+            ListError::TooSlow.message(),
+            "The service did not send the list of files within 20 seconds."
+        );
+        assert_eq!(ListError::TooSlow.title(), "The service is slow to answer");
     }
 
     #[test]

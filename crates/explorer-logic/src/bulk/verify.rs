@@ -2,10 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::download_queue::ListedFile;
-
-/// The name of the report a bulk download writes into its folder (never "not listed").
-pub const REPORT_NAME: &str = "download-report.json";
+use crate::bulk::queue::{ListedFile, REPORT_NAME};
 
 /// A file the user picked, measured in the browser.
 #[derive(Debug, Clone, PartialEq, Eq)]

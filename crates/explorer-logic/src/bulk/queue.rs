@@ -4,13 +4,17 @@
 //! The browser side only does I/O: it tells the [`Queue`] what happened ([`Event`]) and
 //! carries out the [`Action`]s it gets back.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use download_api::Download;
 use serde::Serialize;
 
-use crate::bulk::safe_name;
+use crate::bulk::export::safe_name;
 use crate::format_size;
+use crate::service_error::ServiceError;
+
+/// The name of the report a bulk download writes into its folder (never "not listed").
+pub const REPORT_NAME: &str = "download-report.json";
 
 /// How many times a file is tried (first try included) before its failure is reported.
 pub const MAX_ATTEMPTS: u32 = 5;
@@ -102,6 +106,63 @@ impl Failure {
             Failure::Status { status: 429, .. } => "too many requests (429)".into(),
             Failure::Status { status, .. } => format!("the service answered {status}"),
             Failure::Other(reason) => reason.clone(),
+        }
+    }
+}
+
+impl From<ServiceError> for Failure {
+    /// A failed request for a file's address: its status, or no answer, or said plainly.
+    fn from(error: ServiceError) -> Failure {
+        match error {
+            ServiceError::Answered { status, .. } | ServiceError::Status { status, .. } => {
+                Failure::Status {
+                    status,
+                    retry_after: None,
+                }
+            }
+            ServiceError::Unreachable { .. } => Failure::Unreachable,
+            other => Failure::Other(other.to_string()),
+        }
+    }
+}
+
+/// Where to fetch a data-package file, from the service's answer to "its direct
+/// address": that address, or the `listed` (signed) one when the service only
+/// redirects.
+pub fn fetch_address(
+    answer: Result<String, ServiceError>,
+    listed: &str,
+) -> Result<String, Failure> {
+    match answer {
+        Ok(url) => Ok(url),
+        Err(ServiceError::OnlyRedirects) => Ok(listed.to_owned()),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// The head of the service's answer to a request for a file from byte `from`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Answer<'a> {
+    pub status: u16,
+    pub content_range: Option<&'a str>,
+    pub retry_after: Option<&'a str>,
+}
+
+impl Answer<'_> {
+    /// Where the answer's bytes start in the file: 0 for a whole file (200), `from`
+    /// for the part asked for (206 with a matching `Content-Range`); any other part or
+    /// status is a [`Failure`]. `now` dates a `Retry-After` given as an HTTP date.
+    pub fn start(&self, from: u64, now: SystemTime) -> Result<u64, Failure> {
+        match self.status {
+            200 => Ok(0),
+            206 if self.content_range.and_then(content_range_start) == Some(from) => Ok(from),
+            206 => Err(Failure::Other(
+                "the service sent another part of the file than asked for".into(),
+            )),
+            status => Err(Failure::Status {
+                status,
+                retry_after: self.retry_after.and_then(|value| retry_after(value, now)),
+            }),
         }
     }
 }
@@ -449,6 +510,43 @@ impl Queue {
         summary
     }
 
+    /// The whole run in whole percent: 100 once it is done with every byte listed.
+    pub fn total_percent(&self) -> u64 {
+        let (done, total) = self.bytes();
+        if self.is_finished() && total == done {
+            return 100;
+        }
+        percent(done, total)
+    }
+
+    /// `40 MB of 100 MB, 2 MB/s, 30 s left`: the whole run, with its `rate` while it goes.
+    pub fn total_text(&self, rate: &Rate) -> String {
+        let (done, total) = self.bytes();
+        let mut text = format!("{} of {}", format_size(done), format_size(total));
+        if !self.is_finished() {
+            if let Some(speed) = rate.bytes_per_second() {
+                text += &format!(", {}/s", format_size(speed));
+            }
+            if let Some(left) = rate.seconds_left(total.saturating_sub(done)) {
+                text += &format!(", {} left", format_seconds(left));
+            }
+        }
+        text
+    }
+
+    /// What a finished run says: how many files ended each way, and where the report is.
+    pub fn summary_text(&self) -> String {
+        let s = self.summary();
+        let mut text = format!(
+            "Done: {} downloaded, {} skipped, {} failed",
+            s.downloaded, s.skipped, s.failed
+        );
+        if s.cancelled > 0 {
+            text += &format!(", {} cancelled", s.cancelled);
+        }
+        text + &format!(". The report is in the folder as {REPORT_NAME}.")
+    }
+
     /// `download-report.json`: each file's name, size, md5 and status (and why it
     /// failed). It holds no address, so no signed link or credential.
     pub fn report(&self) -> String {
@@ -651,13 +749,18 @@ pub fn backoff(failures: u32) -> Duration {
     (FIRST_BACKOFF * 2u32.pow(doublings)).min(MAX_BACKOFF)
 }
 
-/// A `Retry-After` header in seconds (`120`); an HTTP date is left to the caller.
-pub fn retry_after_seconds(value: &str) -> Option<Duration> {
-    value.trim().parse().ok().map(Duration::from_secs)
+/// A `Retry-After` header in seconds (`120`) or as an HTTP date, counted from `now`
+/// (a date gone by is no wait).
+fn retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    value.parse().ok().map(Duration::from_secs).or_else(|| {
+        let at = httpdate::parse_http_date(value).ok()?;
+        Some(at.duration_since(now).unwrap_or_default())
+    })
 }
 
 /// Where the part a `Content-Range` (`bytes 100-199/200`) describes starts.
-pub fn content_range_start(value: &str) -> Option<u64> {
+fn content_range_start(value: &str) -> Option<u64> {
     let range = value.trim().strip_prefix("bytes ")?;
     range.split_once('-')?.0.trim().parse().ok()
 }
@@ -718,7 +821,7 @@ pub fn percent(done: u64, total: u64) -> u64 {
 }
 
 /// `75 s`, `4 min 10 s`, `2 h 5 min`: a time left for people.
-pub fn format_seconds(seconds: u64) -> String {
+fn format_seconds(seconds: u64) -> String {
     match seconds {
         0..60 => format!("{seconds} s"),
         60..3600 => format!("{} min {} s", seconds / 60, seconds % 60),
@@ -920,10 +1023,92 @@ mod tests {
         );
         assert_eq!(backoff(3), Duration::from_secs(4));
         assert_eq!(backoff(20), Duration::from_secs(30));
-        assert_eq!(retry_after_seconds(" 120"), Some(Duration::from_secs(120)));
-        assert_eq!(retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT"), None);
-        assert_eq!(content_range_start("bytes 100-199/200"), Some(100));
-        assert_eq!(content_range_start("bytes */200"), None);
+    }
+
+    fn answer(status: u16, content_range: Option<&str>) -> Answer<'_> {
+        Answer {
+            status,
+            content_range,
+            retry_after: None,
+        }
+    }
+
+    #[test]
+    fn a_whole_file_restarts_and_only_the_part_asked_for_resumes() {
+        let now = SystemTime::UNIX_EPOCH;
+        assert_eq!(answer(200, None).start(100, now), Ok(0));
+        let part = answer(206, Some("bytes 100-199/200"));
+        assert_eq!(part.start(100, now), Ok(100));
+        assert!(matches!(part.start(50, now), Err(Failure::Other(_))));
+        let unreadable = answer(206, Some("bytes */200"));
+        assert!(matches!(unreadable.start(100, now), Err(Failure::Other(_))));
+        assert_eq!(
+            answer(404, None).start(0, now),
+            Err(Failure::Status {
+                status: 404,
+                retry_after: None
+            })
+        );
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds_or_as_a_date() {
+        let now = httpdate::parse_http_date("Wed, 21 Oct 2015 07:28:00 GMT").unwrap();
+        let wait = |value| {
+            let answer = Answer {
+                status: 503,
+                content_range: None,
+                retry_after: Some(value),
+            };
+            match answer.start(0, now) {
+                Err(Failure::Status { retry_after, .. }) => retry_after,
+                other => panic!("not a status failure: {other:?}"),
+            }
+        };
+        assert_eq!(wait(" 120"), Some(Duration::from_secs(120)));
+        assert_eq!(
+            wait("Wed, 21 Oct 2015 07:29:30 GMT"),
+            Some(Duration::from_secs(90))
+        );
+        assert_eq!(wait("Wed, 21 Oct 2015 07:00:00 GMT"), Some(Duration::ZERO));
+        assert_eq!(wait("soon"), None);
+    }
+
+    #[test]
+    fn a_file_address_falls_back_to_the_listed_one_only_when_the_service_redirects() {
+        let listed = "https://files.example/a.zip?sig=1";
+        assert_eq!(
+            fetch_address(Ok("https://direct/a.zip".into()), listed),
+            Ok("https://direct/a.zip".into())
+        );
+        assert_eq!(
+            fetch_address(Err(ServiceError::OnlyRedirects), listed),
+            Ok(listed.into())
+        );
+        let busy = ServiceError::Status {
+            status: 503,
+            status_text: "Service Unavailable".into(),
+        };
+        assert_eq!(
+            fetch_address(Err(busy), listed),
+            Err(Failure::Status {
+                status: 503,
+                retry_after: None
+            })
+        );
+        let unreachable = ServiceError::Unreachable {
+            url: "https://api.example".into(),
+            endpoint: crate::service_error::Endpoint::Api,
+        };
+        assert_eq!(
+            fetch_address(Err(unreachable), listed),
+            Err(Failure::Unreachable)
+        );
+        let refused = ServiceError::Request("no".into());
+        assert!(matches!(
+            fetch_address(Err(refused), listed),
+            Err(Failure::Other(_))
+        ));
     }
 
     #[test]
@@ -1152,5 +1337,26 @@ mod tests {
         assert_eq!(rate.bytes_per_second(), Some(0));
         assert_eq!(format_seconds(75), "1 min 15 s");
         assert_eq!(format_seconds(7_500), "2 h 5 min");
+    }
+
+    #[test]
+    fn the_total_and_summary_texts() {
+        let mut q = three();
+        let mut rate = Rate::default();
+        assert_eq!(q.total_text(&rate), "0 B of 60 B");
+        probed(&mut q);
+        rate.sample(0, 0);
+        rate.sample(1_000, 10);
+        q.handle(Event::Chunk { file: 0, bytes: 10 });
+        assert_eq!(q.total_text(&rate), "10 B of 60 B, 10 B/s, 5 s left");
+        assert_eq!(q.total_percent(), 16);
+        q.cancel();
+        q.handle(Event::Interrupted { file: 0 });
+        q.handle(Event::Interrupted { file: 1 });
+        assert!(q.is_finished());
+        assert_eq!(
+            q.summary_text(),
+            "Done: 0 downloaded, 0 skipped, 0 failed, 3 cancelled. The report is in the folder as download-report.json."
+        );
     }
 }

@@ -1,0 +1,146 @@
+//! The routes that load a page's code on demand.
+//!
+//! The gallery (`/`) is in the main wasm. Every other page is a [`LazyRoute`] whose
+//! code is in one of three chunks: the product page; the data-package pages; sign-in
+//! and settings. In the release build (`cargo xtask build`, with the `split` feature)
+//! each chunk function below is a `#[lazy]` split point, cut out of the main wasm
+//! with all the code only it uses and fetched when one of its pages is first shown or
+//! prefetched. Three split points rather than one per page: wasm-split puts the code
+//! each set of split points shares in a chunk of its own, so six gave 29 files, most
+//! under a kilobyte. In the development build (`trunk serve`, unsplit) the same routes
+//! just show their page.
+
+use leptos::prelude::*;
+use leptos_router::LazyRoute;
+
+use crate::auth::RequireSignIn;
+use crate::navigation::Route;
+use crate::pages::{login, package, packages, product, settings, version};
+
+/// A function showing a page of a chunk: with `split`, a `#[lazy]` split point (and
+/// `__preload_<name>`, made by `#[lazy]`, fetches its chunk); without, plain code.
+macro_rules! chunk {
+    ($(#[$doc:meta])* fn $name:ident($($arg:ident: $type:ty)?) $body:block) => {
+        $(#[$doc])*
+        #[cfg(feature = "split")]
+        #[leptos::lazy]
+        fn $name($($arg: $type)?) -> AnyView $body
+
+        $(#[$doc])*
+        #[cfg(not(feature = "split"))]
+        async fn $name($($arg: $type)?) -> AnyView $body
+    };
+}
+
+chunk!(
+    /// The product page, with its map, table, bulk tools and place finder.
+    fn product_chunk() {
+        product::ProductPage().into_any()
+    }
+);
+
+/// A page of the data-package chunk.
+#[derive(Debug, Clone, Copy)]
+#[repr(u8)]
+enum DataPackagePage {
+    List,
+    One,
+    Version,
+}
+
+chunk!(
+    /// The data-package pages: the list, one package, one version. Each is for a
+    /// signed-in project only.
+    fn data_package_chunk(page: DataPackagePage) {
+        view! {
+            <RequireSignIn>
+                {move || match page {
+                    DataPackagePage::List => packages::Packages().into_any(),
+                    DataPackagePage::One => package::Package().into_any(),
+                    DataPackagePage::Version => version::Version().into_any(),
+                }}
+            </RequireSignIn>
+        }
+        .into_any()
+    }
+);
+
+/// A page of the account chunk.
+#[derive(Debug, Clone, Copy)]
+#[repr(u8)]
+enum AccountPage {
+    Login,
+    Settings,
+}
+
+chunk!(
+    /// Signing in and the settings.
+    fn account_chunk(page: AccountPage) {
+        match page {
+            AccountPage::Login => login::Login().into_any(),
+            AccountPage::Settings => settings::Settings().into_any(),
+        }
+    }
+);
+
+/// A route shown by `$view` (a chunk function's call), whose chunk `$preload` fetches.
+macro_rules! lazy_route {
+    ($(#[$doc:meta])* $route:ident => $view:expr, $preload:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy)]
+        pub struct $route;
+
+        impl LazyRoute for $route {
+            fn data() -> Self {
+                $route
+            }
+
+            async fn view(_: Self) -> AnyView {
+                $view.await
+            }
+
+            async fn preload() {
+                #[cfg(feature = "split")]
+                $preload().await;
+            }
+        }
+    };
+}
+
+lazy_route!(
+    /// `/products/:id`.
+    ProductRoute => product_chunk(), __preload_product_chunk
+);
+lazy_route!(
+    /// `/packages`.
+    PackagesRoute => data_package_chunk(DataPackagePage::List), __preload_data_package_chunk
+);
+lazy_route!(
+    /// `/packages/:id`.
+    PackageRoute => data_package_chunk(DataPackagePage::One), __preload_data_package_chunk
+);
+lazy_route!(
+    /// `/packages/:id/versions/:version`.
+    VersionRoute => data_package_chunk(DataPackagePage::Version), __preload_data_package_chunk
+);
+lazy_route!(
+    /// `/login`.
+    LoginRoute => account_chunk(AccountPage::Login), __preload_account_chunk
+);
+lazy_route!(
+    /// `/settings`.
+    SettingsRoute => account_chunk(AccountPage::Settings), __preload_account_chunk
+);
+
+/// Fetches the code of `route`'s page, if it is loaded on demand and not yet here.
+pub async fn preload(route: Route) {
+    match route {
+        Route::Product { .. } => ProductRoute::preload().await,
+        Route::Packages => PackagesRoute::preload().await,
+        Route::Package { .. } => PackageRoute::preload().await,
+        Route::Version { .. } => VersionRoute::preload().await,
+        Route::Login { .. } => LoginRoute::preload().await,
+        Route::Settings => SettingsRoute::preload().await,
+        Route::Gallery(_) => {}
+    }
+}

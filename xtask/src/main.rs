@@ -198,16 +198,13 @@ fn screenshots() -> Result {
 }
 
 fn test() -> Result {
-    // The browser tests are their own crate; until it exists there is nothing to run.
-    let has_e2e = root().join("crates/e2e/Cargo.toml").exists();
     let mut steps = Steps::new();
 
     steps.run("tools", || {
         tools::ensure_build_tools()?;
-        if has_e2e {
-            tools::ensure_browser()?;
-        }
-        Ok(())
+        // wasm-bindgen-test-runner, for the component tests.
+        tools::ensure_wasm_bindgen()?;
+        tools::ensure_browser()
     })?;
     // Before any other cargo command can quietly update it: CI builds what is committed.
     steps.run("Cargo.lock", || {
@@ -240,12 +237,19 @@ fn test() -> Result {
         Ok(())
     })?;
     steps.run("unit tests", || {
-        let mut test = cargo();
-        test.args(["test", "--workspace"]);
-        if has_e2e {
-            test.args(["--exclude", "e2e"]);
-        }
-        run(&mut test)
+        run(cargo().args(["test", "--workspace", "--exclude", "e2e"]))
+    })?;
+    steps.run("component tests", || {
+        // The web app's components mounted in headless Chromium (src/browser_tests.rs),
+        // by wasm-bindgen-test's runner through chromedriver.
+        run(cargo()
+            .args(["test", "-p", "download-explorer"])
+            .args(["--target", "wasm32-unknown-unknown"])
+            .env(
+                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+                "wasm-bindgen-test-runner",
+            )
+            .env("CHROMEDRIVER", "chromedriver"))
     })?;
     steps.run("schemathesis", schemathesis::run_against_server)?;
     let mut files = Vec::new();
@@ -257,22 +261,18 @@ fn test() -> Result {
         bundle::print_table(&files);
         bundle::check_budget(&files)
     })?;
-    if has_e2e {
-        // The same app for a sub-path, as on a static host's project site: only the
-        // html changes, so cargo's build is reused.
-        let explorer = bundle::Target::new("/explorer/", root().join("target/e2e-explorer"))?;
-        steps.run("build web app for /explorer/", || {
-            bundle::build(&explorer).map(drop)
-        })?;
-        steps.run("browser tests", || {
-            run(cargo()
-                .args(["test", "-p", "e2e"])
-                .env("E2E_WEB_ROOT", bundle::dist())
-                .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))
-        })?;
-    } else {
-        println!("\nno crates/e2e yet: no browser tests to run");
-    }
+    // The same app for a sub-path, as on a static host's project site: only the html
+    // changes, so cargo's build is reused.
+    let explorer = bundle::Target::new("/explorer/", root().join("target/e2e-explorer"))?;
+    steps.run("build web app for /explorer/", || {
+        bundle::build(&explorer).map(drop)
+    })?;
+    steps.run("browser tests", || {
+        run(cargo()
+            .args(["test", "-p", "e2e"])
+            .env("E2E_WEB_ROOT", bundle::dist())
+            .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))
+    })?;
 
     println!("\nxtask test: {}", steps.summary());
     Ok(())

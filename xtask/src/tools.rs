@@ -85,9 +85,9 @@ pub fn ensure_trunk() -> Result {
     run(cargo().args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]))
 }
 
-/// wasm-bindgen-cli must match the `wasm-bindgen` crate in Cargo.lock exactly, and so
+/// wasm-bindgen-cli (the command trunk runs, and wasm-bindgen-test-runner) must match the `wasm-bindgen` crate in Cargo.lock exactly, and so
 /// must Trunk.toml (trunk runs offline and refuses any other version).
-fn ensure_wasm_bindgen() -> Result {
+pub fn ensure_wasm_bindgen() -> Result {
     let version = locked_wasm_bindgen_version()?;
     let trunk_toml = trunk_toml_value("wasm_bindgen")?;
     if trunk_toml != version {

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use crate::bundle;
 use crate::exec::{Result, capture, cargo, run};
-use crate::server::{Server, find_program, free_port, redirect_path, start_ours};
+use crate::server::{DEMO_PRODUCT, Server, demo_file_paths, find_program, free_port, start_ours};
 use crate::tools::apt_install;
 
 /// wrk's load: one client thread (the machine is small) keeping 32 connections busy.
@@ -33,9 +33,6 @@ const ROUNDS: usize = 3;
 /// Below this share of nginx's requests per second, a path is called out (as is one
 /// whose 99th percentile latency is above nginx's).
 const GOAL: f64 = 0.9;
-
-/// The product whose responses are timed: the demo's largest download list.
-const PRODUCT: &str = "OpenMapLocal";
 
 /// Runs the whole comparison and prints the table.
 pub fn bench() -> Result {
@@ -195,13 +192,8 @@ impl Target {
 /// Saves the timed responses from our server under `www`, each at `<url path>/body`
 /// (a path can be both a response and the parent of others, like `/products`).
 fn save_responses(base: &str, with_web_app: bool, www: &Path) -> Result<Vec<Target>> {
-    let api = format!("/downloads/v1/products/{PRODUCT}");
-    let zip = redirect_path(
-        base,
-        &format!("{api}/downloads?area=SU&format=GeoPackage&redirect"),
-        &[],
-    )?;
-    let thumbnail = redirect_path(base, &format!("{api}/images/0"), &[])?;
+    let api = format!("/downloads/v1/products/{DEMO_PRODUCT}");
+    let (zip, thumbnail) = demo_file_paths(base)?;
     let list = format!("{api}/downloads");
     let mut paths = vec![
         ("/downloads/v1/products".to_string(), false),
@@ -685,15 +677,20 @@ Transfer/sec:     20.00MB
         assert_eq!(parse_wrk_duration("3.0xs"), None);
     }
 
-    #[test]
-    fn the_table_shows_the_share_of_nginx_and_readable_times() {
-        let result = |requests_per_sec, micros| WrkResult {
+    /// A run of `requests_per_sec` with an average latency of `micros`, a 99th
+    /// percentile three times that, and a CPU time per request a twentieth of it.
+    fn result(requests_per_sec: f64, micros: u64) -> WrkResult {
+        WrkResult {
             requests: 100_000,
             requests_per_sec,
             latency_avg: Duration::from_micros(micros),
             latency_p99: Duration::from_micros(micros * 3),
             cpu_per_request: Duration::from_nanos(micros * 50),
-        };
+        }
+    }
+
+    #[test]
+    fn the_table_shows_the_share_of_nginx_and_readable_times() {
         let rows = [Row {
             path: "/downloads/v1/products".into(),
             bytes: 4321,
@@ -716,13 +713,6 @@ Transfer/sec:     20.00MB
 
     #[test]
     fn rounds_are_summed_up_by_their_medians() {
-        let result = |requests_per_sec, micros| WrkResult {
-            requests: 1,
-            requests_per_sec,
-            latency_avg: Duration::from_micros(micros),
-            latency_p99: Duration::from_micros(micros * 2),
-            cpu_per_request: Duration::from_micros(micros / 10),
-        };
         let round = |ours, nginx| Round {
             ours: result(ours, 100),
             nginx: result(nginx, 200),
@@ -740,8 +730,8 @@ Transfer/sec:     20.00MB
         assert_eq!(row.ratio(), 0.9);
         assert_eq!(row.ratio_range(), (0.2, 0.95));
         assert_eq!(row.ours().requests_per_sec, 9_000.0);
-        assert_eq!(row.nginx().latency_p99, Duration::from_micros(400));
-        assert_eq!(row.ours().cpu_per_request, Duration::from_micros(10));
+        assert_eq!(row.nginx().latency_p99, Duration::from_micros(600));
+        assert_eq!(row.ours().cpu_per_request, Duration::from_micros(5));
         let line = table(std::slice::from_ref(&row));
         assert!(line.contains("20-95%"), "{line}");
         assert_eq!(median([4.0, 1.0, 3.0, 2.0].into_iter()), 2.5);

@@ -155,6 +155,22 @@ fn status_of(url: &str) -> Option<String> {
         .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
+/// The product whose responses the benchmarks time: the demo's largest download list.
+pub const DEMO_PRODUCT: &str = "OpenMapLocal";
+
+/// The direct paths, from the server's own redirects, of the demo product's SU
+/// GeoPackage and of its first thumbnail: the two files the benchmarks time.
+pub fn demo_file_paths(base: &str) -> Result<(String, String)> {
+    let product = format!("/downloads/v1/products/{DEMO_PRODUCT}");
+    let zip = redirect_path(
+        base,
+        &format!("{product}/downloads?area=SU&format=GeoPackage&redirect"),
+        &[],
+    )?;
+    let thumbnail = redirect_path(base, &format!("{product}/images/0"), &[])?;
+    Ok((zip, thumbnail))
+}
+
 /// The path of the 307 that `path` answers with (sent with these `Name: value` headers).
 pub fn redirect_path(base: &str, path: &str, headers: &[&str]) -> Result<String> {
     let out = capture(

@@ -11,7 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::exec::{Result, cargo, root, run};
-use crate::server::{find_program, redirect_path, start_ours};
+use crate::server::{demo_file_paths, find_program, redirect_path, start_ours};
 use crate::tools::apt_install;
 
 const CONNECTIONS: u32 = 256;
@@ -32,18 +32,10 @@ pub fn soak(minutes: u64) -> Result {
     let base = &server.base;
 
     // The mix's file addresses come from the server's own redirects.
-    let api = "/downloads/v1";
-    let file = redirect_path(
-        base,
-        &format!("{api}/products/OpenMapLocal/downloads?area=SU&format=GeoPackage&redirect"),
-        &[],
-    )?;
-    let image = redirect_path(base, &format!("{api}/products/OpenMapLocal/images/0"), &[])?;
+    let (file, image) = demo_file_paths(base)?;
     let package_file = redirect_path(
         base,
-        &format!(
-            "{api}/dataPackages/0040046952/versions/131866/downloads?fileName=SU31_addresses.zip"
-        ),
+        "/downloads/v1/dataPackages/0040046952/versions/131866/downloads?fileName=SU31_addresses.zip",
         &["key: alpha-demo-key"],
     )?;
 

@@ -16,7 +16,7 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const WASM_TOOLCHAIN: &str = "nightly-2026-05-20";
 
 /// Everything the release build needs: the wasm target, the size toolchain and wasm-opt.
-/// wasm-split and wasm-bindgen are xtask's own libraries ([`crate::split`]); trunk and the
+/// wasm-split and wasm-bindgen are xtask's own libraries (used in `split.rs`); trunk and the
 /// wasm-bindgen command only `cargo xtask dev` uses ([`ensure_trunk`]).
 pub fn ensure_build_tools() -> Result {
     ensure_wasm_target()?;

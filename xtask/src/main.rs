@@ -10,6 +10,8 @@ mod bundle;
 mod dev;
 mod exec;
 mod fuzz;
+#[cfg(test)]
+mod layers;
 mod schemathesis;
 mod server;
 mod soak;

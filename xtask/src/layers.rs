@@ -1,0 +1,211 @@
+//! The rule that every crate reads bottom-up: no module imports, through any chain of
+//! `crate::` paths, a module that imports it back. Checked by a test over every crate.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+use syn::visit::{self, Visit};
+
+/// Each module of the crate whose source is in `src` (`a::b` for `src/a/b.rs` or
+/// `src/a/b/mod.rs`; the root is ``), with the modules its code names by `crate::` paths.
+/// Test modules (`#[cfg(test)]`) are left out: a test may use what it likes.
+pub fn module_graph(src: &Path) -> Result<BTreeMap<String, BTreeSet<String>>, String> {
+    let mut files = BTreeMap::new();
+    collect_files(src, src, &mut files)?;
+    let modules: BTreeSet<String> = files.keys().cloned().collect();
+    let mut graph = BTreeMap::new();
+    for (module, path) in &files {
+        let text = fs::read_to_string(path).map_err(|error| format!("{path:?}: {error}"))?;
+        let file = syn::parse_file(&text).map_err(|error| format!("{path:?}: {error}"))?;
+        let mut paths = CratePaths::default();
+        paths.visit_file(&file);
+        let uses = paths
+            .0
+            .iter()
+            .filter_map(|path| longest_module(&modules, path))
+            // A module naming its own parent (often for a re-export) is not a layer edge.
+            .filter(|used| used != module && !used.is_empty() && !is_within(module, used))
+            .collect();
+        graph.insert(module.clone(), uses);
+    }
+    Ok(graph)
+}
+
+/// The groups of modules that import each other in a circle (strongly connected
+/// components of more than one module), each sorted.
+pub fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    let reaches = |from: &String| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from];
+        while let Some(module) = todo.pop() {
+            for next in graph.get(module).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    todo.push(next);
+                }
+            }
+        }
+        seen
+    };
+    let reach: BTreeMap<&String, BTreeSet<String>> = graph
+        .keys()
+        .map(|module| (module, reaches(module)))
+        .collect();
+    let mut groups: BTreeSet<Vec<String>> = BTreeSet::new();
+    for (module, reached) in &reach {
+        let group: Vec<String> = reached
+            .iter()
+            .filter(|other| reach.get(other).is_some_and(|back| back.contains(*module)))
+            .cloned()
+            .collect();
+        if group.len() > 1 {
+            groups.insert(group);
+        }
+    }
+    groups.into_iter().collect()
+}
+
+/// Every `.rs` file under `dir` by its module path.
+fn collect_files(
+    src: &Path,
+    dir: &Path,
+    files: &mut BTreeMap<String, std::path::PathBuf>,
+) -> Result<(), String> {
+    let entries = fs::read_dir(dir).map_err(|error| format!("{dir:?}: {error}"))?;
+    for entry in entries {
+        let path = entry.map_err(|error| error.to_string())?.path();
+        if path.is_dir() {
+            collect_files(src, &path, files)?;
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            let relative = path.strip_prefix(src).map_err(|error| error.to_string())?;
+            let mut parts: Vec<String> = relative
+                .with_extension("")
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if matches!(
+                parts.last().map(String::as_str),
+                Some("mod" | "lib" | "main")
+            ) {
+                parts.pop();
+            }
+            // Binaries under `src/bin/` are crates of their own.
+            if parts.first().is_some_and(|first| first == "bin") {
+                continue;
+            }
+            files.insert(parts.join("::"), path);
+        }
+    }
+    Ok(())
+}
+
+/// The longest module path that `path` (the segments after `crate::`) starts with.
+fn longest_module(modules: &BTreeSet<String>, path: &[String]) -> Option<String> {
+    (0..=path.len())
+        .rev()
+        .map(|length| path[..length].join("::"))
+        .find(|candidate| modules.contains(candidate))
+}
+
+/// Whether `module` is `parent` or lies inside it.
+fn is_within(module: &str, parent: &str) -> bool {
+    module.starts_with(&format!("{parent}::"))
+}
+
+/// The `crate::…` paths a file names, in `use` trees and in code, outside test modules.
+#[derive(Debug, Default)]
+struct CratePaths(Vec<Vec<String>>);
+
+impl<'ast> Visit<'ast> for CratePaths {
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        let is_test = item.attrs.iter().any(|attr| {
+            attr.path().is_ident("cfg")
+                && attr
+                    .parse_args::<syn::Ident>()
+                    .is_ok_and(|ident| ident == "test")
+        });
+        if !is_test {
+            visit::visit_item_mod(self, item);
+        }
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        if let syn::UseTree::Path(path) = &item.tree
+            && path.ident == "crate"
+        {
+            use_paths(&path.tree, &mut Vec::new(), &mut self.0);
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let mut segments = path
+            .segments
+            .iter()
+            .map(|segment| segment.ident.to_string());
+        if segments.next().is_some_and(|first| first == "crate") {
+            self.0.push(segments.collect());
+        }
+        visit::visit_path(self, path);
+    }
+}
+
+/// The paths of a `use crate::…` tree, braces expanded.
+fn use_paths(tree: &syn::UseTree, prefix: &mut Vec<String>, paths: &mut Vec<Vec<String>>) {
+    match tree {
+        syn::UseTree::Path(path) => {
+            prefix.push(path.ident.to_string());
+            use_paths(&path.tree, prefix, paths);
+            prefix.pop();
+        }
+        syn::UseTree::Name(name) => paths.push([&prefix[..], &[name.ident.to_string()]].concat()),
+        syn::UseTree::Rename(rename) => {
+            paths.push([&prefix[..], &[rename.ident.to_string()]].concat())
+        }
+        syn::UseTree::Glob(_) => paths.push(prefix.clone()),
+        syn::UseTree::Group(group) => {
+            for tree in &group.items {
+                use_paths(tree, prefix, paths);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::{cycles, module_graph};
+    use crate::exec::root;
+
+    #[test]
+    fn every_crate_reads_bottom_up() {
+        for src in [
+            "crates/download-api/src",
+            "crates/explorer-logic/src",
+            "src",
+            "crates/download-server/src",
+            "crates/e2e/src",
+            "xtask/src",
+        ] {
+            let graph = module_graph(&root().join(src)).unwrap();
+            assert!(graph.len() > 3, "{src}: too few modules found: {graph:?}");
+            assert_eq!(cycles(&graph), Vec::<Vec<String>>::new(), "{src}");
+        }
+    }
+
+    #[test]
+    fn a_circle_through_a_use_tree_and_a_path_in_code_is_found() {
+        let src = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| fs::write(src.path().join(name), text).unwrap();
+        write("lib.rs", "mod a; mod b; mod c; mod d;");
+        write("a.rs", "use crate::{b::{Thing, other}, d};");
+        write("b.rs", "pub fn f() { crate::c::g() }");
+        write("c.rs", "pub fn g() -> crate::a::A { todo!() }");
+        write(
+            "d.rs",
+            "#[cfg(test)]\nmod tests { use crate::a::A; }\npub fn h() {}",
+        );
+        let graph = module_graph(src.path()).unwrap();
+        assert_eq!(cycles(&graph), [["a", "b", "c"]]);
+    }
+}

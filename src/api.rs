@@ -110,13 +110,14 @@ impl Api {
         self.get(&self.urls.product(id)).await
     }
 
-    /// `GET /products/{id}/downloads` with filters.
+    /// `GET /products/{id}/downloads` with filters; `signal` aborts it.
     pub async fn downloads(
         &self,
         id: &str,
         query: &DownloadsQuery,
+        signal: Option<&web_sys::AbortSignal>,
     ) -> Result<Vec<ProductDownload>, ServiceError> {
-        self.get(&self.urls.downloads(id, query)).await
+        self.get_with(&self.urls.downloads(id, query), signal).await
     }
 
     /// `GET /dataPackages`.
@@ -219,8 +220,18 @@ impl Api {
 
     /// `GET` any address of the service (e.g. a `nextVersionUrl` it gave us).
     pub async fn get<T: DeserializeOwned>(&self, url: &str) -> Result<T, ServiceError> {
+        self.get_with(url, None).await
+    }
+
+    /// [`Api::get`], aborted by `signal`.
+    async fn get_with<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        signal: Option<&web_sys::AbortSignal>,
+    ) -> Result<T, ServiceError> {
         let response = self
             .authorize(Request::get(url))
+            .abort_signal(signal)
             .send()
             .await
             .map_err(|_| ServiceError::Unreachable {

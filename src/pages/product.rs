@@ -15,6 +15,7 @@ use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
+use web_sys::AbortController;
 
 use crate::api::{ServiceError, use_api, within};
 use crate::components::bulk_export::{BulkExport, as_downloads};
@@ -41,12 +42,33 @@ pub fn ProductPage() -> impl IntoView {
         product_attempt.track();
         async move { api.product(&id).await }
     });
+    // The list's request under way. A resource asks anew only once its last answer
+    // is in, so "Try again", another product and leaving the page abort it (as
+    // leptos's hackernews example does): the next request starts at once, not after
+    // the old one's deadline.
+    let list_request = StoredValue::new_local(None::<AbortController>);
+    let abort_list = move || {
+        if let Some(request) = list_request.try_update_value(Option::take).flatten() {
+            request.abort();
+        }
+    };
+    on_cleanup(abort_list);
+    Effect::new(move |shown: Option<String>| {
+        let now = id.get();
+        if shown.is_some_and(|shown| shown != now) {
+            abort_list();
+        }
+        now
+    });
     // Asked at once, beside the product, so the files are there when the map is.
     let answer = LocalResource::new(move || {
         let (api, id, attempt) = (api.get(), id.get(), list_attempt.get());
+        let request = AbortController::new().ok();
+        let signal = request.as_ref().map(AbortController::signal);
+        list_request.set_value(request);
         async move {
             let everything = DownloadsQuery::default();
-            let list = api.downloads(&id, &everything);
+            let list = api.downloads(&id, &everything, signal.as_ref());
             let files = match within(LIST_DEADLINE, list).await {
                 Some(files) => files.map_err(ListError::from),
                 None => Err(ListError::TooSlow),
@@ -54,13 +76,18 @@ pub fn ProductPage() -> impl IntoView {
             (id, attempt, files)
         }
     });
+    // An aborted request's answer is for an older attempt or product: not shown.
     let files: Memo<Files> = Memo::new(move |_| {
         answer.read().as_ref().and_then(|(for_id, attempt, files)| {
             (*for_id == id.get() && *attempt == list_attempt.get()).then(|| files.clone())
         })
     });
-    let retry_list = Callback::new(move |()| list_attempt.update(|n| *n += 1));
+    let retry_list = Callback::new(move |()| {
+        abort_list();
+        list_attempt.update(|n| *n += 1);
+    });
     let retry_product = Callback::new(move |()| {
+        abort_list();
         product_attempt.update(|n| *n += 1);
         list_attempt.update(|n| *n += 1);
     });

@@ -260,6 +260,7 @@ fn rewrite_references(text: &str, names: &BTreeMap<String, String>) -> String {
 fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -> Result {
     let source = fs::read_to_string(root().join("index.html"))
         .map_err(|error| format!("cannot read index.html: {error}"))?;
+    let source = without_comments(&source);
     let mut css = String::new();
     let mut html = String::new();
     for line in source.lines() {
@@ -303,6 +304,28 @@ fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -
     fs::write(dist.join(&style), css)?;
     fs::write(dist.join("index.html"), html.replace("@STYLE@", &style))?;
     Ok(())
+}
+
+/// `index.html` without its comments, which are for whoever edits it and were a tenth of
+/// its brotli'd bytes on the first load: `<!-- … -->` anywhere, and whole lines of the
+/// inline scripts that are `//` comments (a comment after code stays), and blank lines.
+fn without_comments(html: &str) -> String {
+    let mut rest = html;
+    let mut kept = String::with_capacity(html.len());
+    while let Some(start) = rest.find("<!--") {
+        kept.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find("-->")
+            .map_or("", |end| &rest[start + end + 3..]);
+    }
+    kept.push_str(rest);
+    kept.lines()
+        .filter(|line| !line.trim_start().starts_with("//") && !line.trim().is_empty())
+        .fold(String::with_capacity(kept.len()), |mut html, line| {
+            html.push_str(line);
+            html.push('\n');
+            html
+        })
 }
 
 /// What starts the app: the js and the main wasm preloaded (both fetched while the
@@ -362,6 +385,16 @@ pub fn is_chunk(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_leave_the_page_and_code_stays() {
+        let html = "<head>\n  <!-- a note\n  over lines -->\n  <script>\n    // why\n    \
+                    let a = \"//x\"; // after code\n  </script><!--b--><p>c</p>\n</head>\n";
+        assert_eq!(
+            without_comments(html),
+            "<head>\n  <script>\n    let a = \"//x\"; // after code\n  </script><p>c</p>\n</head>\n"
+        );
+    }
 
     #[test]
     fn references_follow_renamed_files() {

@@ -181,9 +181,7 @@ impl Running {
             .map_err(|error| format!("could not start {name}: {error}"))?;
         Ok(Running { name, child })
     }
-}
 
-impl Running {
     /// Waits until the process accepts connections on `address`; an error if it
     /// exits or stays silent for 20 s.
     pub fn wait_for_port(&mut self, address: &str) -> Result {
@@ -199,9 +197,7 @@ impl Running {
         }
         Ok(())
     }
-}
 
-impl Running {
     /// Waits for the process to exit; an error unless it succeeded.
     pub fn finish(mut self) -> Result {
         let status = self.child.wait()?;

@@ -7,10 +7,10 @@
 //! 1. `cargo rustc` on the pinned nightly with the `wasm-release` profile, the app's
 //!    `split` feature (its pages become `#[lazy]` split points) and the linker's
 //!    relocations kept (`--emit-relocs`), which wasm-split needs to cut the module.
-//! 2. wasm-split (the library behind `wasm-split-cli`): the main module, one module per split point, shared chunks,
-//!    and `__wasm_split.js`, which fetches and links them.
-//! 3. wasm-bindgen (its library) for `--target web` on the main module, keeping the exports the linker
-//!    made (`--keep-lld-exports`): the chunks import them.
+//! 2. wasm-split (the library behind `wasm-split-cli`): the main module, one module per
+//!    split point, shared chunks, and `__wasm_split.js`, which fetches and links them.
+//! 3. wasm-bindgen (its library) for `--target web` on the main module, keeping the
+//!    exports the linker made (`--keep-lld-exports`): the chunks import them.
 //! 4. `wasm-opt -Oz` on every module.
 //! 5. Every js and wasm file renamed with the build's hash (the server and CDNs cache
 //!    such names for good), and their references to each other with them.
@@ -260,12 +260,15 @@ fn rewrite_references(text: &str, names: &BTreeMap<String, String>) -> String {
 fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -> Result {
     let source = fs::read_to_string(root().join("index.html"))
         .map_err(|error| format!("cannot read index.html: {error}"))?;
-    let source = without_comments(&source);
+    let source = without_html_comments(&source);
     let mut css = String::new();
     let mut html = String::new();
     for line in source.lines() {
         let trimmed = line.trim();
-        if trimmed.starts_with("<base data-trunk-public-url") {
+        // Comments are for whoever edits the page, not for every visitor's first load.
+        if trimmed.is_empty() || trimmed.starts_with("//") {
+            continue;
+        } else if trimmed.starts_with("<base data-trunk-public-url") {
             html.push_str(&format!("    <base href=\"{public_url}\" />\n"));
         } else if trimmed.starts_with("<link data-trunk") {
             let href = attribute(trimmed, "href");
@@ -306,10 +309,8 @@ fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -
     Ok(())
 }
 
-/// `index.html` without its comments, which are for whoever edits it and were a tenth of
-/// its brotli'd bytes on the first load: `<!-- … -->` anywhere, and whole lines of the
-/// inline scripts that are `//` comments (a comment after code stays), and blank lines.
-fn without_comments(html: &str) -> String {
+/// `html` without its `<!-- … -->` comments.
+fn without_html_comments(html: &str) -> String {
     let mut rest = html;
     let mut kept = String::with_capacity(html.len());
     while let Some(start) = rest.find("<!--") {
@@ -319,13 +320,7 @@ fn without_comments(html: &str) -> String {
             .map_or("", |end| &rest[start + end + 3..]);
     }
     kept.push_str(rest);
-    kept.lines()
-        .filter(|line| !line.trim_start().starts_with("//") && !line.trim().is_empty())
-        .fold(String::with_capacity(kept.len()), |mut html, line| {
-            html.push_str(line);
-            html.push('\n');
-            html
-        })
+    kept
 }
 
 /// What starts the app: the js and the main wasm preloaded (both fetched while the
@@ -387,12 +382,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn comments_leave_the_page_and_code_stays() {
-        let html = "<head>\n  <!-- a note\n  over lines -->\n  <script>\n    // why\n    \
-                    let a = \"//x\"; // after code\n  </script><!--b--><p>c</p>\n</head>\n";
+    fn html_comments_leave_the_page() {
+        let html =
+            "<head>\n  <!-- a note\n  over lines -->\n  <script>// code</script><!--b--><p>c</p>\n";
         assert_eq!(
-            without_comments(html),
-            "<head>\n  <script>\n    let a = \"//x\"; // after code\n  </script><p>c</p>\n</head>\n"
+            without_html_comments(html),
+            "<head>\n  \n  <script>// code</script><p>c</p>\n"
         );
     }
 

@@ -46,32 +46,41 @@ pub fn ProductPage() -> impl IntoView {
     // is in, so "Try again", another product and leaving the page abort it (as
     // leptos's hackernews example does): the next request starts at once, not after
     // the old one's deadline.
-    let list_request = StoredValue::new_local(None::<AbortController>);
+    let list_request = StoredValue::new_local(None::<(String, AbortController)>);
     let abort_list = move || {
-        if let Some(request) = list_request.try_update_value(Option::take).flatten() {
+        if let Some((_, request)) = list_request.try_update_value(Option::take).flatten() {
             request.abort();
         }
     };
     on_cleanup(abort_list);
-    Effect::new(move |shown: Option<String>| {
+    // Only a request for another product: the resource may already have asked for
+    // this one's list before this effect sees the new id.
+    Effect::new(move || {
         let now = id.get();
-        if shown.is_some_and(|shown| shown != now) {
+        let for_another = list_request
+            .with_value(|request| request.as_ref().is_some_and(|(for_id, _)| *for_id != now));
+        if for_another {
             abort_list();
         }
-        now
     });
     // Asked at once, beside the product, so the files are there when the map is.
     let answer = LocalResource::new(move || {
         let (api, id, attempt) = (api.get(), id.get(), list_attempt.get());
         let request = AbortController::new().ok();
         let signal = request.as_ref().map(AbortController::signal);
-        list_request.set_value(request);
+        list_request.set_value(request.clone().map(|request| (id.clone(), request)));
         async move {
             let everything = DownloadsQuery::default();
             let list = api.downloads(&id, &everything, signal.as_ref());
             let files = match within(LIST_DEADLINE, list).await {
                 Some(files) => files.map_err(ListError::from),
-                None => Err(ListError::TooSlow),
+                None => {
+                    // Given up on: its bytes are no use any more.
+                    if let Some(request) = request {
+                        request.abort();
+                    }
+                    Err(ListError::TooSlow)
+                }
             };
             (id, attempt, files)
         }

@@ -27,8 +27,7 @@ pub fn ErrorPanel(
     let retry = retry.map(|retry| {
         view! { <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button> }
     });
-    // `Either`, not `into_any`: this panel is in the first load, where each any-view
-    // costs a few hundred bytes.
+    // `Either`, not `into_any`: each any-view costs the wasm a few hundred bytes.
     let actions = match children {
         Some(more) => Either::Left(view! { <p class="problem-actions">{retry}{more()}</p> }),
         None => Either::Right(retry),
@@ -85,10 +84,12 @@ pub fn ErrorView(
     view! {
         <div class="error-panel" role="alert">
             <p class="error-title">{title}</p>
-            <p class="error-message">{error.to_string()}</p>
+            <p class="error-message">
+                {service_error.map_or_else(|| error.to_string(), ServiceError::plain_message)}
+            </p>
             {links_list(links)}
             {retry.map(|retry| view! {
-                <button class="button" on:click=move |_| retry.run(())>"Try again"</button>
+                <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button>
             })}
         </div>
     }

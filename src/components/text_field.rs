@@ -16,7 +16,6 @@ pub fn TextField(
     /// The input's `type`: `text` or `password`.
     #[prop(default = "text")]
     kind: &'static str,
-    #[prop(optional)] required: bool,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     view! {
@@ -28,7 +27,7 @@ pub fn TextField(
                 autocomplete="off"
                 autocapitalize="off"
                 spellcheck="false"
-                required=required
+                required
                 aria-invalid=move || if invalid.get() { "true" } else { "false" }
                 aria-describedby=move || invalid.get().then_some(problem_id)
                 bind:value=value

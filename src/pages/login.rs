@@ -163,7 +163,6 @@ pub fn Login() -> impl IntoView {
                         value=key
                         invalid=invalid(Field::Key)
                         problem_id=ERROR_ID
-                        required=true
                     />
                 </Show>
                 <Show when=move || method.get() == SignInMethod::KeyAndSecret>
@@ -174,7 +173,6 @@ pub fn Login() -> impl IntoView {
                         value=secret
                         invalid=invalid(Field::Secret)
                         problem_id=ERROR_ID
-                        required=true
                     >
                         <p class="field-hint">
                             "Kept in this tab's memory only, to renew the token. Never stored."
@@ -189,7 +187,6 @@ pub fn Login() -> impl IntoView {
                         value=token
                         invalid=invalid(Field::Token)
                         problem_id=ERROR_ID
-                        required=true
                     />
                 </Show>
                 <Show when=move || method.get() != SignInMethod::ApiKey>

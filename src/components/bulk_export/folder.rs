@@ -323,7 +323,7 @@ fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
 
 /// The browser's clock, which dates a `Retry-After` given as an HTTP date.
 fn now() -> SystemTime {
-    SystemTime::UNIX_EPOCH + Duration::from_millis(js_sys::Date::now() as u64)
+    SystemTime::UNIX_EPOCH + Duration::from_millis(crate::auth::now_ms())
 }
 
 /// The "Download to a folder" button, its progress and its summary.

@@ -141,7 +141,7 @@ pub fn fetch_address(
 }
 
 /// The head of the service's answer to a request for a file from byte `from`.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Answer<'a> {
     pub status: u16,
     pub content_range: Option<&'a str>,

@@ -373,8 +373,8 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
     .into_any()
 }
 
-/// One list of a comparison (added, removed or changed files), windowed in a box
-/// of its own when long.
+/// One list of a comparison (added, removed or changed files), windowed in a box of
+/// its own that scrolls once the list is long.
 #[component]
 fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> impl IntoView {
     let total = files.len();

@@ -367,6 +367,31 @@ async fn a_product_with_gb_only_lists_its_files_at_once() {
     h.stop().await;
 }
 
+/// The address changing from one product to another in the same page (back and
+/// forward) lists the new product's files: the old request is cancelled, never the new.
+#[tokio::test]
+async fn going_from_product_to_product_in_place_lists_each_ones_files() {
+    let h = Harness::start(&[]).await;
+    let files = async |product: &str| -> BTreeSet<String> {
+        let listed = server_files(&h, product, "").await;
+        listed.into_iter().map(|d| d.file_name).collect()
+    };
+    let (roads, names) = (files("OpenRoads").await, files("OpenNames").await);
+    assert_ne!(roads, names);
+    h.goto("/products/OpenRoads").await;
+    assert_eq!(table_files(&h, roads.len()).await, roads);
+    // As a link inside the app would: the router follows the address, the page stays.
+    h.js("history.pushState({}, '', '/products/OpenNames'); \
+          dispatchEvent(new PopStateEvent('popstate'));")
+        .await;
+    assert_eq!(table_files(&h, names.len()).await, names);
+    h.js("history.back();").await;
+    assert_eq!(table_files(&h, roads.len()).await, roads);
+    assert!(h.find_all(".files-problem").await.is_empty());
+    no_console_errors(&h).await;
+    h.stop().await;
+}
+
 #[tokio::test]
 async fn a_product_that_cannot_be_loaded_says_why_and_offers_ways_on() {
     let h = Harness::start(&[]).await;

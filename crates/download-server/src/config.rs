@@ -34,6 +34,17 @@ pub struct Config {
     )]
     pub token_ttl: u64,
 
+    /// Lifetime of signed data package download links, in seconds (the real service's
+    /// last about an hour; a few seconds tests clients that must list again).
+    #[arg(
+        long,
+        env = "DOWNLOAD_LINK_LIFETIME",
+        value_name = "SECONDS",
+        default_value_t = 3600,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub link_lifetime: u64,
+
     /// Key that signs access tokens and download links; servers sharing it accept each
     /// other's tokens (default: a random key, so tokens and links die with the process).
     #[arg(long, env = "DOWNLOAD_SIGNING_KEY", hide_env_values = true)]
@@ -157,6 +168,7 @@ mod tests {
         let config = Config::try_parse_from(["download-server"]).unwrap();
         assert_eq!(config.listen, "127.0.0.1:8080".parse().unwrap());
         assert_eq!(config.token_ttl, 300);
+        assert_eq!(config.link_lifetime, 3600);
         assert_eq!(config.public_origin(), "http://127.0.0.1:8080");
         assert_eq!(
             (

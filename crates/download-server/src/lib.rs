@@ -139,6 +139,7 @@ fn router(config: &Config) -> Result<Router, Error> {
         links,
         signer,
         token_ttl: config.token_ttl,
+        link_lifetime: config.link_lifetime,
         body_timeout: Duration::from_secs(config.body_timeout),
         rate_limit: config.rate_limit.map(limiter::RateLimit::new),
     });

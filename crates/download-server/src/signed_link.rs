@@ -1,5 +1,6 @@
 //! Signed links: an address of one data package file that is its own credential for
-//! an hour, so a client can fetch it as listed, with no key or token.
+//! a while (`--link-lifetime`, an hour unless told), so a client can fetch it as listed,
+//! with no key or token.
 //!
 //! The signature (HMAC under the server's signing key) binds which address it is for,
 //! the project, package, version and file name, and the expiry; it travels in the
@@ -11,9 +12,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use download_api::QueryParams;
 
 use crate::signing::Signer;
-
-/// How long a signed link works, in seconds.
-pub const LIFETIME_SECS: u64 = 3600;
 
 /// The two addresses a link can be signed for; a signature for one does not open the
 /// other.
@@ -50,9 +48,9 @@ pub enum LinkError {
 
 impl SignedLink<'_> {
     /// The query (`expires=…&signature=…`) that makes this link work for
-    /// [`LIFETIME_SECS`] from now.
-    pub fn sign(&self, signer: &Signer) -> String {
-        self.sign_until(signer, now_secs() + LIFETIME_SECS)
+    /// `lifetime_secs` from now.
+    pub fn sign(&self, signer: &Signer, lifetime_secs: u64) -> String {
+        self.sign_until(signer, now_secs() + lifetime_secs)
     }
 
     /// The query that makes this link work until `expires` (seconds since the epoch).
@@ -118,7 +116,7 @@ impl fmt::Display for LinkError {
                 "This {what} is not valid (altered, incomplete or from another server): {remedy}."
             ),
             LinkError::Expired(_) => {
-                write!(f, "This {what} has expired (they last an hour): {remedy}.")
+                write!(f, "This {what} has expired: {remedy}.")
             }
         }
     }
@@ -158,7 +156,7 @@ mod tests {
             LINK.verify_at(&signer, &signed, 100),
             Err(LinkError::Expired(LinkKind::Api))
         );
-        let fresh = query(&LINK.sign(&signer));
+        let fresh = query(&LINK.sign(&signer, 3600));
         assert_eq!(LINK.verify(&signer, &fresh), Ok(()));
     }
 

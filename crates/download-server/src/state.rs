@@ -15,6 +15,8 @@ pub(crate) struct AppState {
     pub signer: Signer,
     /// Lifetime of access tokens, in seconds.
     pub token_ttl: u64,
+    /// Lifetime of signed download links, in seconds.
+    pub link_lifetime: u64,
     /// How long a client may take to send a request body.
     pub body_timeout: std::time::Duration,
     /// `--rate-limit`, when given.

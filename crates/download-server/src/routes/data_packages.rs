@@ -68,7 +68,7 @@ async fn versions(
     Ok(package.versions_json.respond(&accept).await)
 }
 
-/// One version with its files. Each file's `url` carries a signature good for an hour,
+/// One version with its files. Each file's `url` carries a signature good for `--link-lifetime`,
 /// so it works as listed with no other credentials (and holds no key or token).
 async fn version(
     State(state): State<SharedState>,
@@ -176,7 +176,7 @@ fn find_version<'a>(
     })
 }
 
-/// The address of `file`, signed for an hour, of the `kind` given.
+/// The address of `file`, signed for `--link-lifetime`, of the `kind` given.
 fn signed_url(
     state: &AppState,
     kind: LinkKind,
@@ -191,7 +191,9 @@ fn signed_url(
         version: &version.summary.id,
         file_name: &file.file_name,
     };
-    state.links.signed(&link, &link.sign(&state.signer))
+    state
+        .links
+        .signed(&link, &link.sign(&state.signer, state.link_lifetime))
 }
 
 fn download_entry(file: &ServedFile, url: String) -> Download {

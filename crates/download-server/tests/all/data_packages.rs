@@ -324,3 +324,27 @@ async fn altered_or_expired_download_urls_are_refused() {
     let (status, _) = read_json(server.get(&nowhere).await).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn listed_links_last_as_long_as_the_link_lifetime_flag_says() {
+    let server = TestServer::start(&["--link-lifetime", "120"]).await;
+    let (_, version) = server
+        .json_with_key("/dataPackages/0040046952/versions/110012", ALPHA_KEY)
+        .await;
+    let url = version["downloads"][0]["url"].as_str().unwrap();
+    let expires: u64 = url
+        .split("expires=")
+        .nth(1)
+        .and_then(|rest| rest.split('&').next())
+        .and_then(|expires| expires.parse().ok())
+        .unwrap_or_else(|| panic!("{url} has an expiry"));
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    assert!(
+        (100..=120).contains(&(expires - now)),
+        "a link signed for 120 s expires in {} s",
+        expires - now
+    );
+}

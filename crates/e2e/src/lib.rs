@@ -178,6 +178,8 @@ pub struct Harness {
     pub base: String,
     /// The browser.
     pub driver: WebDriver,
+    /// Where the browser saves what it downloads (see [`Harness::wait_for_download`]).
+    downloads: tempfile::TempDir,
     /// Only held, to be killed on drop.
     _chromedriver: Chromedriver,
     /// Only held, to be stopped on drop.
@@ -286,12 +288,21 @@ impl Harness {
     /// A fresh browser on the app at `base`, served by `servers`.
     pub async fn open(base: String, servers: Vec<Served>) -> Harness {
         let (chromedriver, driver_addr) = start_chromedriver().await;
+        let downloads = tempfile::tempdir().expect("a download folder");
         let mut caps = DesiredCapabilities::chrome();
         caps.set_binary("/usr/bin/chromium")
             .expect("set the chromium binary");
         for arg in CHROME_ARGS {
             caps.add_arg(arg).expect("add a chromium flag");
         }
+        caps.add_experimental_option(
+            "prefs",
+            serde_json::json!({
+                "download.default_directory": downloads.path(),
+                "download.prompt_for_download": false,
+            }),
+        )
+        .expect("set the download folder");
         let driver = WebDriver::new(format!("http://{driver_addr}"), caps)
             .await
             .expect("start a chromium session");
@@ -304,6 +315,7 @@ impl Harness {
         Harness {
             base: base.trim_end_matches('/').to_owned(),
             driver,
+            downloads,
             _chromedriver: chromedriver,
             _servers: servers,
         }
@@ -649,6 +661,37 @@ impl Harness {
                 .filter_map(|u| u.as_str().map(str::to_owned)),
         );
         urls
+    }
+
+    /// The folder the browser saves downloads into, empty when the harness starts.
+    pub fn download_dir(&self) -> &Path {
+        self.downloads.path()
+    }
+
+    /// The file `name` the browser downloaded, once it is complete (the browser has
+    /// renamed its partial file), waiting up to `within` for it.
+    pub async fn wait_for_download(&self, name: &str, within: Duration) -> PathBuf {
+        let path = self.download_dir().join(name);
+        let partials = [format!("{name}.crdownload"), format!("{name}.part")];
+        eventually(within, async || {
+            let partial = partials
+                .iter()
+                .any(|partial| self.download_dir().join(partial).exists());
+            if path.is_file() && !partial {
+                Ok(path.clone())
+            } else {
+                let saved: Vec<_> = std::fs::read_dir(self.download_dir())
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|entry| entry.file_name())
+                    .collect();
+                Err(format!(
+                    "{name} is not downloaded yet; the folder has {saved:?}"
+                ))
+            }
+        })
+        .await
     }
 
     /// Closes the browser without blocking the test's runtime, then stops

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use e2e::demo::{KEY, SECRET};
-use e2e::{Harness, md5_hex};
+use e2e::{Harness, WAIT, md5_hex};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -678,4 +678,30 @@ async fn clear_folder(h: &Harness) {
         })().then(done, e => done('error: ' + e));"#;
     let answer = h.driver.execute_async(script, vec![]).await.expect("clear");
     assert_eq!(answer.json(), "ok");
+}
+
+#[tokio::test]
+async fn the_url_list_is_saved_as_a_file_with_one_line_per_listed_file() {
+    let s = Setup::on_the_product_page(vec![]).await;
+    s.h.click(".bulk-export button:nth-of-type(2)").await;
+    let saved =
+        s.h.wait_for_download("os-open-toid-2026-01--su--sz--all-formats--urls.txt", WAIT)
+            .await;
+    let text = std::fs::read_to_string(saved).expect("read the URL list");
+    let addresses: Vec<&str> = text
+        .lines()
+        .map(|url| url.trim_start_matches(&s.origin))
+        .collect();
+    let api = "/downloads/v1/products/OpenTOID/downloads";
+    assert_eq!(
+        addresses,
+        [
+            format!("{api}?area=SU&format=CSV&redirect"),
+            format!("{api}?area=SU&format=GeoPackage&redirect"),
+            format!("{api}?area=SZ&format=CSV&redirect"),
+            format!("{api}?area=SZ&format=GeoPackage&redirect"),
+        ],
+        "{text}"
+    );
+    s.h.stop().await;
 }

@@ -4,3 +4,4 @@
 pub mod export;
 pub mod queue;
 pub mod verify;
+pub mod zip;

@@ -1,5 +1,6 @@
-//! The rules of a bulk download into a folder: which file goes next, what to do with
-//! a file already in the folder, when to resume, retry or give up, and what to report.
+//! The rules of a bulk download, into a folder or into a zip: which file goes next,
+//! what to do with a file already in the folder, when to resume, retry, ask for a fresh
+//! link or give up, and what to report.
 //!
 //! The browser side only does I/O: it tells the [`Queue`] what happened ([`Event`]) and
 //! carries out the [`Action`]s it gets back.
@@ -89,6 +90,19 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// Whether the file's address was refused (401, 403): a signed link past its
+    /// expiry answers so (ours with 401 or 403, the real service's storage with 403
+    /// and an XML body), as does a session that ended.
+    fn is_refused(&self) -> bool {
+        matches!(
+            self,
+            Failure::Status {
+                status: 401 | 403,
+                ..
+            }
+        )
+    }
+
     /// Whether trying again later may work: network trouble, 408, 429 and 5xx.
     fn is_transient(&self) -> bool {
         match self {
@@ -104,6 +118,10 @@ impl Failure {
             Failure::Unreachable => "the service could not be reached".into(),
             Failure::Dropped => "the connection dropped".into(),
             Failure::Status { status: 429, .. } => "too many requests (429)".into(),
+            Failure::Status {
+                status: status @ (401 | 403),
+                ..
+            } => format!("the service refused it ({status}), even with a fresh link"),
             Failure::Status { status, .. } => format!("the service answered {status}"),
             Failure::Other(reason) => reason.clone(),
         }
@@ -189,6 +207,28 @@ pub enum Event {
     Interrupted { file: FileId },
     /// The wait of a [`Action::Retry`] is over.
     RetryDue { file: FileId },
+    /// The fresh listing an [`Action::Refresh`] asked for is in: the file's link is new.
+    Refreshed { file: FileId },
+    /// The fresh listing could not be had (`failure`); a 401 means the session
+    /// itself has ended, and the queue waits for [`Queue::signed_in`].
+    RefreshFailed { file: FileId, failure: Failure },
+}
+
+impl Event {
+    /// The file it is about.
+    pub fn file(&self) -> FileId {
+        match self {
+            Event::Existing { file, .. }
+            | Event::Started { file, .. }
+            | Event::Chunk { file, .. }
+            | Event::Finished { file, .. }
+            | Event::Failed { file, .. }
+            | Event::Interrupted { file }
+            | Event::RetryDue { file }
+            | Event::Refreshed { file }
+            | Event::RefreshFailed { file, .. } => *file,
+        }
+    }
 }
 
 /// What the browser side is to do next.
@@ -201,6 +241,13 @@ pub enum Action {
     Fetch { file: FileId, range_from: u64 },
     /// Wait `after`, then send [`Event::RetryDue`].
     Retry { file: FileId, after: Duration },
+    /// The file's link was refused, most likely expired: list its files again with the
+    /// session's credentials, then send [`Event::Refreshed`] (or
+    /// [`Event::RefreshFailed`]).
+    Refresh { file: FileId },
+    /// The session has ended: ask the person to sign in again. The queue keeps its
+    /// files and goes on at [`Queue::signed_in`].
+    SignIn,
     /// The folder already holds the file.
     Skip { file: FileId },
     /// The file is done with.
@@ -270,11 +317,29 @@ struct Entry {
     mismatches: u32,
     /// The md5 of the last complete copy, when it differed from the listing.
     bad_md5: Option<String>,
+    /// A fresh link was asked for since the last answer that gave the file: refused
+    /// again, the refusal is not an expiry.
+    refreshed: bool,
+    /// Given up with its zip part, for this reason: it ends when interrupted.
+    set_aside: Option<String>,
 }
 
-/// A bulk download of listed files into a folder, `parallel` at a time.
+/// Where a bulk download writes its files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Each file into a folder: a complete copy already there is skipped, a file whose
+    /// md5 differs is fetched whole once more.
+    Folder,
+    /// One after the other into a zip the browser saves: nothing is skipped, a broken
+    /// file resumes into the same entry (its bytes so far are the "existing" ones), and
+    /// a file whose md5 differs cannot be written again, so it is reported at once.
+    Zip,
+}
+
+/// A bulk download of listed files, `parallel` at a time.
 #[derive(Debug, Clone)]
 pub struct Queue {
+    mode: Mode,
     entries: Vec<Entry>,
     parallel: usize,
     paused: bool,
@@ -283,12 +348,24 @@ pub struct Queue {
     /// everything before a second file is touched.
     probing: bool,
     stopped: bool,
+    /// The session ended: no file starts until the person signs in again.
+    awaiting_sign_in: bool,
 }
 
 impl Queue {
-    /// A queue of `files`, at most `parallel` (at least 1) at a time.
+    /// A queue of `files` into a folder, at most `parallel` (at least 1) at a time.
     pub fn new(files: Vec<ListedFile>, parallel: usize) -> Queue {
+        Queue::with_mode(Mode::Folder, files, parallel)
+    }
+
+    /// A queue of `files` into a zip, at most `parallel` (at least 1) at a time.
+    pub fn for_zip(files: Vec<ListedFile>, parallel: usize) -> Queue {
+        Queue::with_mode(Mode::Zip, files, parallel)
+    }
+
+    fn with_mode(mode: Mode, files: Vec<ListedFile>, parallel: usize) -> Queue {
         Queue {
+            mode,
             entries: files
                 .into_iter()
                 .map(|listed| Entry {
@@ -298,6 +375,8 @@ impl Queue {
                     paced_waits: 0,
                     mismatches: 0,
                     bad_md5: None,
+                    refreshed: false,
+                    set_aside: None,
                 })
                 .collect(),
             parallel: parallel.max(1),
@@ -305,7 +384,24 @@ impl Queue {
             cancelled: false,
             probing: true,
             stopped: false,
+            awaiting_sign_in: false,
         }
+    }
+
+    /// Where this queue writes its files.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Whether the queue waits for the person to sign in again.
+    pub fn is_awaiting_sign_in(&self) -> bool {
+        self.awaiting_sign_in
+    }
+
+    /// The person signed in again: the files the ended session held up go on.
+    pub fn signed_in(&mut self) -> Vec<Action> {
+        self.awaiting_sign_in = false;
+        self.fill()
     }
 
     /// The first files to look at.
@@ -356,6 +452,14 @@ impl Queue {
 
     /// Applies what the browser saw; returns what to do next.
     pub fn handle(&mut self, event: Event) -> Vec<Action> {
+        let file = event.file();
+        if self.entries[file].set_aside.is_some() {
+            // Its zip part was given up: whatever it was doing ends here.
+            return match (&event, &self.entries[file].state) {
+                (Event::Chunk { .. }, _) | (_, FileState::Done(_)) => Vec::new(),
+                _ => self.park(file),
+            };
+        }
         let mut actions = Vec::new();
         match event {
             Event::Existing { file, size, md5 } => {
@@ -366,6 +470,7 @@ impl Queue {
             }
             Event::Started { file, from } => {
                 self.probing = false;
+                self.entries[file].refreshed = false;
                 self.entries[file].state = FileState::Fetching { done: from };
             }
             Event::Chunk { file, bytes } => {
@@ -385,6 +490,22 @@ impl Queue {
                 }
                 self.entries[file].state = FileState::Inspecting;
                 actions.push(Action::Inspect { file });
+            }
+            Event::Refreshed { file } => return self.handle(Event::RetryDue { file }),
+            Event::RefreshFailed { file, failure } => {
+                if failure.is_refused() {
+                    // The session itself ended: the file waits, keeping its bytes.
+                    self.entries[file].refreshed = false;
+                    self.entries[file].state = FileState::Waiting;
+                    if !self.awaiting_sign_in {
+                        self.awaiting_sign_in = true;
+                        actions.push(Action::SignIn);
+                    }
+                } else {
+                    // Ask for a fresh listing again on the next try.
+                    self.entries[file].refreshed = false;
+                    actions.push(self.failed(file, failure));
+                }
             }
         }
         if let Some(Action::Stop { .. }) = actions.last() {
@@ -478,6 +599,7 @@ impl Queue {
         let size = entry.listed.size;
         let (percent, text) = match &entry.state {
             FileState::Waiting => (0, "waiting".into()),
+            FileState::Inspecting if self.mode == Mode::Zip => (0, "starting".into()),
             FileState::Inspecting => (0, "looking in the folder".into()),
             FileState::Fetching { done } => match size {
                 Some(size) => (
@@ -544,7 +666,68 @@ impl Queue {
         if s.cancelled > 0 {
             text += &format!(", {} cancelled", s.cancelled);
         }
-        text + &format!(". The report is in the folder as {REPORT_NAME}.")
+        let mismatched = self.md5_mismatches();
+        if !mismatched.is_empty() {
+            text += &format!(
+                ". MD5 differs from the listing for {}",
+                mismatched.join(", ")
+            );
+        }
+        let place = match self.mode {
+            Mode::Folder => "in the folder",
+            Mode::Zip => "in each zip",
+        };
+        text + &format!(". The report is {place} as {REPORT_NAME}.")
+    }
+
+    /// The names of the files given up because their md5 differed from the listing.
+    pub fn md5_mismatches(&self) -> Vec<&str> {
+        self.entries
+            .iter()
+            .filter(|e| {
+                matches!(e.state, FileState::Done(Outcome::Failed(_))) && e.bad_md5.is_some()
+            })
+            .map(|e| e.listed.name.as_str())
+            .collect()
+    }
+
+    /// The md5 of the bytes received for `file`, when it differed from the listing.
+    pub fn received_md5(&self, file: FileId) -> Option<&str> {
+        self.entries[file].bad_md5.as_deref()
+    }
+
+    /// Gives up the files of `files` not done yet, with `reason` (a zip part that
+    /// cannot be completed). Running ones end when they are interrupted.
+    pub fn set_aside(&mut self, files: std::ops::Range<FileId>, reason: &str) -> Vec<Action> {
+        let mut actions = Vec::new();
+        for file in files {
+            let entry = &mut self.entries[file];
+            entry.set_aside = Some(reason.to_owned());
+            if matches!(entry.state, FileState::Waiting | FileState::Backoff) {
+                actions.push(self.give_up(file, reason.to_owned()));
+            }
+        }
+        actions.extend(self.fill());
+        actions
+    }
+
+    /// Starts the files of `files` again from nothing, with fresh attempts (a zip part
+    /// fetched again alone).
+    pub fn restart(&mut self, files: std::ops::Range<FileId>) -> Vec<Action> {
+        self.cancelled = false;
+        self.stopped = false;
+        for entry in &mut self.entries[files] {
+            if matches!(entry.state, FileState::Done(_)) {
+                entry.state = FileState::Waiting;
+            }
+            entry.failures = 0;
+            entry.paced_waits = 0;
+            entry.mismatches = 0;
+            entry.bad_md5 = None;
+            entry.refreshed = false;
+            entry.set_aside = None;
+        }
+        self.fill()
     }
 
     /// `download-report.json`: each file's name, size, md5 and status (and why it
@@ -584,7 +767,7 @@ impl Queue {
 
     /// Hands out files while there are free places.
     fn fill(&mut self) -> Vec<Action> {
-        if self.paused || self.cancelled || self.stopped {
+        if self.paused || self.cancelled || self.stopped || self.awaiting_sign_in {
             return Vec::new();
         }
         let mut actions = Vec::new();
@@ -618,6 +801,11 @@ impl Queue {
 
     /// Back to waiting (paused) or cancelled.
     fn park(&mut self, file: FileId) -> Vec<Action> {
+        if let Some(reason) = self.entries[file].set_aside.clone() {
+            let mut actions = vec![self.give_up(file, reason)];
+            actions.extend(self.fill());
+            return actions;
+        }
         if self.cancelled {
             self.entries[file].state = FileState::Done(Outcome::Cancelled);
             vec![Action::Report {
@@ -632,6 +820,14 @@ impl Queue {
 
     fn decide(&mut self, file: FileId, size: u64, md5: Option<String>) -> Action {
         let entry = &mut self.entries[file];
+        if self.mode == Mode::Zip {
+            // `size` bytes of it are in the zip already: they stay, the rest follows.
+            entry.state = FileState::Fetching { done: size };
+            return Action::Fetch {
+                file,
+                range_from: size,
+            };
+        }
         let listed = &entry.listed;
         let complete = match listed.size {
             Some(listed_size) => size == listed_size,
@@ -663,7 +859,7 @@ impl Queue {
             };
         }
         entry.mismatches += 1;
-        if entry.mismatches < 2 {
+        if entry.mismatches < 2 && self.mode == Mode::Folder {
             // Fetched whole again, not resumed: the bytes already there are suspect.
             entry.bad_md5 = Some(md5);
             entry.state = FileState::Backoff;
@@ -673,6 +869,7 @@ impl Queue {
             };
         }
         let expected = entry.listed.md5.clone().unwrap_or_default();
+        entry.bad_md5 = Some(md5.clone());
         self.give_up(
             file,
             format!("MD5 differs from the listing: expected {expected}, got {md5}"),
@@ -692,6 +889,13 @@ impl Queue {
             };
         }
         let entry = &mut self.entries[file];
+        if failure.is_refused() && !entry.refreshed {
+            // Most likely its link expired (a long queue outlives it): list anew and
+            // go on from where it was. This is no failure of the file's.
+            entry.refreshed = true;
+            entry.state = FileState::Backoff;
+            return Action::Refresh { file };
+        }
         let paced = match &failure {
             Failure::Status {
                 retry_after: Some(wait),
@@ -1358,5 +1562,195 @@ mod tests {
             q.summary_text(),
             "Done: 0 downloaded, 0 skipped, 0 failed, 3 cancelled. The report is in the folder as download-report.json."
         );
+    }
+
+    fn refused(status: u16) -> Failure {
+        Failure::Status {
+            status,
+            retry_after: None,
+        }
+    }
+
+    #[test]
+    fn an_expired_link_is_listed_anew_and_the_file_goes_on_from_where_it_was() {
+        let mut q = three();
+        probed(&mut q);
+        q.handle(Event::Chunk { file: 0, bytes: 4 });
+        let expired = Event::Failed {
+            file: 0,
+            failure: refused(403),
+        };
+        assert_eq!(q.handle(expired.clone()), [Action::Refresh { file: 0 }]);
+        // Refreshing keeps the file's place and is no failure of its own.
+        assert_eq!(q.state(0), &FileState::Backoff);
+        assert_eq!(q.handle(Event::Refreshed { file: 0 }), [inspect(0)]);
+        assert_eq!(
+            q.handle(Event::Existing {
+                file: 0,
+                size: 4,
+                md5: None
+            }),
+            [fetch(0, 4)]
+        );
+        // Refused again with the fresh link, before any answer: not an expiry.
+        let Action::Report {
+            outcome: Outcome::Failed(reason),
+            ..
+        } = &q.handle(expired.clone())[0]
+        else {
+            panic!("a refusal of a fresh link is reported");
+        };
+        assert_eq!(
+            reason,
+            "the service refused it (403), even with a fresh link (tried once)"
+        );
+
+        // A link that worked, then expired again much later, is refreshed again.
+        let mut q = three();
+        probed(&mut q);
+        assert_eq!(q.handle(expired.clone()), [Action::Refresh { file: 0 }]);
+        q.handle(Event::Refreshed { file: 0 });
+        q.handle(absent(0));
+        q.handle(Event::Started { file: 0, from: 0 });
+        assert_eq!(q.handle(expired), [Action::Refresh { file: 0 }]);
+    }
+
+    #[test]
+    fn an_ended_session_asks_for_sign_in_once_and_keeps_the_queue() {
+        let mut q = three();
+        probed(&mut q);
+        q.handle(absent(1));
+        for file in [0, 1] {
+            let actions = q.handle(Event::Failed {
+                file,
+                failure: refused(401),
+            });
+            assert_eq!(actions, [Action::Refresh { file }]);
+        }
+        let ended = |file| Event::RefreshFailed {
+            file,
+            failure: refused(401),
+        };
+        assert_eq!(q.handle(ended(0)), [Action::SignIn]);
+        assert!(q.is_awaiting_sign_in());
+        // The second file waits too, and nothing new starts meanwhile.
+        assert_eq!(q.handle(ended(1)), []);
+        assert_eq!(q.state(1), &FileState::Waiting);
+        assert!(!q.is_finished());
+        assert_eq!(q.signed_in(), [inspect(0), inspect(1)]);
+        assert!(!q.is_awaiting_sign_in());
+
+        // A listing that failed otherwise is an ordinary failure, retried.
+        let mut q = three();
+        probed(&mut q);
+        q.handle(Event::Failed {
+            file: 0,
+            failure: refused(403),
+        });
+        let unreachable = q.handle(Event::RefreshFailed {
+            file: 0,
+            failure: Failure::Unreachable,
+        });
+        assert!(matches!(unreachable[0], Action::Retry { file: 0, .. }));
+    }
+
+    fn zip_of_three() -> Queue {
+        Queue::for_zip(
+            vec![
+                listed("a.zip", 10, "aa"),
+                listed("b.zip", 20, "bb"),
+                listed("c.zip", 30, "cc"),
+            ],
+            2,
+        )
+    }
+
+    #[test]
+    fn into_a_zip_a_dropped_file_resumes_into_its_entry_and_a_mismatch_is_reported_at_once() {
+        let mut q = zip_of_three();
+        assert_eq!(q.start(), [inspect(0)]);
+        assert_eq!(q.progress(0).text, "starting");
+        // What the zip holds of the file already is resumed, never skipped.
+        assert_eq!(
+            q.handle(Event::Existing {
+                file: 0,
+                size: 10,
+                md5: None
+            }),
+            [fetch(0, 10)]
+        );
+        q.handle(Event::Started { file: 0, from: 0 });
+        q.handle(Event::Failed {
+            file: 0,
+            failure: Failure::Dropped,
+        });
+        q.handle(Event::RetryDue { file: 0 });
+        assert_eq!(
+            q.handle(Event::Existing {
+                file: 0,
+                size: 6,
+                md5: None
+            })[0],
+            fetch(0, 6)
+        );
+        let actions = q.handle(Event::Finished {
+            file: 0,
+            md5: "ff".into(),
+        });
+        assert_eq!(
+            actions[0],
+            Action::Report {
+                file: 0,
+                outcome: Outcome::Failed(
+                    "MD5 differs from the listing: expected aa, got ff".into()
+                )
+            }
+        );
+        assert_eq!(q.md5_mismatches(), ["a.zip"]);
+        assert_eq!(q.received_md5(0), Some("ff"));
+        assert!(
+            q.summary_text()
+                .contains("MD5 differs from the listing for a.zip")
+        );
+        assert!(
+            q.summary_text()
+                .ends_with("The report is in each zip as download-report.json.")
+        );
+    }
+
+    #[test]
+    fn a_zip_part_given_up_ends_its_files_and_is_fetched_again_alone() {
+        let mut q = zip_of_three();
+        probed(&mut q);
+        q.handle(absent(1));
+        // Part 0..2 cannot be completed: file 1 is running, file 0 too.
+        assert_eq!(q.set_aside(0..2, "part 1 failed"), []);
+        assert_eq!(
+            q.handle(Event::Interrupted { file: 0 }),
+            [
+                Action::Report {
+                    file: 0,
+                    outcome: Outcome::Failed("part 1 failed".into())
+                },
+                inspect(2)
+            ]
+        );
+        // A late chunk or failure of a file set aside changes nothing more.
+        assert_eq!(q.handle(Event::Chunk { file: 1, bytes: 3 }), []);
+        q.handle(Event::Failed {
+            file: 1,
+            failure: Failure::Dropped,
+        });
+        assert_eq!(q.summary().failed, 2);
+        q.handle(absent(2));
+        q.handle(Event::Started { file: 2, from: 0 });
+        q.handle(Event::Finished {
+            file: 2,
+            md5: "cc".into(),
+        });
+        assert!(q.is_finished());
+        assert_eq!(q.restart(0..2), [inspect(0), inspect(1)]);
+        assert_eq!(q.summary().failed, 0);
+        assert_eq!(q.state(2), &FileState::Done(Outcome::Downloaded));
     }
 }

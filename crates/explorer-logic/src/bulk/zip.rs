@@ -1,0 +1,430 @@
+//! A selection saved as zip archives the browser downloads: which files go in which
+//! part, each part's exact length (announced up front, so the browser's download shows
+//! real progress), and the two entries each part ends with, `checksums.md5` and
+//! `download-report.json`.
+//!
+//! The archives are written by `rawzip`: stored entries (the files are zips already)
+//! with data descriptors, so nothing is held back, and ZIP64 where a size or an offset
+//! passes 4 GiB. [`part_length`] follows its layout; the tests write real archives with
+//! it and hold the two together.
+
+use std::io::Write;
+use std::ops::Range;
+
+use rawzip::path::ZipFilePath;
+use rawzip::{ZipArchiveWriter, ZipDataWriterConfig, ZipEntryWriter};
+use serde::Serialize;
+
+use crate::bulk::queue::{ListedFile, REPORT_NAME};
+
+/// The entry listing every file's md5, in `md5sum -c` form.
+pub const CHECKSUMS_NAME: &str = "checksums.md5";
+/// How large a part grows (its files' bytes) before the next one starts, unless the
+/// person says otherwise: a part that fails is fetched again alone.
+pub const DEFAULT_PART_SIZE: u64 = 4_000_000_000;
+
+/// Sizes at or past this need ZIP64 fields.
+const ZIP64_THRESHOLD: u64 = u32::MAX as u64;
+/// From this many entries on the archive needs ZIP64 records.
+const ZIP64_ENTRIES: usize = u16::MAX as usize;
+
+/// The name `name` has in the archive, as the zip writer normalises it (no leading
+/// `/` or `../`).
+pub fn entry_name(name: &str) -> String {
+    ZipFilePath::from_str(name).as_str().to_owned()
+}
+
+/// Starts the entry `name` (stored, no timestamp or permissions: what
+/// [`part_length`] counts). The app and the tests write entries only through this.
+pub fn start_entry<'a, W: Write>(
+    archive: &'a mut ZipArchiveWriter<W>,
+    name: &str,
+) -> Result<(ZipEntryWriter<'a, W>, ZipDataWriterConfig), rawzip::Error> {
+    archive.new_file(ZipFilePath::from_str(name)).start()
+}
+
+/// One zip of a selection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// Its files, by place in the listing.
+    pub files: Range<usize>,
+    /// Its exact length in bytes; `None` when a file's size is not listed.
+    pub length: Option<u64>,
+}
+
+/// The selection `files` cut into parts of at most `part_size` bytes of files each, in
+/// order (a file larger than that is a part alone).
+pub fn plan(files: &[ListedFile], part_size: u64) -> Vec<Part> {
+    let mut parts = Vec::new();
+    let (mut start, mut bytes) = (0, 0u64);
+    for (index, file) in files.iter().enumerate() {
+        let size = file.size.unwrap_or(0);
+        if index > start && bytes.saturating_add(size) > part_size {
+            parts.push(start..index);
+            (start, bytes) = (index, 0);
+        }
+        bytes = bytes.saturating_add(size);
+    }
+    if start < files.len() {
+        parts.push(start..files.len());
+    }
+    parts
+        .into_iter()
+        .map(|range| Part {
+            length: part_length(&files[range.clone()]),
+            files: range,
+        })
+        .collect()
+}
+
+/// What the zip of part `index` (from 0) of `count` is called: `stem.zip`, or
+/// `stem-part2-of-3.zip`.
+pub fn part_file_name(stem: &str, index: usize, count: usize) -> String {
+    if count <= 1 {
+        format!("{stem}.zip")
+    } else {
+        format!("{stem}-part{}-of-{count}.zip", index + 1)
+    }
+}
+
+/// The exact length of the zip of `files` and its two closing entries, when every
+/// file's size is listed.
+pub fn part_length(files: &[ListedFile]) -> Option<u64> {
+    let mut entries = Vec::with_capacity(files.len() + 2);
+    for file in files {
+        entries.push((entry_name(&file.name).len() as u64, file.size?));
+    }
+    entries.push((CHECKSUMS_NAME.len() as u64, checksums_length(files)));
+    entries.push((REPORT_NAME.len() as u64, report_length(files)));
+    Some(archive_length(&entries))
+}
+
+/// The length of an archive of stored entries `(name length, size)` as rawzip writes
+/// them with data descriptors.
+fn archive_length(entries: &[(u64, u64)]) -> u64 {
+    let (mut offset, mut central, mut any_zip64) = (0u64, 0u64, false);
+    for &(name, size) in entries {
+        let header_offset = offset;
+        let large = size >= ZIP64_THRESHOLD;
+        // Local header, name, data, data descriptor (64-bit sizes when large).
+        offset += 30 + name + size + if large { 24 } else { 16 };
+        let far = header_offset >= ZIP64_THRESHOLD;
+        // The ZIP64 extra field: both sizes when large, the offset when far.
+        let extra = if large || far {
+            any_zip64 = true;
+            4 + if large { 16 } else { 0 } + if far { 8 } else { 0 }
+        } else {
+            0
+        };
+        central += 46 + name + extra;
+    }
+    let zip64 = any_zip64
+        || entries.len() >= ZIP64_ENTRIES
+        || central >= ZIP64_THRESHOLD
+        || offset >= ZIP64_THRESHOLD;
+    // The ZIP64 end record and its locator, then the end record.
+    offset + central + if zip64 { 56 + 20 } else { 0 } + 22
+}
+
+/// A file as it went into the zip: its listing and the md5 of the bytes written.
+#[derive(Debug, Clone, Copy)]
+pub struct Written<'a> {
+    pub listed: &'a ListedFile,
+    /// The md5 of the bytes received, lower-case hex.
+    pub md5: &'a str,
+}
+
+/// `checksums.md5`: a line `md5  name` per file, as `md5sum -c` reads it. The md5 is
+/// the listed one (so `md5sum -c` flags a file that differs from the listing), or the
+/// received one for a file listed without.
+pub fn checksums(files: &[Written]) -> String {
+    files
+        .iter()
+        .map(|file| {
+            let md5 = file.listed.md5.as_deref().unwrap_or(file.md5);
+            format!("{md5}  {}\n", entry_name(&file.listed.name))
+        })
+        .collect()
+}
+
+/// The length of [`checksums`]: a received md5 is 32 hex digits, a listed one is as
+/// the service wrote it.
+fn checksums_length(files: &[ListedFile]) -> u64 {
+    files
+        .iter()
+        .map(|file| {
+            let md5 = file.md5.as_ref().map_or(32, String::len) as u64;
+            md5 + 2 + entry_name(&file.name).len() as u64 + 1
+        })
+        .sum()
+}
+
+/// A file's status in the report.
+const VERIFIED: &str = "verified";
+const MISMATCH: &str = "md5 differs from the listing";
+const UNCHECKED: &str = "no md5 listed";
+
+#[derive(Serialize)]
+struct ReportLine<'a> {
+    name: String,
+    size: Option<u64>,
+    listed_md5: Option<&'a str>,
+    received_md5: &'a str,
+    status: &'static str,
+}
+
+/// `download-report.json`: each file's name, size, listed and received md5, and
+/// whether they match. It holds no address, so no signed link or credential. Padded
+/// with spaces to the length [`part_length`] counted, whatever the statuses.
+pub fn report(files: &[Written]) -> String {
+    let lines: Vec<ReportLine> = files
+        .iter()
+        .map(|file| ReportLine {
+            name: entry_name(&file.listed.name),
+            size: file.listed.size,
+            listed_md5: file.listed.md5.as_deref(),
+            received_md5: file.md5,
+            status: match &file.listed.md5 {
+                None => UNCHECKED,
+                Some(_) if file.listed.md5_matches(file.md5) => VERIFIED,
+                Some(_) => MISMATCH,
+            },
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&lines).unwrap_or_default();
+    let length = report_length_of(files.iter().map(|file| file.listed));
+    let padding = (length as usize).saturating_sub(text.len() + 1);
+    text + &" ".repeat(padding) + "\n"
+}
+
+/// The length of [`report`] for `files`: the report with every status as long as the
+/// longest, and a newline.
+fn report_length(files: &[ListedFile]) -> u64 {
+    report_length_of(files.iter())
+}
+
+fn report_length_of<'a>(files: impl Iterator<Item = &'a ListedFile>) -> u64 {
+    let longest = [VERIFIED, MISMATCH, UNCHECKED]
+        .into_iter()
+        .max_by_key(|status| status.len())
+        .unwrap_or_default();
+    let lines: Vec<ReportLine> = files
+        .map(|listed| ReportLine {
+            name: entry_name(&listed.name),
+            size: listed.size,
+            listed_md5: listed.md5.as_deref(),
+            received_md5: "00000000000000000000000000000000",
+            status: longest,
+        })
+        .collect();
+    serde_json::to_string_pretty(&lines).map_or(0, |text| text.len() as u64 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+
+    use rawzip::{Crc32Option, ZipArchive};
+
+    use super::*;
+
+    fn listed(name: &str, size: u64, md5: Option<&str>) -> ListedFile {
+        ListedFile {
+            name: name.into(),
+            size: Some(size),
+            md5: md5.map(Into::into),
+        }
+    }
+
+    /// Counts what is written and keeps it when asked (a multi-GiB archive is only
+    /// counted).
+    struct Sink {
+        length: u64,
+        kept: Option<Vec<u8>>,
+    }
+
+    impl Write for Sink {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.length += bytes.len() as u64;
+            if let Some(kept) = &mut self.kept {
+                kept.extend_from_slice(bytes);
+            }
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Writes `files` (each filled with its size in zero bytes) and the two closing
+    /// entries as the app does, with `md5` as every file's received md5.
+    fn write_part(files: &[ListedFile], md5: &str, keep: bool) -> Sink {
+        let zeros = vec![0u8; 1 << 20];
+        let sink = Sink {
+            length: 0,
+            kept: keep.then(Vec::new),
+        };
+        let mut archive = ZipArchiveWriter::new(sink);
+        let written: Vec<Written> = files.iter().map(|listed| Written { listed, md5 }).collect();
+        let closing = [
+            (CHECKSUMS_NAME, checksums(&written)),
+            (REPORT_NAME, report(&written)),
+        ];
+        for file in files {
+            let (mut entry, config) = if keep {
+                start_entry(&mut archive, &file.name).unwrap()
+            } else {
+                // Gigabytes of zeros: the checksum is not what is measured here.
+                archive
+                    .new_file(ZipFilePath::from_str(&file.name))
+                    .crc32(Crc32Option::Skip)
+                    .start()
+                    .unwrap()
+            };
+            let mut data = config.wrap(&mut entry);
+            let mut left = file.size.unwrap();
+            while left > 0 {
+                let n = left.min(zeros.len() as u64) as usize;
+                data.write_all(&zeros[..n]).unwrap();
+                left -= n as u64;
+            }
+            let (_, descriptor) = data.finish().unwrap();
+            entry.finish(descriptor).unwrap();
+        }
+        for (name, text) in closing {
+            let (mut entry, config) = start_entry(&mut archive, name).unwrap();
+            let mut data = config.wrap(&mut entry);
+            data.write_all(text.as_bytes()).unwrap();
+            let (_, descriptor) = data.finish().unwrap();
+            entry.finish(descriptor).unwrap();
+        }
+        archive.finish().unwrap()
+    }
+
+    #[test]
+    fn a_part_is_exactly_as_long_as_planned_and_reads_back() {
+        let files = [
+            listed("opmplc_gpkg_su.zip", 2_775, Some("AA11")),
+            listed("../tricky ® name.zip", 0, None),
+            listed("download-2.._b.zip", 70_000, Some("bb")),
+        ];
+        let md5 = "0123456789abcdef0123456789abcdef";
+        let sink = write_part(&files, md5, true);
+        assert_eq!(Some(sink.length), part_length(&files));
+
+        let bytes = sink.kept.unwrap();
+        let archive = ZipArchive::from_slice(&bytes).unwrap();
+        let names: Vec<String> = archive
+            .entries()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                String::from_utf8_lossy(entry.file_path().as_ref()).into_owned()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "opmplc_gpkg_su.zip",
+                "tricky ® name.zip",
+                "download-2.._b.zip",
+                CHECKSUMS_NAME,
+                REPORT_NAME
+            ]
+        );
+    }
+
+    #[test]
+    fn checksums_read_as_md5sum_does_and_the_report_names_each_status() {
+        let files = [
+            ListedFile::new(
+                0,
+                "a.zip",
+                Some(1),
+                Some("AA000000000000000000000000000000"),
+            ),
+            listed("b.zip", 1, Some("bb000000000000000000000000000000")),
+            listed("c.zip", 1, None),
+        ];
+        let received = "aa000000000000000000000000000000";
+        let written = [
+            Written {
+                listed: &files[0],
+                md5: received,
+            },
+            Written {
+                listed: &files[1],
+                md5: received,
+            },
+            Written {
+                listed: &files[2],
+                md5: received,
+            },
+        ];
+        assert_eq!(
+            checksums(&written),
+            "aa000000000000000000000000000000  a.zip\n\
+             bb000000000000000000000000000000  b.zip\n\
+             aa000000000000000000000000000000  c.zip\n"
+        );
+        let text = report(&written);
+        assert_eq!(text.len() as u64, report_length(&files));
+        let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let statuses: Vec<&str> = report
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|line| line["status"].as_str().unwrap())
+            .collect();
+        assert_eq!(statuses, [VERIFIED, MISMATCH, UNCHECKED]);
+        assert_eq!(report[1]["received_md5"], received);
+        assert!(!text.contains("http"), "no address in the report");
+    }
+
+    #[test]
+    fn files_past_4_gib_and_entries_past_4_gib_use_zip64_and_the_length_still_holds() {
+        let big = ZIP64_THRESHOLD + 5;
+        let files = [
+            listed("a.zip", 10, Some("aa")),
+            listed("big.zip", big, Some("bb")),
+            // Its header starts past 4 GiB.
+            listed("c.zip", 10, Some("cc")),
+        ];
+        let sink = write_part(&files, "0123456789abcdef0123456789abcdef", false);
+        assert_eq!(Some(sink.length), part_length(&files));
+        assert!(sink.length > big);
+    }
+
+    #[test]
+    fn a_selection_is_cut_into_parts_in_order() {
+        let files = [
+            listed("a", 3, None),
+            listed("b", 3, None),
+            listed("c", 3, None),
+            listed("huge", 50, None),
+            listed("d", 1, None),
+        ];
+        let parts: Vec<Range<usize>> = plan(&files, 7).into_iter().map(|p| p.files).collect();
+        assert_eq!(parts, [0..2, 2..3, 3..4, 4..5]);
+        let whole = plan(&files, DEFAULT_PART_SIZE);
+        assert_eq!(whole.len(), 1);
+        assert_eq!(whole[0].length, part_length(&files));
+        assert_eq!(part_file_name("OpenMapLocal", 0, 1), "OpenMapLocal.zip");
+        assert_eq!(
+            part_file_name("OpenMapLocal", 1, 3),
+            "OpenMapLocal-part2-of-3.zip"
+        );
+    }
+
+    #[test]
+    fn without_every_size_listed_there_is_no_length_to_announce() {
+        let files = [listed("a", 3, None), ListedFile::new(1, "b", None, None)];
+        assert_eq!(part_length(&files), None);
+        assert_eq!(
+            plan(&files, 3).len(),
+            1,
+            "an unknown size counts as nothing"
+        );
+        assert_eq!(plan(&files, 3)[0].length, None);
+    }
+}

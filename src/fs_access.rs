@@ -273,6 +273,19 @@ impl Chunks {
         Ok(Some(chunk))
     }
 
+    /// The next chunk as bytes of its own (a zip entry takes them from wasm memory);
+    /// `None` at the end.
+    pub async fn next_bytes(&mut self) -> Result<Option<Vec<u8>>, String> {
+        let next = wait(self.reader.read()).await?;
+        if Reflect::get(&next, &"done".into()).is_ok_and(|d| d.is_truthy()) {
+            return Ok(None);
+        }
+        let chunk: Uint8Array = Reflect::get(&next, &"value".into())
+            .map_err(|e| describe(&e))?
+            .unchecked_into();
+        Ok(Some(chunk.to_vec()))
+    }
+
     /// Stops reading (ends the request a response stream belongs to).
     pub fn cancel(&self) {
         let _ = self.reader.cancel();

@@ -1,6 +1,8 @@
 //! `cargo xtask bench download`: the web app's "Download to a folder" (streamed to disk,
-//! md5 checked, in headless Chromium) next to curl fetching the same files from the same
-//! server, for 200 small files and for one 1 GB file.
+//! md5 checked, in headless Chromium) next to a plain-JS page writing the same files into
+//! the same kind of folder and curl fetching them from the same server; and its
+//! "Download as .zip" next to a plain-JS page fetching the same files and discarding
+//! them; for 200 small files and for one 1 GB file.
 //!
 //! A temporary catalogue holds the files (incompressible bytes, so neither side gains
 //! from compression); the browser test `bench_download_to_folder` in

@@ -28,8 +28,9 @@ pub const LIMIT_BYTES: u64 = 223_500;
 /// The files the server sends precompressed: the first load's and the chunks.
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 /// Data the product page fetches, precompressed too (places: 47 kB raw, about 10 kB
-/// brotli). Not `config.json`: deployers edit it in place, and a stale `.br` would win.
-const ON_DEMAND_DATA: [&str; 1] = ["places.json"];
+/// brotli), and the download worker a zip download registers (not part of the first
+/// load). Not `config.json`: deployers edit it in place, and a stale `.br` would win.
+const ON_DEMAND_DATA: [&str; 2] = ["places.json", "download-worker.js"];
 
 /// One file of the built app and its size raw, gzip'd and brotli'd.
 #[derive(Debug)]

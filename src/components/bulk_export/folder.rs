@@ -10,7 +10,6 @@ use std::time::{Duration, SystemTime};
 use download_api::Download;
 use explorer_logic::bulk::queue::{
     Action, Answer, Event, Failure, FileId, FileProgress, ListedFile, Queue, REPORT_NAME, Rate,
-    fetch_address,
 };
 use explorer_logic::window::{Viewport, Window};
 use gloo_timers::future::sleep;
@@ -20,13 +19,13 @@ use md5::{Digest, Md5};
 use web_sys::{AbortController, AbortSignal, FileSystemDirectoryHandle};
 
 use super::PackageVersion;
+use super::links::Links;
 use crate::api::ServiceContext;
 use crate::api::fetch_file_from;
-use crate::auth::{Session, use_session};
+use crate::auth::use_session;
 use crate::components::virtual_list::{BoxedList, Items};
 use crate::fs_access::{
-    Chunks, Pace, Writer, can_pick_folder, existing_file, hash_blob, md5_of, pick_folder,
-    write_text,
+    Chunks, Pace, Writer, existing_file, files_in, hash_blob, md5_of, pick_folder, write_text,
 };
 
 /// Files fetched at once unless the user says otherwise.
@@ -38,10 +37,12 @@ const REDRAW_MS: f64 = 150.0;
 struct Run {
     queue: RefCell<Queue>,
     folder: FileSystemDirectoryHandle,
-    downloads: Vec<Download>,
-    package: Option<PackageVersion>,
-    service: ServiceContext,
-    session: Session,
+    /// The names the folder may hold a file under: what it held when the run began,
+    /// and every file the run has written since. A file not named here is absent, so
+    /// it is not looked for one by one (a lookup per file was a fifth of the time of
+    /// 200 small files). `None` when the folder could not be listed.
+    present: RefCell<Option<std::collections::BTreeSet<String>>>,
+    links: Links,
     /// Abort handles of the running transfers (pause and cancel use them).
     transfers: RefCell<Vec<(FileId, AbortController)>>,
     rate: RefCell<Rate>,
@@ -62,10 +63,39 @@ struct Run {
 
 /// The progress list: a line per file, and where the run is.
 #[derive(Debug)]
-struct Lines {
+pub(super) struct Lines {
     each: Vec<FileLine>,
     /// The last file under way, which the list keeps in view.
     furthest: ArcRwSignal<Option<FileId>>,
+}
+
+impl Lines {
+    /// A line for each file of `queue`.
+    pub(super) fn of(queue: &Queue) -> Lines {
+        Lines {
+            each: (0..queue.len())
+                .map(|file| FileLine {
+                    name: queue.file(file).name.clone(),
+                    progress: ArcRwSignal::new(queue.progress(file)),
+                })
+                .collect(),
+            furthest: ArcRwSignal::new(None),
+        }
+    }
+
+    /// Shows where each file of `queue` is, changing only the lines that moved.
+    pub(super) fn update(&self, queue: &Queue) {
+        for (file, line) in self.each.iter().enumerate() {
+            let progress = queue.progress(file);
+            if line.progress.with_untracked(|shown| *shown != progress) {
+                line.progress.set(progress);
+            }
+        }
+        let furthest = queue.furthest_under_way();
+        if furthest.is_some() && furthest != self.furthest.get_untracked() {
+            self.furthest.set(furthest);
+        }
+    }
 }
 
 /// A file's line in the progress list.
@@ -82,16 +112,7 @@ impl Run {
             self.last_redraw.set(time);
             let queue = self.queue.borrow();
             self.rate.borrow_mut().sample(time as u64, queue.bytes().0);
-            for (file, line) in self.lines.each.iter().enumerate() {
-                let progress = queue.progress(file);
-                if line.progress.with_untracked(|shown| *shown != progress) {
-                    line.progress.set(progress);
-                }
-            }
-            let furthest = queue.furthest_under_way();
-            if furthest.is_some() && furthest != self.lines.furthest.get_untracked() {
-                self.lines.furthest.set(furthest);
-            }
+            self.lines.update(&queue);
             drop(queue);
             self.changed.notify();
         }
@@ -135,7 +156,11 @@ impl Run {
                     sleep(after).await;
                     run.handle(Event::RetryDue { file });
                 }),
-                Action::Skip { .. } | Action::Report { .. } => {}
+                Action::Refresh { file } => spawn_local(async move {
+                    let event = run.links.refresh(file).await;
+                    run.handle(event);
+                }),
+                Action::Skip { .. } | Action::Report { .. } | Action::SignIn => {}
                 Action::Stop { reason } => *run.stopped.borrow_mut() = Some(reason),
             }
         }
@@ -164,6 +189,18 @@ impl Run {
     /// What the folder holds under the file's name.
     async fn inspect(&self, file: FileId) -> Event {
         let name = self.queue.borrow().file(file).name.clone();
+        let absent = self
+            .present
+            .borrow()
+            .as_ref()
+            .is_some_and(|present| !present.contains(&name));
+        if absent {
+            return Event::Existing {
+                file,
+                size: 0,
+                md5: None,
+            };
+        }
         let existing = match existing_file(&self.folder, &name).await {
             Ok(existing) => existing,
             Err(error) => {
@@ -220,7 +257,7 @@ impl Run {
         if signal.aborted() {
             return Event::Interrupted { file };
         }
-        let url = match self.address(file).await {
+        let url = match self.links.address(file).await {
             Ok(url) => url,
             Err(failure) => return failed(file, failure),
         };
@@ -249,6 +286,9 @@ impl Run {
         let expected = headers
             .get("content-length")
             .and_then(|length| length.parse().ok());
+        if let Some(present) = self.present.borrow_mut().as_mut() {
+            present.insert(name.clone());
+        }
         let mut writer = match Writer::open(&self.folder, &name, start, expected).await {
             Ok(writer) => writer,
             Err(error) => {
@@ -285,26 +325,6 @@ impl Run {
             None => finish(file, closed, hasher),
         }
     }
-
-    /// Where to fetch the file: the listed address of an open product's file; for a
-    /// data-package file, a fresh direct address asked for with the signed-in
-    /// credentials (in a header, never in an address), or the listed signed address
-    /// when the service only redirects.
-    async fn address(&self, file: FileId) -> Result<String, Failure> {
-        let download = &self.downloads[file];
-        let Some(package) = &self.package else {
-            return Ok(download.url.clone());
-        };
-        let api = self.service.api_untracked();
-        let answer = api
-            .direct_download_url(
-                &package.package_id,
-                &package.version_id,
-                &download.file_name,
-            )
-            .await;
-        fetch_address(self.session.guard(&api, answer), &download.url)
-    }
 }
 
 fn failed(file: FileId, failure: Failure) -> Event {
@@ -322,7 +342,7 @@ fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
 }
 
 /// The browser's clock, which dates a `Retry-After` given as an HTTP date.
-fn now() -> SystemTime {
+pub(super) fn now() -> SystemTime {
     SystemTime::UNIX_EPOCH + Duration::from_millis(crate::auth::now_ms())
 }
 
@@ -345,17 +365,6 @@ pub fn FolderDownload(
         }
     });
 
-    if !can_pick_folder() {
-        return view! {
-            <p class="notice bulk-unsupported" role="note">
-                "This browser cannot save files into a folder (that needs the File System Access API, "
-                "which Chrome and Edge have and Firefox and Safari do not). What works here: the script "
-                "or the URL list below, or the links one by one."
-            </p>
-        }
-        .into_any();
-    }
-
     let start = move |_| {
         spawn_local(async move {
             let folder = match pick_folder().await {
@@ -367,24 +376,18 @@ pub fn FolderDownload(
                 }
             };
             notice.set(None);
+            let present = files_in(&folder)
+                .await
+                .ok()
+                .map(|files| files.iter().map(web_sys::File::name).collect());
             let downloads = files.get_untracked();
             let queue = Queue::new(ListedFile::all_of(&downloads), parallel.get_untracked());
-            let lines = Lines {
-                each: (0..queue.len())
-                    .map(|file| FileLine {
-                        name: queue.file(file).name.clone(),
-                        progress: ArcRwSignal::new(queue.progress(file)),
-                    })
-                    .collect(),
-                furthest: ArcRwSignal::new(None),
-            };
+            let lines = Lines::of(&queue);
             let new = Rc::new(Run {
                 queue: RefCell::new(queue),
                 folder,
-                downloads,
-                package: package.get_value(),
-                service,
-                session,
+                present: RefCell::new(present),
+                links: Links::new(downloads, package.get_value(), service, session),
                 transfers: RefCell::default(),
                 rate: RefCell::default(),
                 stopped: RefCell::default(),
@@ -508,7 +511,7 @@ pub fn FolderDownload(
 /// of its own. The box follows the files under way, until the person scrolls it
 /// themselves.
 #[component]
-fn FileLines(lines: Arc<Lines>) -> impl IntoView {
+pub(super) fn FileLines(lines: Arc<Lines>) -> impl IntoView {
     let total = lines.each.len();
     let scroller = NodeRef::<leptos::html::Div>::new();
     // Where the box was last scrolled to by following; any other scroll is the person's.
@@ -576,7 +579,7 @@ fn scroll_to_show(scroller: &web_sys::Element, file: FileId) -> Option<i32> {
 
 /// A labelled progress bar.
 #[component]
-fn Bar(label: String, percent: Signal<u64>) -> impl IntoView {
+pub(super) fn Bar(label: String, percent: Signal<u64>) -> impl IntoView {
     view! {
         <div
             class="bar"

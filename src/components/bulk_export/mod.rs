@@ -4,7 +4,10 @@
 //! browser: a script, a URL list, an md5 checklist and the links one by one.
 
 mod folder;
+mod links;
 mod verify;
+mod zip_download;
+mod zip_saver;
 
 use download_api::{Download, ProductDownload};
 use explorer_logic::bulk::export::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
@@ -12,8 +15,29 @@ use leptos::prelude::*;
 
 use crate::components::CopyButton;
 use crate::components::save_file::save_text_file;
+use crate::fs_access::can_pick_folder;
 use folder::FolderDownload;
 use verify::VerifyFiles;
+use zip_download::ZipDownload;
+use zip_saver::can_stream_zip;
+
+/// What this browser can do with the files, in one sentence.
+fn abilities(folder: bool, zip: bool) -> &'static str {
+    match (folder, zip) {
+        (true, true) => {
+            "This browser can save the files into a folder you pick, or as a zip;              the script and the URL list below work anywhere."
+        }
+        (false, true) => {
+            "This browser can save the files as a zip (saving into a folder needs Chrome or              Edge); the script and the URL list below work anywhere."
+        }
+        (true, false) => {
+            "This browser can save the files into a folder you pick (a zip needs service              workers, which it does not allow here); the script and the URL list below work              anywhere."
+        }
+        (false, false) => {
+            "This browser can neither save into a folder nor stream a zip here (no service              workers, as in a private window): use the script or the URL list below."
+        }
+    }
+}
 
 /// The data-package version the files belong to: their addresses are then asked for
 /// with the signed-in credentials.
@@ -74,10 +98,13 @@ pub fn BulkExport(
     });
     let count = move || files.with(Vec::len);
     let links_open = RwSignal::new(false);
+    let (folder, zip) = (can_pick_folder(), can_stream_zip());
     view! {
         <Show when=move || { count() > 0 }>
             <section class="bulk" aria-label="Download all listed files">
-                <FolderDownload files package=package.get_value() />
+                <p class="bulk-abilities">{abilities(folder, zip)}</p>
+                {folder.then(|| view! { <FolderDownload files package=package.get_value() /> })}
+                {zip.then(|| view! { <ZipDownload files title package=package.get_value() /> })}
                 <div class="bulk-export" role="group" aria-label="Other ways to fetch them">
                     <span class="bulk-label">"Or, in any browser:"</span>
                     <button type="button" class="button secondary" on:click=move |_| save("script")>

@@ -2,9 +2,10 @@
 //!
 //! The app is handed the browser's origin-private file system in place of the folder
 //! picker (`window.__downloadExplorerPickDirectory`), and the tests read the files back
-//! from it. The browser reaches the server through a small proxy of this file, which
-//! records every request and can break one answer off part-way or answer one 429, as a
-//! flaky network or a busy service would.
+//! from it. The browser reaches the server through a small proxy of this file (shared
+//! with `zip.rs`), which records every request and can break one answer off part-way,
+//! answer one 429, or hold a request until its signed link has expired, as a flaky
+//! network, a busy service or a long queue would.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -18,15 +19,15 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 /// Four small files: OpenTOID's CSV and GeoPackage for SU and SZ.
-const PRODUCT_PAGE: &str = "/products/OpenTOID?areas=SU,SZ";
-const PRODUCT_FILES: [&str; 4] = [
+pub(crate) const PRODUCT_PAGE: &str = "/products/OpenTOID?areas=SU,SZ";
+pub(crate) const PRODUCT_FILES: [&str; 4] = [
     "optoid_csv_su.zip",
     "optoid_csv_sz.zip",
     "optoid_gpkg_su.zip",
     "optoid_gpkg_sz.zip",
 ];
-const PACKAGE_VERSION: &str = "/packages/0040046952/versions/110012";
-const PACKAGE_FILES: [&str; 3] = [
+pub(crate) const PACKAGE_VERSION: &str = "/packages/0040046952/versions/110012";
+pub(crate) const PACKAGE_FILES: [&str; 3] = [
     "SU31_addresses.zip",
     "SU41_addresses.zip",
     "SU42_addresses.zip",
@@ -34,36 +35,46 @@ const PACKAGE_FILES: [&str; 3] = [
 
 /// What the proxy does to the next request whose path starts with `prefix`, once.
 #[derive(Debug, Clone)]
-enum Fault {
+pub(crate) enum Fault {
     /// Passes on the answer's head and half its body, then drops the connection.
     DropHalfway { prefix: &'static str },
     /// Answers `429 Too Many Requests` with `Retry-After: 1` itself.
     TooManyRequests { prefix: &'static str },
+    /// Holds the request until the signed link it asks for (`expires=` in its query,
+    /// seconds since the epoch) has expired, then passes it on.
+    HoldUntilExpired { prefix: &'static str },
 }
 
 #[derive(Debug, Default)]
-struct ProxyState {
+pub(crate) struct ProxyState {
     /// The head of every request, as received.
-    requests: Mutex<Vec<String>>,
+    pub(crate) requests: Mutex<Vec<String>>,
     faults: Mutex<Vec<Fault>>,
 }
 
 /// The server behind a recording, fault-injecting proxy, and a browser using it.
-struct Setup {
-    h: Harness,
+pub(crate) struct Setup {
+    pub(crate) h: Harness,
     /// The proxy's origin: the address the browser uses (and the server's public URL).
-    origin: String,
-    proxy: Arc<ProxyState>,
+    pub(crate) origin: String,
+    pub(crate) proxy: Arc<ProxyState>,
     /// The demo catalogue the server serves.
     demo: PathBuf,
 }
 
 impl Setup {
-    async fn start(faults: Vec<Fault>) -> Setup {
+    pub(crate) async fn start(faults: Vec<Fault>) -> Setup {
+        Setup::start_with(faults, &[]).await
+    }
+
+    /// [`Setup::start`] with `server_args` added to the server's command line.
+    pub(crate) async fn start_with(faults: Vec<Fault>, server_args: &[&str]) -> Setup {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind proxy");
         let origin = format!("http://{}", listener.local_addr().unwrap());
         // The server writes the proxy's address into every link it lists.
-        let h = Harness::start(&["--public-url", &origin]).await;
+        let mut args = vec!["--public-url", &origin];
+        args.extend(server_args);
+        let h = Harness::start(&args).await;
         let upstream: SocketAddr = h.base.trim_start_matches("http://").parse().unwrap();
         let proxy = Arc::new(ProxyState {
             faults: Mutex::new(faults),
@@ -80,14 +91,14 @@ impl Setup {
     }
 
     /// [`Setup::start`] on the product page, once its files are listed.
-    async fn on_the_product_page(faults: Vec<Fault>) -> Setup {
+    pub(crate) async fn on_the_product_page(faults: Vec<Fault>) -> Setup {
         let s = Setup::start(faults).await;
         s.goto(PRODUCT_PAGE).await;
         s.h.find(".downloads-table tbody tr").await;
         s
     }
 
-    async fn goto(&self, path: &str) {
+    pub(crate) async fn goto(&self, path: &str) {
         self.h
             .driver
             .goto(format!("{}{path}", self.origin))
@@ -96,7 +107,7 @@ impl Setup {
     }
 
     /// Request heads the proxy saw whose request line contains `needle`.
-    fn requests_for(&self, needle: &str) -> Vec<String> {
+    pub(crate) fn requests_for(&self, needle: &str) -> Vec<String> {
         self.proxy
             .requests
             .lock()
@@ -112,11 +123,11 @@ impl Setup {
     }
 
     /// The md5 of a demo catalogue file, e.g. `files/OpenTOID/optoid_csv_su.zip`.
-    fn demo_md5(&self, path: &str) -> String {
+    pub(crate) fn demo_md5(&self, path: &str) -> String {
         md5_hex(&self.demo_bytes(path))
     }
 
-    fn demo_bytes(&self, path: &str) -> Vec<u8> {
+    pub(crate) fn demo_bytes(&self, path: &str) -> Vec<u8> {
         std::fs::read(self.demo.join(path)).expect("demo file")
     }
 }
@@ -141,12 +152,32 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
     let fault = {
         let mut faults = state.faults.lock().unwrap();
         let index = faults.iter().position(|f| match f {
-            Fault::DropHalfway { prefix } | Fault::TooManyRequests { prefix } => {
-                path.starts_with(prefix)
-            }
+            Fault::DropHalfway { prefix }
+            | Fault::TooManyRequests { prefix }
+            | Fault::HoldUntilExpired { prefix } => path.starts_with(prefix),
         });
         index.map(|i| faults.remove(i))
     };
+    if let Some(Fault::HoldUntilExpired { .. }) = fault {
+        let expires: u64 = path
+            .split(['?', '&'])
+            .find_map(|pair| pair.strip_prefix("expires="))
+            .and_then(|secs| secs.parse().ok())
+            .unwrap_or_else(|| panic!("no expires= in {path}"));
+        // Waits for the link's own expiry, as a long queue would.
+        e2e::eventually(Duration::from_secs(120), async || {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs();
+            if now > expires {
+                Ok(())
+            } else {
+                Err(format!("the link of {path} is still valid"))
+            }
+        })
+        .await;
+    }
     if let Some(Fault::TooManyRequests { .. }) = fault {
         let answer = "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\n\
                       Content-Length: 0\r\nConnection: close\r\n\r\n";
@@ -560,6 +591,8 @@ async fn bench_download_to_folder() {
 
         let mut shares = Vec::new();
         let mut plain_shares = Vec::new();
+        let mut zip_shares = Vec::new();
+        let mut folder_ratios = Vec::new();
         for run in 1..=runs {
             h.goto(&format!("/products/{product}?areas=GB")).await;
             h.find(".downloads-table tbody tr").await;
@@ -574,6 +607,29 @@ async fn bench_download_to_folder() {
             let urls: Vec<&str> = listing.iter().map(|d| d.url.as_str()).collect();
             let plain = plain_js_to_folder(&h, &urls).await;
             clear_folder(&h).await;
+
+            // The same files as a zip the browser saves, next to a plain-JS page
+            // fetching them and throwing them away (the engine's floor for a fetch).
+            h.goto(&format!("/products/{product}?areas=GB")).await;
+            h.find(".downloads-table tbody tr").await;
+            let started = Instant::now();
+            h.click(".zip-download .folder-controls .button").await;
+            let zip = wait_for_a_zip(&h, Duration::from_secs(1800)).await;
+            let zipped = started.elapsed();
+            h.wait_for_text_within(".zip-download .bulk-summary", "Done", WAIT)
+                .await;
+            std::fs::remove_file(&zip).expect("remove the zip");
+            let discarded = plain_js_discard(&h, &urls).await;
+            println!(
+                "BENCH {product} run {run}: zip {:.2} s ({:.1} MB/s), plain JS fetch-and-discard                  {:.2} s ({:.1} MB/s): the zip at {:.0}% of plain JS",
+                zipped.as_secs_f64(),
+                rate_of(bytes, zipped),
+                discarded.as_secs_f64(),
+                rate_of(bytes, discarded),
+                100.0 * discarded.as_secs_f64() / zipped.as_secs_f64(),
+            );
+            zip_shares.push(100.0 * discarded.as_secs_f64() / zipped.as_secs_f64());
+            folder_ratios.push(browser.as_secs_f64() / plain.as_secs_f64());
 
             let config_path = config_path.clone();
             let (curl, status) = tokio::task::spawn_blocking(move || {
@@ -622,9 +678,12 @@ async fn bench_download_to_folder() {
             values[values.len() / 2]
         };
         println!(
-            "BENCH {product}: median of {runs} runs: the app {:.0}% of curl, plain JS {:.0}% of curl",
+            "BENCH {product}: median of {runs} runs: the app {:.0}% of curl, plain JS {:.0}% of curl; \
+             folder / plain JS time {:.2}x; zip at {:.0}% of plain JS fetch-and-discard",
             median(shares),
-            median(plain_shares)
+            median(plain_shares),
+            median(folder_ratios),
+            median(zip_shares),
         );
     }
     h.stop().await;
@@ -665,6 +724,64 @@ async fn plain_js_to_folder(h: &Harness, urls: &[&str]) -> Duration {
         .json()
         .as_f64()
         .unwrap_or_else(|| panic!("plain JS download: {}", answer.json()));
+    Duration::from_secs_f64(millis / 1000.0)
+}
+
+/// MB/s for `bytes` in `time`.
+fn rate_of(bytes: u64, time: Duration) -> f64 {
+    bytes as f64 / time.as_secs_f64() / 1e6
+}
+
+/// The first complete zip in the browser's download folder.
+async fn wait_for_a_zip(h: &Harness, within: Duration) -> PathBuf {
+    e2e::eventually(within, async || {
+        let names: Vec<PathBuf> = std::fs::read_dir(h.download_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .collect();
+        let partial = names.iter().any(|path| {
+            path.extension()
+                .is_some_and(|ext| ext == "crdownload" || ext == "part")
+        });
+        match names
+            .iter()
+            .find(|path| path.extension().is_some_and(|ext| ext == "zip"))
+        {
+            Some(zip) if !partial => Ok(zip.clone()),
+            _ => Err(format!("no complete zip yet: {names:?}")),
+        }
+    })
+    .await
+}
+
+/// How long a plain-JS page takes to fetch `urls`, three at a time, reading every
+/// byte and keeping none.
+async fn plain_js_discard(h: &Harness, urls: &[&str]) -> Duration {
+    let script = r#"const [urls, done] = arguments;
+        (async () => {
+          const started = performance.now();
+          let next = 0;
+          const lane = async () => {
+            while (next < urls.length) {
+              const response = await fetch(urls[next++], {cache: 'no-store'});
+              const reader = response.body.getReader();
+              while (!(await reader.read()).done) {}
+            }
+          };
+          await Promise.all([lane(), lane(), lane()]);
+          return performance.now() - started;
+        })().then(done, e => done('error: ' + e));"#;
+    let answer = h
+        .driver
+        .execute_async(script, vec![serde_json::json!(urls)])
+        .await
+        .expect("plain JS fetch");
+    let millis = answer
+        .json()
+        .as_f64()
+        .unwrap_or_else(|| panic!("plain JS fetch: {}", answer.json()));
     Duration::from_secs_f64(millis / 1000.0)
 }
 

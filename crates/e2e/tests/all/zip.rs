@@ -1,0 +1,252 @@
+//! "Download as .zip", in a real browser against the real server: the zip the browser
+//! saved is read back with the `zip` crate (not the app's writer) and every entry's md5
+//! checked against the catalogue's files. The browser reaches the server through
+//! `bulk.rs`'s recording, fault-injecting proxy.
+//!
+//! No engine-specific call: the zip is what the browser's own download manager saved
+//! into the harness's download folder.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+use e2e::demo::{KEY, SECRET};
+use e2e::md5_hex;
+
+use crate::bulk::{Fault, PACKAGE_FILES, PACKAGE_VERSION, PRODUCT_FILES, Setup};
+
+/// What the product page's zip is called (the page's title, as a file name).
+const PRODUCT_ZIP: &str = "os-open-toid-2026-01--su--sz--all-formats";
+/// How long a small zip may take, retries included.
+const WITHIN: Duration = Duration::from_secs(40);
+
+/// Every entry of the zip at `path`: name → bytes.
+fn entries(path: &Path) -> BTreeMap<String, Vec<u8>> {
+    let file = std::fs::File::open(path).expect("open the saved zip");
+    let mut archive = ::zip::ZipArchive::new(file).expect("a readable zip");
+    (0..archive.len())
+        .map(|i| {
+            let mut entry = archive.by_index(i).expect("an entry");
+            assert_eq!(entry.compression(), ::zip::CompressionMethod::Stored);
+            let mut bytes = Vec::new();
+            entry.read_to_end(&mut bytes).expect("read an entry");
+            (entry.name().to_owned(), bytes)
+        })
+        .collect()
+}
+
+/// Clicks "Download as .zip" and waits for the browser to have saved `name`, then for
+/// the page's summary.
+async fn download_zip(s: &Setup, name: &str) -> BTreeMap<String, Vec<u8>> {
+    let button = s.h.find(".zip-download .folder-controls .button").await;
+    assert_eq!(button.text().await.unwrap(), "Download as .zip");
+    button.click().await.expect("click Download as .zip");
+    let saved = s.h.wait_for_download(name, WITHIN).await;
+    entries(&saved)
+}
+
+/// Asserts the zip holds `files` (demo catalogue paths under `dir`) with their md5,
+/// then `checksums.md5` listing each as `md5sum -c` reads it, and a report saying each
+/// was verified.
+fn assert_holds(s: &Setup, mut zip: BTreeMap<String, Vec<u8>>, dir: &str, files: &[&str]) {
+    let checksums =
+        String::from_utf8(zip.remove("checksums.md5").expect("checksums.md5")).expect("text");
+    let report = String::from_utf8(
+        zip.remove("download-report.json")
+            .expect("download-report.json"),
+    )
+    .expect("text");
+    let found: BTreeMap<String, String> = zip
+        .iter()
+        .map(|(name, bytes)| (name.clone(), md5_hex(bytes)))
+        .collect();
+    let want: BTreeMap<String, String> = files
+        .iter()
+        .map(|name| (name.to_string(), s.demo_md5(&format!("{dir}/{name}"))))
+        .collect();
+    assert_eq!(found, want);
+    for (name, md5) in &want {
+        assert!(
+            checksums
+                .lines()
+                .any(|line| line == format!("{md5}  {name}")),
+            "{checksums}"
+        );
+    }
+    let report: serde_json::Value = serde_json::from_str(&report).expect("JSON");
+    let report = report.as_array().expect("a list");
+    assert_eq!(report.len(), files.len());
+    for line in report {
+        assert_eq!(line["status"], "verified", "{line}");
+    }
+}
+
+/// What the version page's zip is called (its bulk title as a file name).
+fn package_stem() -> String {
+    explorer_logic::bulk::export::file_stem("Data package 0040046952, version 110012")
+}
+
+async fn on_the_product_page(faults: Vec<Fault>) -> Setup {
+    let s = Setup::on_the_product_page(faults).await;
+    s.h.find(".zip-download").await;
+    s
+}
+
+#[tokio::test]
+async fn a_product_selection_is_saved_as_one_zip_with_checksums_and_a_report() {
+    let s = on_the_product_page(vec![]).await;
+    let abilities = s.h.text(".bulk-abilities").await;
+    assert!(abilities.contains("as a zip"), "{abilities}");
+    let zip = download_zip(&s, &format!("{PRODUCT_ZIP}.zip")).await;
+    assert_holds(&s, zip, "files/OpenTOID", &PRODUCT_FILES);
+    let summary =
+        s.h.wait_for_text_within(".zip-download .bulk-summary", "Done", WITHIN)
+            .await;
+    assert!(
+        summary.contains("4 downloaded, 0 skipped, 0 failed"),
+        "{summary}"
+    );
+    s.h.wait_for_text(".zip-parts", "saved").await;
+    // Each file was fetched once, and its line is full.
+    assert_eq!(s.requests_for("/files/products/").len(), 4);
+    for bar in
+        s.h.find_all(".zip-download .bulk-files [role='progressbar']")
+            .await
+    {
+        assert_eq!(
+            bar.attr("aria-valuenow").await.unwrap().as_deref(),
+            Some("100")
+        );
+    }
+    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
+    s.h.stop().await;
+}
+
+#[tokio::test]
+async fn a_package_version_is_zipped_with_the_session_and_no_secret_in_it() {
+    let s = Setup::start(vec![]).await;
+    s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
+    s.h.sign_in_with_secret(KEY, SECRET).await;
+    s.h.find(".files-table").await;
+    s.h.find(".zip-download").await;
+    let stem = package_stem();
+    let zip = download_zip(&s, &format!("{stem}.zip")).await;
+    for bytes in zip.values() {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!text.contains(KEY) && !text.contains(SECRET));
+        assert!(!text.contains("signature=") && !text.contains("token"));
+    }
+    assert_holds(&s, zip, "packages/0040046952/110012", &PACKAGE_FILES);
+    // Each address was asked for with the session's token in a header, never a URL.
+    for head in s.requests_for("/downloads?fileName=") {
+        assert!(
+            head.to_ascii_lowercase().contains("authorization: bearer "),
+            "{head}"
+        );
+    }
+    s.h.stop().await;
+}
+
+#[tokio::test]
+async fn a_dropped_connection_resumes_into_the_same_entry_with_range() {
+    let s = on_the_product_page(vec![Fault::DropHalfway {
+        prefix: "/files/products/OpenTOID/optoid_csv_sz.zip",
+    }])
+    .await;
+    let zip = download_zip(&s, &format!("{PRODUCT_ZIP}.zip")).await;
+    assert_holds(&s, zip, "files/OpenTOID", &PRODUCT_FILES);
+    let asked = s.requests_for("/files/products/OpenTOID/optoid_csv_sz.zip");
+    assert_eq!(asked.len(), 2, "{asked:#?}");
+    assert!(!asked[0].to_ascii_lowercase().contains("range:"));
+    assert!(
+        asked[1].to_ascii_lowercase().contains("range: bytes="),
+        "{}",
+        asked[1]
+    );
+    s.h.stop().await;
+}
+
+#[tokio::test]
+async fn a_429_with_retry_after_is_waited_out() {
+    let s = on_the_product_page(vec![Fault::TooManyRequests {
+        prefix: "/files/products/OpenTOID/optoid_gpkg_su.zip",
+    }])
+    .await;
+    let zip = download_zip(&s, &format!("{PRODUCT_ZIP}.zip")).await;
+    assert_holds(&s, zip, "files/OpenTOID", &PRODUCT_FILES);
+    assert_eq!(
+        s.requests_for("/files/products/OpenTOID/optoid_gpkg_su.zip")
+            .len(),
+        2
+    );
+    s.h.stop().await;
+}
+
+/// Links that live 2 s, and one file held by the proxy until its link has expired: the
+/// app lists the version again with the session and goes on.
+#[tokio::test]
+async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_goes_on() {
+    let held = "/files/packages/0040046952/110012/SU41_addresses.zip";
+    let s = Setup::start_with(
+        vec![Fault::HoldUntilExpired { prefix: held }],
+        &["--link-lifetime", "2"],
+    )
+    .await;
+    s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
+    s.h.sign_in_with_secret(KEY, SECRET).await;
+    s.h.find(".files-table").await;
+    let listed = s.requests_for("/versions/110012 ").len();
+    let stem = package_stem();
+    let zip = download_zip(&s, &format!("{stem}.zip")).await;
+    assert_holds(&s, zip, "packages/0040046952/110012", &PACKAGE_FILES);
+    assert_eq!(s.requests_for(held).len(), 2, "refused once, then fetched");
+    assert_eq!(
+        s.requests_for("/versions/110012 ").len(),
+        listed + 1,
+        "the version was listed once more"
+    );
+    s.h.stop().await;
+}
+
+#[tokio::test]
+async fn a_selection_larger_than_the_part_size_is_saved_as_numbered_parts() {
+    let s = on_the_product_page(vec![]).await;
+    // A few kB a part: the four small files make several parts.
+    let size = s.h.find(".zip-download .part-size").await;
+    size.clear().await.unwrap();
+    size.send_keys("0.004").await.unwrap();
+    s.h.click(".zip-download .folder-controls .button").await;
+    let summary =
+        s.h.wait_for_text_within(".zip-download .bulk-summary", "Done", WITHIN)
+            .await;
+    assert!(summary.contains("4 downloaded"), "{summary}");
+    let lines = s.h.text(".zip-parts").await;
+    let count = lines.lines().filter(|line| line.contains(".zip")).count();
+    assert!(count > 1, "{lines}");
+    assert_eq!(
+        lines
+            .lines()
+            .filter(|line| line.ends_with(": saved"))
+            .count(),
+        count,
+        "{lines}"
+    );
+    let mut all = BTreeMap::new();
+    for part in 1..=count {
+        let name = format!("{PRODUCT_ZIP}-part{part}-of-{count}.zip");
+        let mut zip = entries(&s.h.wait_for_download(&name, WITHIN).await);
+        assert!(zip.remove("checksums.md5").is_some());
+        assert!(zip.remove("download-report.json").is_some());
+        all.extend(zip);
+    }
+    let found: Vec<&str> = all.keys().map(String::as_str).collect();
+    assert_eq!(found, PRODUCT_FILES);
+    for (name, bytes) in &all {
+        assert_eq!(
+            md5_hex(bytes),
+            s.demo_md5(&format!("files/OpenTOID/{name}"))
+        );
+    }
+    s.h.stop().await;
+}

@@ -1,0 +1,86 @@
+//! Where each file of a bulk download is fetched from, shared by the folder and the
+//! zip: the listed address of an open product's file; for a data-package file, a fresh
+//! direct address asked for with the signed-in credentials (in a header, never in an
+//! address). Listed addresses expire, so a refused one is listed anew.
+
+use std::cell::RefCell;
+
+use download_api::Download;
+use explorer_logic::bulk::queue::{Event, Failure, FileId, fetch_address};
+
+use super::PackageVersion;
+use crate::api::ServiceContext;
+use crate::auth::Session;
+
+/// The files' addresses, kept fresh.
+pub struct Links {
+    downloads: RefCell<Vec<Download>>,
+    package: Option<PackageVersion>,
+    service: ServiceContext,
+    session: Session,
+}
+
+impl Links {
+    pub fn new(
+        downloads: Vec<Download>,
+        package: Option<PackageVersion>,
+        service: ServiceContext,
+        session: Session,
+    ) -> Links {
+        Links {
+            downloads: RefCell::new(downloads),
+            package,
+            service,
+            session,
+        }
+    }
+
+    /// Where to fetch `file` now: its listed address, or for a data-package file a
+    /// fresh direct address (or the listed signed one when the service only redirects).
+    pub async fn address(&self, file: FileId) -> Result<String, Failure> {
+        let (listed, file_name) = {
+            let downloads = self.downloads.borrow();
+            (
+                downloads[file].url.clone(),
+                downloads[file].file_name.clone(),
+            )
+        };
+        let Some(package) = &self.package else {
+            return Ok(listed);
+        };
+        let api = self.service.api_untracked();
+        let answer = api
+            .direct_download_url(&package.package_id, &package.version_id, &file_name)
+            .await;
+        fetch_address(self.session.guard(&api, answer), &listed)
+    }
+
+    /// Lists the files again for fresh links after `file`'s was refused: the version
+    /// with the session's credentials. An open product's listed address redirects
+    /// afresh each time, so there is nothing to list.
+    pub async fn refresh(&self, file: FileId) -> Event {
+        let Some(package) = &self.package else {
+            return Event::Refreshed { file };
+        };
+        let api = self.service.api_untracked();
+        let answer = api.version(&package.package_id, &package.version_id).await;
+        match self.session.guard(&api, answer) {
+            Ok(version) => {
+                let mut downloads = self.downloads.borrow_mut();
+                for fresh in version.downloads {
+                    if let Some(old) = downloads
+                        .iter_mut()
+                        .find(|d| d.file_name == fresh.file_name)
+                    {
+                        old.url = fresh.url;
+                    }
+                }
+                Event::Refreshed { file }
+            }
+            Err(error) => Event::RefreshFailed {
+                file,
+                failure: error.into(),
+            },
+        }
+    }
+}

@@ -1,0 +1,759 @@
+//! "Download as .zip": the listed files streamed, in order, into zips the browser saves
+//! with its own download manager, a part at a time, each file's md5 checked as it
+//! arrives. The rules (what goes next, resume, retry, fresh links) are
+//! `explorer_logic::bulk::queue`'s, the parts and their exact lengths
+//! `explorer_logic::bulk::zip`'s; this only does the I/O.
+//!
+//! Files are fetched several at a time but written one after the other: a file ahead
+//! of the one being written keeps at most [`AHEAD_BYTES`] in memory, then waits its
+//! turn (its connection waits with it), so no file is ever whole in memory.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use download_api::Download;
+use explorer_logic::bulk::export::file_stem;
+use explorer_logic::bulk::queue::{
+    Action, Answer, Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, REPORT_NAME,
+    Rate,
+};
+use explorer_logic::bulk::zip::{
+    CHECKSUMS_NAME, DEFAULT_PART_SIZE, Part, Written, checksums, part_file_name, plan, report,
+    start_entry,
+};
+use gloo_timers::future::sleep;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use md5::{Digest, Md5};
+use rawzip::ZipArchiveWriter;
+use web_sys::{AbortController, AbortSignal};
+
+use super::PackageVersion;
+use super::folder::{Bar, FileLines, Lines, now};
+use super::links::Links;
+use super::zip_saver::ZipSaver;
+use crate::api::{ServiceContext, fetch_file_from};
+use crate::auth::use_session;
+use crate::fs_access::{Chunks, Pace};
+
+/// Files fetched at once unless the user says otherwise.
+const DEFAULT_PARALLEL: usize = 3;
+/// How many bytes a file fetched ahead of the one being written may hold.
+const AHEAD_BYTES: usize = 8 * 1024 * 1024;
+/// How many bytes of zip are gathered before they go to the browser.
+const HAND_OVER_BYTES: usize = 1024 * 1024;
+/// How often progress is redrawn while bytes flow.
+const REDRAW_MS: f64 = 150.0;
+
+/// What arrived of one file and is not in the zip yet.
+#[derive(Default)]
+struct Slot {
+    chunks: VecDeque<Vec<u8>>,
+    /// Bytes in `chunks`.
+    held: usize,
+    /// Bytes of the file received so far (in `chunks` or written).
+    received: u64,
+    /// The md5 of the bytes received so far; taken by the transfer under way.
+    hasher: Option<Md5>,
+    /// The md5 of the whole file, once every byte is in.
+    md5: Option<String>,
+}
+
+/// Where one part is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum PartState {
+    Waiting,
+    Saving,
+    Saved,
+    Failed(String),
+}
+
+/// What the zip takes next from a file.
+enum Next {
+    Bytes(Vec<u8>),
+    End,
+    Wait,
+    Failed(String),
+}
+
+/// Wakes every task waiting for something to change (bytes arrived, bytes taken).
+#[derive(Default)]
+struct Wakeup(RefCell<Vec<js_sys::Function>>);
+
+impl Wakeup {
+    async fn wait(&self) {
+        let mut resolve = None;
+        let promise = js_sys::Promise::new(&mut |r, _| resolve = Some(r));
+        self.0.borrow_mut().extend(resolve);
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+
+    fn wake(&self) {
+        for resolve in self.0.take() {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+        }
+    }
+}
+
+/// The zip's bytes, gathered until they are handed to the browser.
+struct Gathered(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Gathered {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One run: the queue, the parts and the transfers under way.
+struct ZipRun {
+    queue: RefCell<Queue>,
+    links: Links,
+    stem: String,
+    parts: Vec<Part>,
+    part_states: RefCell<Vec<PartState>>,
+    slots: Vec<RefCell<Slot>>,
+    transfers: RefCell<Vec<(FileId, AbortController)>>,
+    /// A part is being written.
+    writing: Cell<bool>,
+    cancelled: Cell<bool>,
+    notify: Wakeup,
+    /// Why the run stopped before starting, for the user.
+    stopped: RefCell<Option<String>>,
+    rate: RefCell<Rate>,
+    last_redraw: Cell<f64>,
+    redraw_due: Cell<bool>,
+    changed: Trigger,
+    lines: Arc<Lines>,
+}
+
+impl ZipRun {
+    fn redraw(&self, now: bool) {
+        let time = js_sys::Date::now();
+        if now || time - self.last_redraw.get() > REDRAW_MS {
+            self.last_redraw.set(time);
+            let queue = self.queue.borrow();
+            self.rate.borrow_mut().sample(time as u64, queue.bytes().0);
+            self.lines.update(&queue);
+            drop(queue);
+            self.changed.notify();
+        }
+    }
+
+    /// Redraws now, or once at the end of the current interval.
+    fn redraw_soon(self: &Rc<Self>) {
+        let wait = self.last_redraw.get() + REDRAW_MS - js_sys::Date::now();
+        if wait <= 0.0 {
+            self.redraw(true);
+        } else if !self.redraw_due.replace(true) {
+            let run = Rc::clone(self);
+            spawn_local(async move {
+                sleep(Duration::from_millis(wait as u64 + 1)).await;
+                run.redraw_due.set(false);
+                run.redraw(true);
+            });
+        }
+    }
+
+    fn handle(self: &Rc<Self>, event: Event) {
+        let actions = self.queue.borrow_mut().handle(event);
+        self.apply(actions);
+    }
+
+    fn apply(self: &Rc<Self>, actions: Vec<Action>) {
+        for action in actions {
+            let run = Rc::clone(self);
+            match action {
+                Action::Inspect { file } => {
+                    // What the zip holds of it: the bytes received so far.
+                    let size = self.slots[file].borrow().received;
+                    spawn_local(async move {
+                        run.handle(Event::Existing {
+                            file,
+                            size,
+                            md5: None,
+                        });
+                    });
+                }
+                Action::Fetch { file, range_from } => spawn_local(async move {
+                    let event = run.fetch(file, range_from).await;
+                    run.handle(event);
+                }),
+                Action::Retry { file, after } => spawn_local(async move {
+                    sleep(after).await;
+                    run.handle(Event::RetryDue { file });
+                }),
+                Action::Refresh { file } => spawn_local(async move {
+                    let event = run.links.refresh(file).await;
+                    run.handle(event);
+                }),
+                Action::Stop { reason } => *run.stopped.borrow_mut() = Some(reason),
+                Action::Skip { .. } | Action::Report { .. } | Action::SignIn => {}
+            }
+        }
+        // The zip being written may wait for what just happened.
+        self.notify.wake();
+        self.redraw_soon();
+    }
+
+    /// Starts writing the next part waiting, if none is being written.
+    fn pump(self: &Rc<Self>, opened: Option<ZipSaver>) {
+        if self.cancelled.get() || self.stopped.borrow().is_some() {
+            // The parts not begun are not begun at all.
+            for state in self.part_states.borrow_mut().iter_mut() {
+                if *state == PartState::Waiting {
+                    *state = PartState::Failed("cancelled".into());
+                }
+            }
+            return;
+        }
+        if self.writing.get() {
+            return;
+        }
+        let next = self
+            .part_states
+            .borrow()
+            .iter()
+            .position(|state| *state == PartState::Waiting);
+        if let Some(part) = next {
+            self.writing.set(true);
+            self.part_states.borrow_mut()[part] = PartState::Saving;
+            let run = Rc::clone(self);
+            spawn_local(async move { run.write_part(part, opened).await });
+        }
+    }
+
+    async fn write_part(self: Rc<Self>, part: usize, opened: Option<ZipSaver>) {
+        let saver = match opened {
+            Some(saver) => Ok(saver),
+            None => {
+                let name = part_file_name(&self.stem, part, self.parts.len());
+                ZipSaver::open(&name, self.parts[part].length).await
+            }
+        };
+        match saver {
+            Ok(saver) => match self.write_entries(part, &saver).await {
+                Ok(()) => {
+                    saver.finish();
+                    self.part_states.borrow_mut()[part] = PartState::Saved;
+                }
+                Err(why) => {
+                    saver.abort(&why);
+                    self.part_failed(part, why);
+                }
+            },
+            Err(why) => self.part_failed(part, format!("the download could not start: {why}")),
+        }
+        for file in self.parts[part].files.clone() {
+            let mut slot = self.slots[file].borrow_mut();
+            slot.chunks.clear();
+            slot.held = 0;
+        }
+        self.writing.set(false);
+        self.pump(None);
+        self.redraw(true);
+    }
+
+    /// A part that cannot be completed: its files are given up (and stop), the rest go on.
+    fn part_failed(self: &Rc<Self>, part: usize, why: String) {
+        let files = self.parts[part].files.clone();
+        let reason = format!("its zip (part {}) was not saved", part + 1);
+        self.part_states.borrow_mut()[part] = PartState::Failed(why);
+        for (file, transfer) in self.transfers.borrow().iter() {
+            if files.contains(file) {
+                transfer.abort();
+            }
+        }
+        let actions = self.queue.borrow_mut().set_aside(files, &reason);
+        self.apply(actions);
+    }
+
+    /// Writes the files of `part` into a zip handed to `saver` as it grows, then its
+    /// checksums and report.
+    async fn write_entries(&self, part: usize, saver: &ZipSaver) -> Result<(), String> {
+        let zip_error = |error: rawzip::Error| format!("the zip could not be written ({error})");
+        let gathered = Rc::new(RefCell::new(Vec::with_capacity(2 * HAND_OVER_BYTES)));
+        let mut archive = ZipArchiveWriter::new(Gathered(Rc::clone(&gathered)));
+        let files = self.parts[part].files.clone();
+        for file in files.clone() {
+            let name = self.queue.borrow().file(file).name.clone();
+            let (mut entry, config) = start_entry(&mut archive, &name).map_err(zip_error)?;
+            let mut data = config.wrap(&mut entry);
+            loop {
+                if saver.cancelled() {
+                    return Err("the download was cancelled in the browser".into());
+                }
+                match self.next_chunk(file) {
+                    Next::Bytes(bytes) => {
+                        data.write_all(&bytes).map_err(|e| e.to_string())?;
+                        self.notify.wake();
+                        if gathered.borrow().len() >= HAND_OVER_BYTES {
+                            hand_over(&gathered, saver).await?;
+                        }
+                    }
+                    Next::End => break,
+                    Next::Failed(why) => return Err(why),
+                    Next::Wait => {
+                        // What is gathered goes to the browser while the file is awaited.
+                        hand_over(&gathered, saver).await?;
+                        self.notify.wait().await;
+                    }
+                }
+            }
+            let (_, descriptor) = data.finish().map_err(zip_error)?;
+            entry.finish(descriptor).map_err(zip_error)?;
+        }
+        let (sums, report) = {
+            let queue = self.queue.borrow();
+            let md5s: Vec<String> = files
+                .clone()
+                .map(|file| self.slots[file].borrow().md5.clone().unwrap_or_default())
+                .collect();
+            let written: Vec<Written> = files
+                .clone()
+                .zip(&md5s)
+                .map(|(file, md5)| Written {
+                    listed: queue.file(file),
+                    md5,
+                })
+                .collect();
+            (checksums(&written), report(&written))
+        };
+        for (name, text) in [(CHECKSUMS_NAME, sums), (REPORT_NAME, report)] {
+            let (mut entry, config) = start_entry(&mut archive, name).map_err(zip_error)?;
+            let mut data = config.wrap(&mut entry);
+            data.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+            let (_, descriptor) = data.finish().map_err(zip_error)?;
+            entry.finish(descriptor).map_err(zip_error)?;
+        }
+        archive.finish().map_err(zip_error)?;
+        hand_over(&gathered, saver).await
+    }
+
+    /// The next bytes of `file` for the zip, or why there are none now.
+    fn next_chunk(&self, file: FileId) -> Next {
+        let mut slot = self.slots[file].borrow_mut();
+        if let Some(bytes) = slot.chunks.pop_front() {
+            slot.held -= bytes.len();
+            return Next::Bytes(bytes);
+        }
+        if slot.md5.is_some() {
+            return Next::End;
+        }
+        if let Some(reason) = self.stopped.borrow().clone() {
+            return Next::Failed(reason);
+        }
+        let queue = self.queue.borrow();
+        match queue.state(file) {
+            FileState::Done(Outcome::Failed(reason)) => {
+                Next::Failed(format!("{}: {reason}", queue.file(file).name))
+            }
+            FileState::Done(Outcome::Cancelled) => Next::Failed("cancelled".into()),
+            _ => Next::Wait,
+        }
+    }
+
+    /// Stops the transfers under way (cancel).
+    fn interrupt_all(&self) {
+        for (_, transfer) in self.transfers.borrow().iter() {
+            transfer.abort();
+        }
+        self.notify.wake();
+    }
+
+    async fn fetch(self: &Rc<Self>, file: FileId, from: u64) -> Event {
+        let Ok(controller) = AbortController::new() else {
+            return failed(file, Failure::Other("the browser refused".into()));
+        };
+        self.transfers.borrow_mut().push((file, controller.clone()));
+        let hasher = self.slots[file].borrow_mut().hasher.take();
+        let mut hasher = hasher.unwrap_or_default();
+        let event = self
+            .transfer(file, from, &controller.signal(), &mut hasher)
+            .await;
+        self.slots[file].borrow_mut().hasher = Some(hasher);
+        self.transfers.borrow_mut().retain(|(f, _)| *f != file);
+        event
+    }
+
+    /// Streams the file from byte `from` into its slot, where the zip takes it.
+    async fn transfer(
+        self: &Rc<Self>,
+        file: FileId,
+        from: u64,
+        signal: &AbortSignal,
+        hasher: &mut Md5,
+    ) -> Event {
+        let url = match self.links.address(file).await {
+            Ok(url) => url,
+            Err(failure) => return failed(file, failure),
+        };
+        let response = match fetch_file_from(&url, from, signal).await {
+            Ok(response) => response,
+            Err(_) if signal.aborted() => return Event::Interrupted { file },
+            Err(_) => return failed(file, Failure::Unreachable),
+        };
+        let headers = response.headers();
+        let (content_range, retry_after) =
+            (headers.get("content-range"), headers.get("retry-after"));
+        let answer = Answer {
+            status: response.status(),
+            content_range: content_range.as_deref(),
+            retry_after: retry_after.as_deref(),
+        };
+        let start = match answer.start(from, now()) {
+            Ok(start) => start,
+            Err(failure) => return failed(file, failure),
+        };
+        // The service sent it all where a part was asked for: what the zip holds
+        // already is passed over.
+        let mut pass_over = from - start;
+        self.handle(Event::Started { file, from });
+        let listed = self.queue.borrow().file(file).size;
+        let Some(body) = response.body() else {
+            return self.complete(file, listed, hasher);
+        };
+        let mut chunks = Chunks::of(&body);
+        let mut pace = Pace::default();
+        loop {
+            let mut bytes = match chunks.next_bytes().await {
+                Ok(Some(bytes)) => bytes,
+                Ok(None) => return self.complete(file, listed, hasher),
+                Err(_) if signal.aborted() => return Event::Interrupted { file },
+                Err(_) => return failed(file, Failure::Dropped),
+            };
+            if pass_over > 0 {
+                let skip = pass_over.min(bytes.len() as u64);
+                bytes.drain(..skip as usize);
+                pass_over -= skip;
+                if bytes.is_empty() {
+                    continue;
+                }
+            }
+            let length = bytes.len();
+            {
+                let mut slot = self.slots[file].borrow_mut();
+                if listed.is_some_and(|size| slot.received + length as u64 > size) {
+                    chunks.cancel();
+                    let reason = "the service sent more bytes than it listed".to_owned();
+                    return failed(file, Failure::Other(reason));
+                }
+                hasher.update(&bytes);
+                slot.received += length as u64;
+                slot.held += length;
+                slot.chunks.push_back(bytes);
+            }
+            self.queue.borrow_mut().handle(Event::Chunk {
+                file,
+                bytes: length as u64,
+            });
+            self.notify.wake();
+            self.redraw(false);
+            // Ahead of the zip: wait until it has taken enough.
+            while self.slots[file].borrow().held > AHEAD_BYTES && !signal.aborted() {
+                self.notify.wait().await;
+            }
+            if signal.aborted() {
+                chunks.cancel();
+                return Event::Interrupted { file };
+            }
+            pace.breathe().await;
+        }
+    }
+
+    /// The answer ended: the whole file is in, unless it came short of the listing.
+    fn complete(&self, file: FileId, listed: Option<u64>, hasher: &mut Md5) -> Event {
+        let mut slot = self.slots[file].borrow_mut();
+        if listed.is_some_and(|size| slot.received < size) {
+            return failed(file, Failure::Dropped);
+        }
+        let md5 = format!("{:x}", std::mem::take(hasher).finalize());
+        slot.md5 = Some(md5.clone());
+        Event::Finished { file, md5 }
+    }
+
+    /// Fetches part `part` again, alone.
+    fn retry_part(self: &Rc<Self>, part: usize) {
+        let files = self.parts[part].files.clone();
+        for file in files.clone() {
+            *self.slots[file].borrow_mut() = Slot::default();
+        }
+        self.part_states.borrow_mut()[part] = PartState::Waiting;
+        let actions = self.queue.borrow_mut().restart(files);
+        self.apply(actions);
+        self.pump(None);
+    }
+
+    /// Every part is saved or given up.
+    fn is_finished(&self) -> bool {
+        self.stopped.borrow().is_some()
+            || (self.queue.borrow().is_finished()
+                && self
+                    .part_states
+                    .borrow()
+                    .iter()
+                    .all(|state| matches!(state, PartState::Saved | PartState::Failed(_))))
+    }
+
+    /// The parts' lines: `Part 2 of 3, x-part2-of-3.zip: saved`.
+    fn part_lines(&self) -> Vec<(usize, String, bool)> {
+        let count = self.parts.len();
+        self.part_states
+            .borrow()
+            .iter()
+            .enumerate()
+            .map(|(part, state)| {
+                let name = part_file_name(&self.stem, part, count);
+                let (what, failed) = match state {
+                    PartState::Waiting => ("waiting".to_owned(), false),
+                    PartState::Saving => ("being saved".to_owned(), false),
+                    PartState::Saved => ("saved".to_owned(), false),
+                    PartState::Failed(why) => (format!("not saved: {why}"), true),
+                };
+                (part, format!("{name}: {what}"), failed)
+            })
+            .collect()
+    }
+}
+
+fn failed(file: FileId, failure: Failure) -> Event {
+    Event::Failed { file, failure }
+}
+
+/// Hands what is gathered to the browser.
+async fn hand_over(gathered: &Rc<RefCell<Vec<u8>>>, saver: &ZipSaver) -> Result<(), String> {
+    let bytes = std::mem::take(&mut *gathered.borrow_mut());
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    saver.write(&bytes).await?;
+    // The buffer is used again.
+    let mut kept = gathered.borrow_mut();
+    if kept.is_empty() {
+        *kept = bytes;
+        kept.clear();
+    }
+    Ok(())
+}
+
+/// Reads a part size typed in megabytes (decimals allowed).
+fn part_size_bytes(typed: &str) -> u64 {
+    typed
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|mb| *mb > 0.0)
+        .map_or(DEFAULT_PART_SIZE, |mb| (mb * 1e6) as u64)
+}
+
+/// The "Download as .zip" button, its progress and its summary.
+#[component]
+pub fn ZipDownload(
+    files: Signal<Vec<Download>>,
+    title: Signal<String>,
+    package: Option<PackageVersion>,
+) -> impl IntoView {
+    let service = expect_context::<ServiceContext>();
+    let session = use_session();
+    let run = RwSignal::new_local(None::<Rc<ZipRun>>);
+    let changed = Trigger::new();
+    let parallel = RwSignal::new(DEFAULT_PARALLEL);
+    let part_size = RwSignal::new((DEFAULT_PART_SIZE / 1_000_000).to_string());
+    let notice = RwSignal::new(None::<String>);
+    let starting = RwSignal::new(false);
+    let package = StoredValue::new(package);
+    on_cleanup(move || {
+        if let Some(run) = run.try_get_untracked().flatten() {
+            run.cancelled.set(true);
+            run.interrupt_all();
+        }
+    });
+    // A session that ended held the queue up: it goes on once signed in again.
+    Effect::new(move |_| {
+        if !service.credentials.with(Option::is_some) {
+            return;
+        }
+        if let Some(run) = run.get_untracked()
+            && run.queue.borrow().is_awaiting_sign_in()
+        {
+            let actions = run.queue.borrow_mut().signed_in();
+            run.apply(actions);
+        }
+    });
+
+    let start = move |_| {
+        if starting.get_untracked() {
+            return;
+        }
+        starting.set(true);
+        notice.set(None);
+        spawn_local(async move {
+            let downloads = files.get_untracked();
+            let listed = ListedFile::all_of(&downloads);
+            let parts = plan(&listed, part_size_bytes(&part_size.get_untracked()));
+            let stem = file_stem(&title.get_untracked());
+            // Nothing is fetched until the browser has taken the first zip.
+            let first =
+                ZipSaver::open(&part_file_name(&stem, 0, parts.len()), parts[0].length).await;
+            starting.set(false);
+            let first = match first {
+                Ok(saver) => saver,
+                Err(why) => {
+                    notice.set(Some(format!(
+                        "Could not start the zip: {why}. Nothing was downloaded. What works \
+                         instead: the script or the URL list below."
+                    )));
+                    return;
+                }
+            };
+            let queue = Queue::for_zip(listed, parallel.get_untracked());
+            let new = Rc::new(ZipRun {
+                lines: Arc::new(Lines::of(&queue)),
+                slots: (0..queue.len()).map(|_| RefCell::default()).collect(),
+                queue: RefCell::new(queue),
+                links: Links::new(downloads, package.get_value(), service, session),
+                stem,
+                part_states: RefCell::new(vec![PartState::Waiting; parts.len()]),
+                parts,
+                transfers: RefCell::default(),
+                writing: Cell::new(false),
+                cancelled: Cell::new(false),
+                notify: Wakeup::default(),
+                stopped: RefCell::default(),
+                rate: RefCell::default(),
+                last_redraw: Cell::new(0.0),
+                redraw_due: Cell::new(false),
+                changed,
+            });
+            run.set(Some(Rc::clone(&new)));
+            new.pump(Some(first));
+            let actions = new.queue.borrow_mut().start();
+            new.apply(actions);
+        });
+    };
+    let with_run = move |read: &dyn Fn(&ZipRun) -> String| {
+        changed.track();
+        run.with(|r| r.as_deref().map(read).unwrap_or_default())
+    };
+    let is = move |test: fn(&ZipRun) -> bool| {
+        changed.track();
+        run.with(|r| r.as_deref().is_some_and(test))
+    };
+    let running = move || starting.get() || is(|r| !r.is_finished());
+    let control = move |what: fn(&Rc<ZipRun>)| {
+        if let Some(run) = run.get_untracked() {
+            what(&run);
+        }
+    };
+
+    view! {
+        <div class="zip-download">
+            <div class="folder-controls">
+                <button type="button" class="button" disabled=running on:click=start>
+                    "Download as .zip"
+                </button>
+                <label class="parallel">
+                    "Files at once "
+                    <input
+                        type="number"
+                        min="1"
+                        max="8"
+                        prop:value=move || parallel.get().to_string()
+                        on:change=move |ev| {
+                            let n = event_target_value(&ev).parse().unwrap_or(DEFAULT_PARALLEL).clamp(1, 8);
+                            parallel.set(n);
+                            if let Some(run) = run.get_untracked() {
+                                let actions = run.queue.borrow_mut().set_parallel(n);
+                                run.apply(actions);
+                            }
+                        }
+                    />
+                </label>
+                <label class="parallel">
+                    "Part size (MB) "
+                    <input
+                        type="number"
+                        min="0"
+                        step="any"
+                        class="part-size"
+                        disabled=running
+                        prop:value=move || part_size.get()
+                        on:change=move |ev| part_size.set(event_target_value(&ev))
+                    />
+                </label>
+                <Show when=move || is(|r| !r.is_finished())>
+                    <button type="button" class="button secondary" on:click=move |_| control(|run| {
+                        run.cancelled.set(true);
+                        let actions = run.queue.borrow_mut().cancel();
+                        run.interrupt_all();
+                        run.apply(actions);
+                    })>"Cancel"</button>
+                </Show>
+            </div>
+            <p class="muted folder-hint">
+                "The browser saves the zip as it is written, with its real size; every file's MD5 is "
+                "checked as it arrives. A selection larger than the part size is saved as several zips."
+            </p>
+            {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
+            {move || {
+                changed.track();
+                run.with(|r| r.as_ref().and_then(|r| r.stopped.borrow().clone()))
+                    .map(|reason| view! {
+                        <p class="notice bulk-stopped" role="alert">
+                            {reason} " Nothing was downloaded. What works instead: the script or the URL list "
+                            "below, which fetch the files outside the browser."
+                        </p>
+                    })
+            }}
+            <Show when=move || is(|r| r.queue.borrow().is_awaiting_sign_in())>
+                <p class="notice" role="alert">
+                    "Your sign-in has ended. Sign in again and the download goes on where it stopped."
+                </p>
+            </Show>
+            <Show when=move || is(|_| true)>
+                <div class="bulk-total">
+                    <Bar label="All files".into() percent=Signal::derive(move || {
+                        changed.track();
+                        run.with(|r| r.as_deref().map_or(0, |r| r.queue.borrow().total_percent()))
+                    }) />
+                    <span class="bulk-total-text">{move || with_run(&|r| r.queue.borrow().total_text(&r.rate.borrow()))}</span>
+                </div>
+                <ul class="zip-parts" aria-label="Zips">
+                    {move || {
+                        changed.track();
+                        run.with(|r| r.as_ref().map(|r| r.part_lines())).unwrap_or_default()
+                            .into_iter()
+                            .map(|(part, text, failed)| view! {
+                                <li>
+                                    {text}
+                                    {failed.then(|| view! {
+                                        " "
+                                        <button type="button" class="button secondary" on:click=move |_| {
+                                            if let Some(run) = run.get_untracked() {
+                                                run.retry_part(part);
+                                            }
+                                        }>{format!("Retry part {}", part + 1)}</button>
+                                    })}
+                                </li>
+                            })
+                            .collect_view()
+                    }}
+                </ul>
+                {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.lines) /> }))}
+                <Show when=move || is(|r| r.is_finished() && r.stopped.borrow().is_none())>
+                    <div class="bulk-summary" role="status">
+                        <p>{move || with_run(&|r| r.queue.borrow().summary_text())}</p>
+                    </div>
+                </Show>
+            </Show>
+        </div>
+    }
+}

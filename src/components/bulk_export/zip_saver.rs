@@ -1,0 +1,295 @@
+//! A zip handed to the browser's own download manager while it is written: the page
+//! posts its bytes to the app's small service worker (`public/download-worker.js`),
+//! which answers a download address with them, asking for more as the browser takes
+//! them. The worker script is registered only when a zip starts; nothing of it loads
+//! before.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::api::within;
+
+/// The worker script, beside `index.html` (Trunk.toml and the release build copy it).
+const WORKER: &str = "download-worker.js";
+/// Where under the worker's scope a zip's address lies (the worker knows it too).
+const PREFIX: &str = "download-zip/";
+/// How long each step of starting a download may take before it is given up.
+const START_LIMIT: Duration = Duration::from_secs(15);
+/// How often the page tells the worker it is still needed.
+const PING_MS: i32 = 10_000;
+
+// The browser's service worker calls go through `Reflect` rather than web-sys
+// bindings: each binding is an import of the main module, and these would have grown
+// the gallery's first load for a feature used rarely.
+
+/// What a failed browser call threw, as text for the user.
+fn describe(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// `target[name]`, or `undefined`.
+fn field(target: &JsValue, name: &str) -> JsValue {
+    Reflect::get(target, &name.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Calls the method `name` of `target` with `argument`.
+fn call(target: &JsValue, name: &str, argument: &JsValue) -> Result<JsValue, String> {
+    let method: Function = field(target, name)
+        .dyn_into()
+        .map_err(|_| format!("this browser has no {name}"))?;
+    method.call1(target, argument).map_err(|e| describe(&e))
+}
+
+/// A message `{type, id, …fields}` for the worker.
+fn message(kind: &str, id: &str, fields: &[(&str, JsValue)]) -> JsValue {
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"type".into(), &kind.into());
+    let _ = Reflect::set(&message, &"id".into(), &id.into());
+    for (key, value) in fields {
+        let _ = Reflect::set(&message, &(*key).into(), value);
+    }
+    message.into()
+}
+
+/// The browser's service worker container, where it has one: not in Firefox's private
+/// windows, nor outside a secure context.
+fn service_workers() -> Option<JsValue> {
+    let window = web_sys::window()?;
+    if !field(&window, "isSecureContext").is_truthy() {
+        return None;
+    }
+    Some(field(&window.navigator(), "serviceWorker")).filter(|c| c.is_object())
+}
+
+/// Whether this browser may stream a zip at all.
+pub fn can_stream_zip() -> bool {
+    service_workers().is_some()
+}
+
+/// `path` beside the app's `index.html`: its base address (`<base href>`) up to its
+/// last `/`, then `path`.
+fn relative(path: &str) -> Result<String, String> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let base = field(&document, "baseURI")
+        .as_string()
+        .ok_or("no base address")?;
+    let base = base.split(['?', '#']).next().unwrap_or_default();
+    let folder = &base[..base.rfind('/').map_or(base.len(), |i| i + 1)];
+    Ok(format!("{folder}{path}"))
+}
+
+/// The app's worker, registered (once) and active.
+async fn worker() -> Result<JsValue, String> {
+    let container = service_workers().ok_or("this browser has no service workers here")?;
+    // Its scope is the folder it is in: the app's.
+    let registering = call(&container, "register", &relative(WORKER)?.into())?;
+    let registration =
+        match within(START_LIMIT, JsFuture::from(Promise::resolve(&registering))).await {
+            Some(Ok(registration)) => registration,
+            Some(Err(error)) => return Err(describe(&error)),
+            None => return Err("its registration did not finish".into()),
+        };
+    for _ in 0..150 {
+        let active = field(&registration, "active");
+        if active.is_object() {
+            return Ok(active);
+        }
+        gloo_timers::future::sleep(Duration::from_millis(100)).await;
+    }
+    Err("it did not become active".into())
+}
+
+/// What the worker said about this zip so far.
+#[derive(Default)]
+struct Heard {
+    ready: bool,
+    started: bool,
+    /// The person cancelled the download in the browser.
+    cancelled: bool,
+    /// How many chunks the worker's stream asked for and did not get yet.
+    credit: u32,
+    /// Wakes whoever waits for the next message.
+    wake: Option<Function>,
+}
+
+/// One zip being saved.
+pub struct ZipSaver {
+    id: String,
+    worker: JsValue,
+    container: JsValue,
+    heard: Rc<RefCell<Heard>>,
+    _on_message: Closure<dyn FnMut(JsValue)>,
+    frame: web_sys::Element,
+    ping: i32,
+    _on_ping: Closure<dyn FnMut()>,
+}
+
+impl ZipSaver {
+    /// Starts the browser's download of `name`, `length` bytes long when known. Only
+    /// once the browser has asked for the bytes is the saver handed back: an error
+    /// means nothing started.
+    pub async fn open(name: &str, length: Option<u64>) -> Result<ZipSaver, String> {
+        let worker = worker()
+            .await
+            .map_err(|why| format!("the download worker could not start ({why})"))?;
+        let container = service_workers().ok_or("no service workers")?;
+        // Unique enough among this page's zips: the worker forgets each once answered.
+        let id = format!("{:x}", (js_sys::Date::now() * 1000.0) as u64);
+        let heard = Rc::new(RefCell::new(Heard::default()));
+        let on_message = {
+            let (heard, id) = (Rc::clone(&heard), id.clone());
+            Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+                let data = field(&event, "data");
+                if field(&data, "id").as_string().as_deref() != Some(id.as_str()) {
+                    return;
+                }
+                let mut heard = heard.borrow_mut();
+                match field(&data, "type").as_string().as_deref() {
+                    Some("ready") => heard.ready = true,
+                    Some("started") => heard.started = true,
+                    Some("pull") => heard.credit += 1,
+                    Some("cancelled") => heard.cancelled = true,
+                    _ => {}
+                }
+                if let Some(wake) = heard.wake.take() {
+                    let _ = wake.call0(&JsValue::UNDEFINED);
+                }
+            })
+        };
+        // `onmessage`, not a listener: setting it lets the worker's messages through.
+        let _ = Reflect::set(&container, &"onmessage".into(), on_message.as_ref());
+
+        let on_ping = {
+            let (worker, ping) = (worker.clone(), message("ping", &id, &[]));
+            Closure::<dyn FnMut()>::new(move || {
+                let _ = call(&worker, "postMessage", &ping);
+            })
+        };
+        let window = web_sys::window().ok_or("no window")?;
+        let ping = window
+            .set_interval_with_callback_and_timeout_and_arguments_0(
+                on_ping.as_ref().unchecked_ref(),
+                PING_MS,
+            )
+            .map_err(|e| describe(&e))?;
+        let document = window.document().ok_or("no document")?;
+        let frame = document
+            .create_element("iframe")
+            .map_err(|e| describe(&e))?;
+        let saver = ZipSaver {
+            id,
+            worker,
+            container,
+            heard,
+            _on_message: on_message,
+            frame,
+            ping,
+            _on_ping: on_ping,
+        };
+        let length = length.map_or(JsValue::NULL, |l| JsValue::from_f64(l as f64));
+        saver.post(message(
+            "zip",
+            &saver.id,
+            &[("name", name.into()), ("length", length)],
+        ))?;
+        if !saver.wait(|h| h.ready).await {
+            return Err("the download worker did not answer".into());
+        }
+        let address = relative(&format!(
+            "{PREFIX}{}/{}",
+            saver.id,
+            js_sys::encode_uri_component(name)
+        ))?;
+        let _ = saver.frame.set_attribute("hidden", "");
+        let _ = saver.frame.set_attribute("title", "zip download");
+        let _ = saver.frame.set_attribute("src", &address);
+        let body = document.body().ok_or("no page body")?;
+        body.append_child(&saver.frame).map_err(|e| describe(&e))?;
+        if !saver.wait(|h| h.started).await {
+            saver.abort("the browser did not start the download");
+            return Err(
+                "the browser did not start the download (this site may not serve the download worker)".into(),
+            );
+        }
+        Ok(saver)
+    }
+
+    fn post(&self, message: JsValue) -> Result<(), String> {
+        call(&self.worker, "postMessage", &message).map(drop)
+    }
+
+    /// Waits until `test` holds of what was heard (or the person cancelled); false
+    /// after [`START_LIMIT`] without it.
+    async fn wait(&self, test: impl Fn(&Heard) -> bool) -> bool {
+        within(START_LIMIT, self.until(test)).await.is_some()
+    }
+
+    /// Waits, however long, until `test` holds or the person cancelled.
+    async fn until(&self, test: impl Fn(&Heard) -> bool) {
+        loop {
+            let promise = {
+                let mut heard = self.heard.borrow_mut();
+                if heard.cancelled || test(&heard) {
+                    return;
+                }
+                let mut wake = None;
+                let promise = Promise::new(&mut |resolve, _| wake = Some(resolve));
+                heard.wake = wake;
+                promise
+            };
+            let _ = JsFuture::from(promise).await;
+        }
+    }
+
+    /// Whether the person cancelled the download in the browser.
+    pub fn cancelled(&self) -> bool {
+        self.heard.borrow().cancelled
+    }
+
+    /// Hands `bytes` on once the browser wants more; an error when the person
+    /// cancelled the download.
+    pub async fn write(&self, bytes: &[u8]) -> Result<(), String> {
+        self.until(|h| h.credit > 0).await;
+        if self.cancelled() {
+            return Err("the download was cancelled in the browser".into());
+        }
+        self.heard.borrow_mut().credit -= 1;
+        let chunk = Uint8Array::from(bytes);
+        self.post(message("chunk", &self.id, &[("chunk", chunk.into())]))
+    }
+
+    /// The zip is whole: the browser's download completes.
+    pub fn finish(&self) {
+        let _ = self.post(message("end", &self.id, &[]));
+    }
+
+    /// The zip cannot be completed: the browser's download fails, saying `reason`.
+    pub fn abort(&self, reason: &str) {
+        let _ = self.post(message("abort", &self.id, &[("reason", reason.into())]));
+    }
+}
+
+impl Drop for ZipSaver {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            window.clear_interval_with_handle(self.ping);
+        }
+        let _ = Reflect::set(&self.container, &"onmessage".into(), &JsValue::NULL);
+        // The download belongs to the browser by now; the frame goes a while later,
+        // once the worker has surely handed over the last bytes.
+        let frame = self.frame.clone();
+        gloo_timers::callback::Timeout::new(60_000, move || frame.remove()).forget();
+    }
+}

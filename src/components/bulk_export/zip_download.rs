@@ -67,6 +67,9 @@ struct Slot {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum PartState {
     Waiting,
+    /// Its files are fetched; the browser saves it once the person asks (browsers
+    /// refuse a page's second download unless the person clicked for it).
+    Ready,
     Saving,
     Saved,
     Failed(String),
@@ -223,12 +226,22 @@ impl ZipRun {
             .borrow()
             .iter()
             .position(|state| *state == PartState::Waiting);
-        if let Some(part) = next {
-            self.writing.set(true);
-            self.part_states.borrow_mut()[part] = PartState::Saving;
-            let run = Rc::clone(self);
-            spawn_local(async move { run.write_part(part, opened).await });
+        match (next, opened) {
+            (Some(part), Some(opened)) => self.save_part(part, Some(opened)),
+            (Some(part), None) => self.part_states.borrow_mut()[part] = PartState::Ready,
+            (None, _) => {}
         }
+    }
+
+    /// Starts saving `part` (the person asked for it, or its zip is open already).
+    fn save_part(self: &Rc<Self>, part: usize, opened: Option<ZipSaver>) {
+        if self.writing.replace(true) {
+            return;
+        }
+        self.part_states.borrow_mut()[part] = PartState::Saving;
+        let run = Rc::clone(self);
+        spawn_local(async move { run.write_part(part, opened).await });
+        self.redraw(true);
     }
 
     async fn write_part(self: Rc<Self>, part: usize, opened: Option<ZipSaver>) {
@@ -489,6 +502,8 @@ impl ZipRun {
         self.part_states.borrow_mut()[part] = PartState::Waiting;
         let actions = self.queue.borrow_mut().restart(files);
         self.apply(actions);
+        // The person's click: the browser lets this download start.
+        self.save_part(part, None);
         self.pump(None);
     }
 
@@ -503,8 +518,8 @@ impl ZipRun {
                     .all(|state| matches!(state, PartState::Saved | PartState::Failed(_))))
     }
 
-    /// The parts' lines: `Part 2 of 3, x-part2-of-3.zip: saved`.
-    fn part_lines(&self) -> Vec<(usize, String, bool)> {
+    /// The parts' lines: `x-part2-of-3.zip: saved`, and which button each offers.
+    fn part_lines(&self) -> Vec<(usize, String, PartButton)> {
         let count = self.parts.len();
         self.part_states
             .borrow()
@@ -512,16 +527,25 @@ impl ZipRun {
             .enumerate()
             .map(|(part, state)| {
                 let name = part_file_name(&self.stem, part, count);
-                let (what, failed) = match state {
-                    PartState::Waiting => ("waiting".to_owned(), false),
-                    PartState::Saving => ("being saved".to_owned(), false),
-                    PartState::Saved => ("saved".to_owned(), false),
-                    PartState::Failed(why) => (format!("not saved: {why}"), true),
+                let (what, button) = match state {
+                    PartState::Waiting => ("waiting".to_owned(), PartButton::None),
+                    PartState::Ready => ("ready to save".to_owned(), PartButton::Save),
+                    PartState::Saving => ("being saved".to_owned(), PartButton::None),
+                    PartState::Saved => ("saved".to_owned(), PartButton::None),
+                    PartState::Failed(why) => (format!("not saved: {why}"), PartButton::Retry),
                 };
-                (part, format!("{name}: {what}"), failed)
+                (part, format!("{name}: {what}"), button)
             })
             .collect()
     }
+}
+
+/// What a part's line offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PartButton {
+    None,
+    Save,
+    Retry,
 }
 
 fn failed(file: FileId, failure: Failure) -> Event {
@@ -700,7 +724,8 @@ pub fn ZipDownload(
             </div>
             <p class="muted folder-hint">
                 "The browser saves the zip as it is written, with its real size; every file's MD5 is "
-                "checked as it arrives. A selection larger than the part size is saved as several zips."
+                "checked as it arrives. A selection larger than the part size is saved as several zips, "
+                "each once you click for it (browsers ask before a page saves a second file)."
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
             {move || {
@@ -731,18 +756,28 @@ pub fn ZipDownload(
                         changed.track();
                         run.with(|r| r.as_ref().map(|r| r.part_lines())).unwrap_or_default()
                             .into_iter()
-                            .map(|(part, text, failed)| view! {
-                                <li>
-                                    {text}
-                                    {failed.then(|| view! {
-                                        " "
-                                        <button type="button" class="button secondary" on:click=move |_| {
-                                            if let Some(run) = run.get_untracked() {
-                                                run.retry_part(part);
-                                            }
-                                        }>{format!("Retry part {}", part + 1)}</button>
-                                    })}
-                                </li>
+                            .map(|(part, text, button)| {
+                                let click = move |_| {
+                                    if let Some(run) = run.get_untracked() {
+                                        match button {
+                                            PartButton::Save => run.save_part(part, None),
+                                            _ => run.retry_part(part),
+                                        }
+                                    }
+                                };
+                                let label = match button {
+                                    PartButton::Save => format!("Save part {}", part + 1),
+                                    _ => format!("Retry part {}", part + 1),
+                                };
+                                view! {
+                                    <li>
+                                        {text}
+                                        {(button != PartButton::None).then(|| view! {
+                                            " "
+                                            <button type="button" class="button secondary" on:click=click>{label}</button>
+                                        })}
+                                    </li>
+                                }
                             })
                             .collect_view()
                     }}

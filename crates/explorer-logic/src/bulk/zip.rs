@@ -80,6 +80,11 @@ pub fn plan(files: &[ListedFile], part_size: u64) -> Vec<Part> {
 /// What the zip of part `index` (from 0) of `count` is called: `stem.zip`, or
 /// `stem-part2-of-3.zip`.
 pub fn part_file_name(stem: &str, index: usize, count: usize) -> String {
+    // A title's stem may end with a separator (`…-all-formats-`).
+    let stem = match stem.trim_end_matches(['-', '.', ' ']) {
+        "" => "download",
+        stem => stem,
+    };
     if count <= 1 {
         format!("{stem}.zip")
     } else {
@@ -410,6 +415,8 @@ mod tests {
         assert_eq!(whole.len(), 1);
         assert_eq!(whole[0].length, part_length(&files));
         assert_eq!(part_file_name("OpenMapLocal", 0, 1), "OpenMapLocal.zip");
+        assert_eq!(part_file_name("all-formats-", 0, 1), "all-formats.zip");
+        assert_eq!(part_file_name("", 0, 1), "download.zip");
         assert_eq!(
             part_file_name("OpenMapLocal", 1, 3),
             "OpenMapLocal-part2-of-3.zip"

@@ -42,8 +42,11 @@ use crate::fs_access::{Chunks, Pace};
 
 /// Files fetched at once unless the user says otherwise.
 const DEFAULT_PARALLEL: usize = 3;
-/// How many bytes a file fetched ahead of the one being written may hold.
+/// How many bytes a file may hold before the zip takes them.
 const AHEAD_BYTES: usize = 8 * 1024 * 1024;
+/// How many bytes all files ahead of the one being written may hold together (files
+/// fetched whole wait in memory for their turn).
+const ALL_AHEAD_BYTES: usize = 32 * 1024 * 1024;
 /// How many bytes of zip are gathered before they go to the browser.
 const HAND_OVER_BYTES: usize = 1024 * 1024;
 /// How often progress is redrawn while bytes flow.
@@ -127,6 +130,10 @@ struct ZipRun {
     transfers: RefCell<Vec<(FileId, AbortController)>>,
     /// A part is being written.
     writing: Cell<bool>,
+    /// The file being written into the zip, whose bytes may always come.
+    head: Cell<Option<FileId>>,
+    /// Bytes held by every slot.
+    held: Cell<usize>,
     cancelled: Cell<bool>,
     notify: Wakeup,
     /// Why the run stopped before starting, for the user.
@@ -268,8 +275,11 @@ impl ZipRun {
         for file in self.parts[part].files.clone() {
             let mut slot = self.slots[file].borrow_mut();
             slot.chunks.clear();
+            self.held.set(self.held.get() - slot.held);
             slot.held = 0;
         }
+        self.head.set(None);
+        self.notify.wake();
         self.writing.set(false);
         self.pump(None);
         self.redraw(true);
@@ -297,6 +307,8 @@ impl ZipRun {
         let mut archive = ZipArchiveWriter::new(Gathered(Rc::clone(&gathered)));
         let files = self.parts[part].files.clone();
         for file in files.clone() {
+            self.head.set(Some(file));
+            self.notify.wake();
             let name = self.queue.borrow().file(file).name.clone();
             let (mut entry, config) = start_entry(&mut archive, &name).map_err(zip_error)?;
             let mut data = config.wrap(&mut entry);
@@ -356,6 +368,7 @@ impl ZipRun {
         let mut slot = self.slots[file].borrow_mut();
         if let Some(bytes) = slot.chunks.pop_front() {
             slot.held -= bytes.len();
+            self.held.set(self.held.get() - bytes.len());
             return Next::Bytes(bytes);
         }
         if slot.md5.is_some() {
@@ -372,6 +385,12 @@ impl ZipRun {
             FileState::Done(Outcome::Cancelled) => Next::Failed("cancelled".into()),
             _ => Next::Wait,
         }
+    }
+
+    /// Whether `file` must wait for the zip to take some of what is held.
+    fn holds_too_much(&self, file: FileId) -> bool {
+        self.slots[file].borrow().held > AHEAD_BYTES
+            || (self.head.get() != Some(file) && self.held.get() > ALL_AHEAD_BYTES)
     }
 
     /// Stops the transfers under way (cancel).
@@ -462,6 +481,7 @@ impl ZipRun {
                 hasher.update(&bytes);
                 slot.received += length as u64;
                 slot.held += length;
+                self.held.set(self.held.get() + length);
                 slot.chunks.push_back(bytes);
             }
             self.queue.borrow_mut().handle(Event::Chunk {
@@ -471,7 +491,7 @@ impl ZipRun {
             self.notify.wake();
             self.redraw(false);
             // Ahead of the zip: wait until it has taken enough.
-            while self.slots[file].borrow().held > AHEAD_BYTES && !signal.aborted() {
+            while self.holds_too_much(file) && !signal.aborted() {
                 self.notify.wait().await;
             }
             if signal.aborted() {
@@ -497,7 +517,8 @@ impl ZipRun {
     fn retry_part(self: &Rc<Self>, part: usize) {
         let files = self.parts[part].files.clone();
         for file in files.clone() {
-            *self.slots[file].borrow_mut() = Slot::default();
+            let old = std::mem::take(&mut *self.slots[file].borrow_mut());
+            self.held.set(self.held.get() - old.held);
         }
         self.part_states.borrow_mut()[part] = PartState::Waiting;
         let actions = self.queue.borrow_mut().restart(files);
@@ -649,6 +670,8 @@ pub fn ZipDownload(
                 parts,
                 transfers: RefCell::default(),
                 writing: Cell::new(false),
+                head: Cell::new(None),
+                held: Cell::new(0),
                 cancelled: Cell::new(false),
                 notify: Wakeup::default(),
                 stopped: RefCell::default(),

@@ -21,6 +21,10 @@ const WORKER: &str = "download-worker.js";
 const PREFIX: &str = "download-zip/";
 /// How long each step of starting a download may take before it is given up.
 const START_LIMIT: Duration = Duration::from_secs(15);
+/// How many chunks may be on their way to the worker before it asks for more: waiting
+/// for each one's "pull" made every small file a round trip between the page and the
+/// worker. The worker's queue holds at most this many chunks more than it asked for.
+const WINDOW: u32 = 8;
 /// How often the page tells the worker it is still needed.
 const PING_MS: i32 = 10_000;
 
@@ -147,7 +151,10 @@ impl ZipSaver {
         let container = service_workers().ok_or("no service workers")?;
         // Unique enough among this page's zips: the worker forgets each once answered.
         let id = format!("{:x}", (js_sys::Date::now() * 1000.0) as u64);
-        let heard = Rc::new(RefCell::new(Heard::default()));
+        let heard = Rc::new(RefCell::new(Heard {
+            credit: WINDOW,
+            ..Heard::default()
+        }));
         let on_message = {
             let (heard, id) = (Rc::clone(&heard), id.clone());
             Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {

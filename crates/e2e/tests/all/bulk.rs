@@ -568,7 +568,9 @@ async fn verification_flags_a_tampered_file_by_name() {
 /// The benchmark `cargo xtask bench download` runs (not a timed test): download to a
 /// folder with md5 in Chromium, then a plain-JS page in the same browser streaming the
 /// same files into the same kind of folder (no md5, no checks: the browser's own floor),
-/// then curl fetching them from the same server, three at a time each, for each product of the generated catalogue in
+/// then curl fetching them from the same server, three at a time each; then the app's
+/// "Download as .zip" next to a plain-JS page fetching the same files and discarding
+/// them (the engine's floor for a fetch); for each product of the generated catalogue in
 /// `BENCH_CATALOGUE` (`BenchSmall`: many small files; `BenchLarge`: one big file),
 /// `BENCH_RUNS` times (3 by default); the median share of curl's throughput is the
 /// figure.

@@ -253,3 +253,33 @@ async fn a_selection_larger_than_the_part_size_is_saved_as_numbered_parts() {
     }
     s.h.stop().await;
 }
+
+/// The app built for `/explorer/` on a static host, its service on another origin: the
+/// worker is registered from the sub-path and the zip is saved all the same.
+#[tokio::test]
+async fn a_zip_is_saved_from_a_static_host_under_a_sub_path() {
+    let (h, _) = crate::static_host::start(&[]).await;
+    h.goto(crate::bulk::PRODUCT_PAGE).await;
+    h.find(".downloads-table tbody tr").await;
+    h.click(".zip-download .folder-controls .button").await;
+    let saved = h
+        .wait_for_download(&format!("{PRODUCT_ZIP}.zip"), WITHIN)
+        .await;
+    let mut zip = entries(&saved);
+    assert!(zip.remove("checksums.md5").is_some());
+    assert!(zip.remove("download-report.json").is_some());
+    let demo = e2e::workspace_root().join("crates/download-server/demo/files/OpenTOID");
+    let found: BTreeMap<String, String> = zip
+        .iter()
+        .map(|(name, bytes)| (name.clone(), md5_hex(bytes)))
+        .collect();
+    let want: BTreeMap<String, String> = PRODUCT_FILES
+        .iter()
+        .map(|name| {
+            let bytes = std::fs::read(demo.join(name)).expect("demo file");
+            (name.to_string(), md5_hex(&bytes))
+        })
+        .collect();
+    assert_eq!(found, want);
+    h.stop().await;
+}

@@ -206,7 +206,8 @@ fn test() -> Result {
         tools::ensure_build_tools()?;
         // wasm-bindgen-test-runner, for the component tests.
         tools::ensure_wasm_bindgen()?;
-        tools::ensure_browser()
+        tools::ensure_browser()?;
+        tools::ensure_storage_engines()
     })?;
     // Before any other cargo command can quietly update it: CI builds what is committed.
     steps.run("Cargo.lock", || {
@@ -239,7 +240,9 @@ fn test() -> Result {
         Ok(())
     })?;
     steps.run("unit tests", || {
-        run(cargo().args(["test", "--workspace", "--exclude", "e2e"]))
+        run(cargo()
+            .args(["test", "--workspace", "--exclude", "e2e"])
+            .envs(tools::storage_test_env()))
     })?;
     steps.run("component tests", || {
         // The web app's components mounted in headless Chromium (src/browser_tests.rs),

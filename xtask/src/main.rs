@@ -4,6 +4,7 @@
 
 mod bench;
 mod bench_download;
+mod bench_storage;
 mod bench_web;
 mod build_target;
 mod bundle;
@@ -94,6 +95,9 @@ enum Bench {
     /// The web app's download to a folder (md5 checked, headless Chromium) next to a plain-JS
     /// page and curl, for 200 small files and one 1 GB file
     Download,
+    /// The server on object storage (Garage): presigned redirects against its own links,
+    /// and `publish` against `aws s3 cp --recursive`
+    Storage,
     /// The web app at 1,000 products and 10,000 files, and on slow 4G, next to plain-JS pages
     Web {
         /// The app alone, once, with CPU profiles of each step (target/bench-web-profile/)
@@ -120,6 +124,9 @@ fn main() -> ExitCode {
         Command::Bench {
             what: Some(Bench::Download),
         } => bench_download::bench(),
+        Command::Bench {
+            what: Some(Bench::Storage),
+        } => bench_storage::bench(),
         Command::Bench {
             what: Some(Bench::Web { profile }),
         } => bench_web::bench(profile),

@@ -8,18 +8,18 @@
 //! use clap::Parser;
 //! let config = download_server::Config::parse();
 //! let listener = tokio::net::TcpListener::bind(config.listen).await?;
-//! let server = download_server::Server::new(config, listener)?;
+//! let server = download_server::Server::open(config, listener).await?;
 //! server.run(std::future::pending()).await
 //! # }
 //! ```
 //!
 //! The modules read bottom-up; each uses only those on the lines above it:
-//! - `signing`, `signed_link`, `links`, `file`, `negotiate`, `config`: tokens and
-//!   signed links, every address the server writes, one file as served with its
-//!   validators, content negotiation, the flags.
+//! - `signing`, `signed_link`, `links`, `storage`, `file`, `negotiate`, `config`: tokens
+//!   and signed links, every address the server writes, the object store of `--storage`,
+//!   one file as served with its validators, content negotiation, the flags.
 //! - `error`: [`Error`] stops the server starting, [`ApiError`] answers one request.
-//! - `cached_json`, `catalogue`: the catalogue in memory, with its cache of the answers
-//!   that never change.
+//! - `cached_json`, `catalogue`, `publish`: the catalogue in memory, with its cache of
+//!   the answers that never change; uploading a catalogue to object storage.
 //! - `limiter`, `state`: the rate limiter's allowances; `AppState`, what every handler
 //!   shares.
 //! - `auth`, `extract`: who is calling; the handlers' extractors (`ApiPath`, `Caller`,
@@ -27,7 +27,8 @@
 //! - `serve_file`, `openapi`: the answer to a request for a file; the OpenAPI document.
 //! - `protocol`, `rate_limit`, `trace`: middleware.
 //! - `routes`: one module per resource.
-//! - `connections` and this file: the accept loop, and the whole router.
+//! - `connections`, `reload` and this file: the accept loop, swapping in a new catalogue
+//!   from object storage, and the whole router.
 
 mod auth;
 mod cached_json;

@@ -50,10 +50,17 @@ pub fn bench() -> Result {
     let demo = root().join("crates/download-server/demo");
 
     let published = publish(&binary, &garage, &demo, "demo")?;
-    println!("published the demo catalogue in {:.1} s", published.as_secs_f64());
+    println!(
+        "published the demo catalogue in {:.1} s",
+        published.as_secs_f64()
+    );
 
     // Redirect throughput, the same catalogue from a directory and from the store.
-    let local = start_server(&binary, &garage, &["--catalogue", demo.to_str().unwrap_or("")])?;
+    let local = start_server(
+        &binary,
+        &garage,
+        &["--catalogue", demo.to_str().unwrap_or("")],
+    )?;
     let store_url = format!("s3://{BUCKET}/demo");
     let store = start_server(&binary, &garage, &["--storage", &store_url])?;
     let download = redirect_path(&local.base)?;
@@ -66,8 +73,20 @@ pub fn bench() -> Result {
         let target = Target::path(&path);
         let (mut ours_local, mut ours_store) = (Vec::new(), Vec::new());
         for _ in 0..ROUNDS {
-            ours_local.push(bench::measure(&wrk, &local.base, &target, &cpu, &[local.pid()])?);
-            ours_store.push(bench::measure(&wrk, &store.base, &target, &cpu, &[store.pid()])?);
+            ours_local.push(bench::measure(
+                &wrk,
+                &local.base,
+                &target,
+                &cpu,
+                &[local.pid()],
+            )?);
+            ours_store.push(bench::measure(
+                &wrk,
+                &store.base,
+                &target,
+                &cpu,
+                &[store.pid()],
+            )?);
         }
         let (local, store) = (median(&ours_local), median(&ours_store));
         let _ = writeln!(
@@ -89,7 +108,9 @@ pub fn bench() -> Result {
         bench::MEASURE,
         bench::WARM_UP
     );
-    println!("| path | directory (own /files/ link) req/s | object storage (presigned) req/s | ratio | CPU/request directory | CPU/request storage |");
+    println!(
+        "| path | directory (own /files/ link) req/s | object storage (presigned) req/s | ratio | CPU/request directory | CPU/request storage |"
+    );
     println!("|---|---|---|---|---|---|");
     print!("{rows}");
 

@@ -145,6 +145,13 @@ pub struct Config {
     /// Without a command, the server runs.
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    /// For a program embedding the server: `object_store` configuration keys (e.g.
+    /// `aws_endpoint`, `aws_access_key_id`) applied over the environment's, so that
+    /// one process can run servers on different stores. Not a flag: secrets stay out
+    /// of command lines.
+    #[arg(skip)]
+    pub storage_options: Vec<(String, String)>,
 }
 
 /// What `download-server` does instead of serving.

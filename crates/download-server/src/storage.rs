@@ -52,6 +52,16 @@ impl Storage {
     /// The store's endpoint, region and credentials come from the usual variables
     /// (`AWS_*` for S3, `AZURE_*` for Azure).
     pub(crate) fn parse(text: &str, presign_lifetime: Duration) -> Result<Storage, StorageError> {
+        Storage::parse_with(text, presign_lifetime, &[])
+    }
+
+    /// [`Storage::parse`], with `object_store` configuration keys (`aws_endpoint`,
+    /// `azure_storage_account_key`, …) applied over the environment's.
+    pub(crate) fn parse_with(
+        text: &str,
+        presign_lifetime: Duration,
+        options: &[(String, String)],
+    ) -> Result<Storage, StorageError> {
         let Some((scheme, _)) = text.split_once("://") else {
             return Ok(Storage::Directory(PathBuf::from(text)));
         };
@@ -65,18 +75,26 @@ impl Storage {
         }
         let (store, signer): (Arc<dyn ObjectStore>, Arc<dyn Signer>) = match scheme {
             "s3" => {
-                let s3 = AmazonS3Builder::from_env()
-                    .with_url(text)
-                    .build()
-                    .map_err(|err| fail(err.to_string()))?;
+                let mut builder = AmazonS3Builder::from_env().with_url(text);
+                for (key, value) in options {
+                    let key = key
+                        .parse()
+                        .map_err(|err: object_store::Error| fail(err.to_string()))?;
+                    builder = builder.with_config(key, value);
+                }
+                let s3 = builder.build().map_err(|err| fail(err.to_string()))?;
                 let s3 = Arc::new(s3);
                 (s3.clone(), s3)
             }
             "az" | "azure" => {
-                let azure = MicrosoftAzureBuilder::from_env()
-                    .with_url(text)
-                    .build()
-                    .map_err(|err| fail(err.to_string()))?;
+                let mut builder = MicrosoftAzureBuilder::from_env().with_url(text);
+                for (key, value) in options {
+                    let key = key
+                        .parse()
+                        .map_err(|err: object_store::Error| fail(err.to_string()))?;
+                    builder = builder.with_config(key, value);
+                }
+                let azure = builder.build().map_err(|err| fail(err.to_string()))?;
                 let azure = Arc::new(azure);
                 (azure.clone(), azure)
             }

@@ -177,6 +177,10 @@ pub struct PublishArgs {
     #[arg(long, value_name = "COUNT", default_value_t = 4,
         value_parser = clap::value_parser!(u64).range(1..=64))]
     pub jobs: u64,
+
+    /// As [`Config::storage_options`]: `object_store` keys over the environment's.
+    #[arg(skip)]
+    pub storage_options: Vec<(String, String)>,
 }
 
 impl Config {

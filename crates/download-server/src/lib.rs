@@ -193,7 +193,7 @@ impl Server {
 fn storage(config: &Config) -> Result<Option<Storage>, Error> {
     let presign_lifetime = Duration::from_secs(config.presign_lifetime);
     Ok(match (&config.storage, &config.catalogue) {
-        (Some(url), _) => Some(Storage::parse_with(
+        (Some(url), _) => Some(Storage::parse(
             url,
             presign_lifetime,
             &config.storage_options,

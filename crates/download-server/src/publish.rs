@@ -51,7 +51,11 @@ struct Job {
 /// Publishes `args.dir` to `args.storage`, with a progress bar on a terminal.
 pub async fn publish(args: &PublishArgs) -> Result<Published, Error> {
     let started = Instant::now();
-    let storage = match Storage::parse(&args.storage, Duration::from_secs(3600))? {
+    let storage = match Storage::parse(
+        &args.storage,
+        Duration::from_secs(3600),
+        &args.storage_options,
+    )? {
         Storage::Object(storage) => storage,
         Storage::Directory(_) => {
             return Err(Error::Publish(format!(

@@ -50,14 +50,9 @@ pub(crate) enum Storage {
 impl Storage {
     /// Reads `--storage`: a URL with a scheme this server speaks, or else a directory.
     /// The store's endpoint, region and credentials come from the usual variables
-    /// (`AWS_*` for S3, `AZURE_*` for Azure).
-    pub(crate) fn parse(text: &str, presign_lifetime: Duration) -> Result<Storage, StorageError> {
-        Storage::parse_with(text, presign_lifetime, &[])
-    }
-
-    /// [`Storage::parse`], with `object_store` configuration keys (`aws_endpoint`,
-    /// `azure_storage_account_key`, …) applied over the environment's.
-    pub(crate) fn parse_with(
+    /// (`AWS_*` for S3, `AZURE_*` for Azure), with `options` (`object_store`'s keys:
+    /// `aws_endpoint`, `azure_storage_account_key`, …) applied over them.
+    pub(crate) fn parse(
         text: &str,
         presign_lifetime: Duration,
         options: &[(String, String)],
@@ -335,24 +330,24 @@ mod tests {
     fn directories_and_store_urls_are_told_apart() {
         let hour = Duration::from_secs(3600);
         assert!(matches!(
-            Storage::parse("/srv/catalogue", hour),
+            Storage::parse("/srv/catalogue", hour, &[]),
             Ok(Storage::Directory(_))
         ));
         assert!(matches!(
-            Storage::parse("catalogue", hour),
+            Storage::parse("catalogue", hour, &[]),
             Ok(Storage::Directory(_))
         ));
-        let Ok(Storage::Object(s3)) = Storage::parse("s3://tiles/geo/2026/", hour) else {
+        let Ok(Storage::Object(s3)) = Storage::parse("s3://tiles/geo/2026/", hour, &[]) else {
             panic!("an S3 URL is object storage");
         };
         assert_eq!(s3.url(), "s3://tiles/geo/2026");
         assert_eq!(s3.key("files/a b.zip").as_ref(), "geo/2026/files/a b.zip");
-        let Ok(Storage::Object(bare)) = Storage::parse("s3://tiles", hour) else {
+        let Ok(Storage::Object(bare)) = Storage::parse("s3://tiles", hour, &[]) else {
             panic!("a bucket alone is object storage");
         };
         assert_eq!(bare.key(CATALOGUE_OBJECT).as_ref(), "catalogue.json");
         for bad in ["ftp://x/y", "s3:///nobucket", "gs://bucket"] {
-            let err = Storage::parse(bad, hour).unwrap_err();
+            let err = Storage::parse(bad, hour, &[]).unwrap_err();
             assert!(
                 err.to_string().starts_with(&format!("--storage '{bad}'")),
                 "{err}"

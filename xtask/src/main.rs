@@ -282,6 +282,7 @@ fn test() -> Result {
     steps.run("browser tests", || {
         run(cargo()
             .args(["test", "-p", "e2e"])
+            .envs(tools::storage_test_env())
             .env("E2E_WEB_ROOT", bundle::dist())
             .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))
     })?;

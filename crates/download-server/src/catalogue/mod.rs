@@ -179,20 +179,6 @@ impl Catalogue {
         source: &Source,
         links: &Links,
     ) -> Result<Catalogue, Error> {
-        // Serde would also read a struct from an array: only an object is a catalogue.
-        if let Some(start) = text.trim_start().chars().next()
-            && start != '{'
-        {
-            let offset = text.len() - text.trim_start().len();
-            let line = text[..offset].matches('\n').count() + 1;
-            let column = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
-            return Err(Error::CatalogueSyntax {
-                file: CATALOGUE_FILE.to_owned(),
-                line,
-                column,
-                message: "expected a JSON object with \"products\" and \"projects\"".into(),
-            });
-        }
         Catalogue::build(text, &mut Measurer::new(source), links)
     }
 
@@ -227,6 +213,20 @@ impl Catalogue {
     }
 
     fn build(text: &str, measurer: &mut Measurer<'_>, links: &Links) -> Result<Catalogue, Error> {
+        // Serde would also read a struct from an array: only an object is a catalogue.
+        if let Some(start) = text.trim_start().chars().next()
+            && start != '{'
+        {
+            let offset = text.len() - text.trim_start().len();
+            let line = text[..offset].matches('\n').count() + 1;
+            let column = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
+            return Err(Error::CatalogueSyntax {
+                file: CATALOGUE_FILE.to_owned(),
+                line,
+                column,
+                message: "expected a JSON object with \"products\" and \"projects\"".into(),
+            });
+        }
         let file: CatalogueFile = serde_json::from_str(text).map_err(syntax_error)?;
         let images = file.products.iter().flat_map(|p| &p.images);
         let product_files = file.products.iter().flat_map(|p| &p.downloads);

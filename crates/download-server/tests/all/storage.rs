@@ -543,3 +543,56 @@ async fn two_servers_on_one_store_share_tokens_and_pick_up_a_new_catalogue() {
     let url = listed[0]["url"].as_str().unwrap();
     check_redirect(&client, &garage, url, 5, &md5).await;
 }
+
+/// A `catalogue.json` written to the store by other means than `publish`, and broken:
+/// the server says so in its log and keeps serving the last good catalogue.
+#[tokio::test]
+async fn a_broken_catalogue_in_the_store_leaves_the_last_good_one_serving() {
+    use object_store::ObjectStoreExt;
+    use std::io::{BufRead, BufReader};
+
+    let garage = Garage::start().await;
+    let dir = TempDir::new().unwrap();
+    versioned_catalogue(dir.path(), "v1");
+    published(&garage, dir.path(), "broken-later");
+    let mut command = Command::new(BINARY);
+    command
+        .envs(garage.env())
+        .stderr(std::process::Stdio::piped());
+    let storage = garage.storage_url("broken-later");
+    let (mut child, origin) =
+        common::start_binary(command, &["--storage", &storage, "--catalogue-poll", "1"]);
+    let stderr = child.stderr.take().unwrap();
+    let server = Running { child, origin };
+
+    let mut store = object_store::aws::AmazonS3Builder::new()
+        .with_url(format!("s3://{}", crate::engines::BUCKET));
+    for (name, value) in garage.env() {
+        store = store.with_config(name.to_ascii_lowercase().parse().unwrap(), value);
+    }
+    let store = store.build().unwrap();
+    store
+        .put(
+            &object_store::path::Path::from("broken-later/catalogue.json"),
+            b"{\"products\": [".to_vec().into(),
+        )
+        .await
+        .unwrap();
+
+    // The server's log names the problem within a few polls.
+    let warned = tokio::task::spawn_blocking(move || {
+        BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .find(|line| line.contains("did not load"))
+    });
+    let warning = tokio::time::timeout(Duration::from_secs(10), warned)
+        .await
+        .expect("a warning within 10 s")
+        .unwrap()
+        .expect("the server logs the broken catalogue");
+    assert!(warning.contains("catalogue.json line 1"), "{warning}");
+    let client = client();
+    let product = get_json(&client, &server.api("/products/P")).await;
+    assert_eq!(product["version"], "v1");
+}

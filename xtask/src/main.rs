@@ -4,6 +4,7 @@
 
 mod bench;
 mod bench_download;
+mod bench_storage;
 mod bench_web;
 mod build_target;
 mod bundle;
@@ -94,6 +95,9 @@ enum Bench {
     /// The web app's download to a folder (md5 checked, headless Chromium) next to a plain-JS
     /// page and curl, for 200 small files and one 1 GB file
     Download,
+    /// The server on object storage (Garage): presigned redirects against its own links,
+    /// and `publish` against `aws s3 cp --recursive`
+    Storage,
     /// The web app at 1,000 products and 10,000 files, and on slow 4G, next to plain-JS pages
     Web {
         /// The app alone, once, with CPU profiles of each step (target/bench-web-profile/)
@@ -120,6 +124,9 @@ fn main() -> ExitCode {
         Command::Bench {
             what: Some(Bench::Download),
         } => bench_download::bench(),
+        Command::Bench {
+            what: Some(Bench::Storage),
+        } => bench_storage::bench(),
         Command::Bench {
             what: Some(Bench::Web { profile }),
         } => bench_web::bench(profile),
@@ -206,7 +213,8 @@ fn test() -> Result {
         tools::ensure_build_tools()?;
         // wasm-bindgen-test-runner, for the component tests.
         tools::ensure_wasm_bindgen()?;
-        tools::ensure_browser()
+        tools::ensure_browser()?;
+        tools::ensure_storage_engines()
     })?;
     // Before any other cargo command can quietly update it: CI builds what is committed.
     steps.run("Cargo.lock", || {
@@ -239,7 +247,9 @@ fn test() -> Result {
         Ok(())
     })?;
     steps.run("unit tests", || {
-        run(cargo().args(["test", "--workspace", "--exclude", "e2e"]))
+        run(cargo()
+            .args(["test", "--workspace", "--exclude", "e2e"])
+            .envs(tools::storage_test_env()))
     })?;
     steps.run("component tests", || {
         // The web app's components mounted in headless Chromium (src/browser_tests.rs),
@@ -272,6 +282,7 @@ fn test() -> Result {
     steps.run("browser tests", || {
         run(cargo()
             .args(["test", "-p", "e2e"])
+            .envs(tools::storage_test_env())
             .env("E2E_WEB_ROOT", bundle::dist())
             .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))
     })?;

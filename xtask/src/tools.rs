@@ -134,6 +134,60 @@ fn ensure_axe_core() -> Result {
     npm_install(&format!("axe-core@{AXE_CORE_VERSION}"))
 }
 
+/// Garage, the S3-compatible store the server's object storage tests run against
+/// (built from crates.io with the SQLite metadata engine only, which a test's single
+/// node needs: about 25 minutes on 2 cores, once).
+const GARAGE_VERSION: &str = "2.5.0";
+/// Azurite, Microsoft's Azure Storage emulator (from npm).
+const AZURITE_VERSION: &str = "3.37.0";
+
+/// Where [`ensure_storage_engines`] installs Garage.
+pub fn garage() -> std::path::PathBuf {
+    tools_dir().join(format!("garage-{GARAGE_VERSION}/bin/garage"))
+}
+
+/// Where [`ensure_storage_engines`] installs Azurite's blob service.
+pub fn azurite() -> std::path::PathBuf {
+    tools_bin().join("azurite-blob")
+}
+
+/// The storage engines of the server's object storage tests, and wrk, which loads two
+/// servers while a catalogue is published. The tests find the engines through
+/// `DOWNLOAD_TEST_GARAGE` and `DOWNLOAD_TEST_AZURITE` ([`storage_test_env`]).
+pub fn ensure_storage_engines() -> Result {
+    if garage().exists() {
+        println!("ok: garage {GARAGE_VERSION} ({})", garage().display());
+    } else {
+        println!("garage: no {GARAGE_VERSION} in .tools/");
+        run(cargo()
+            .args(["install", "--locked", "garage", "--version", GARAGE_VERSION])
+            .args(["--no-default-features", "--features", "bundled-libs,sqlite"])
+            .arg("--root")
+            .arg(tools_dir().join(format!("garage-{GARAGE_VERSION}"))))?;
+    }
+    let package = tools_dir().join("node_modules/azurite/package.json");
+    let installed = fs::read_to_string(&package).unwrap_or_default();
+    if installed.contains(&format!("\"version\": \"{AZURITE_VERSION}\"")) {
+        println!("ok: azurite {AZURITE_VERSION} ({})", package.display());
+    } else {
+        println!("azurite: no {AZURITE_VERSION} in .tools/");
+        npm_install(&format!("azurite@{AZURITE_VERSION}"))?;
+    }
+    // `wrk --version` exits with 1: ask the shell whether it is there.
+    if output(command("sh").args(["-c", "command -v wrk"])).is_none_or(|path| path.is_empty()) {
+        apt_install(&["wrk"], "the object storage tests")?;
+    }
+    Ok(())
+}
+
+/// The variables that point the server's object storage tests at the engines.
+pub fn storage_test_env() -> [(&'static str, std::path::PathBuf); 2] {
+    [
+        ("DOWNLOAD_TEST_GARAGE", garage()),
+        ("DOWNLOAD_TEST_AZURITE", azurite()),
+    ]
+}
+
 /// `npm install package@version` into `.tools/` (npm itself from Debian when missing).
 fn npm_install(package: &str) -> Result {
     println!("installing {package} from npm into .tools/");

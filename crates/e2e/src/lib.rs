@@ -245,6 +245,15 @@ fn serve_on(listener: tokio::net::TcpListener, origin: String, app: Router) -> S
 /// Our server with the demo catalogue, writing links for its own origin, with
 /// `server_args` added to its command line (e.g. `["--token-ttl", "3"]`).
 pub async fn our_server(server_args: &[&str]) -> Served {
+    our_server_configured(server_args, |config| config).await
+}
+
+/// [`our_server`], its configuration changed by `configure` before it starts (e.g. the
+/// object store options of a test's storage engine).
+pub async fn our_server_configured(
+    server_args: &[&str],
+    configure: impl FnOnce(Config) -> Config,
+) -> Served {
     let listener = bind().await;
     let addr = listener.local_addr().expect("bound address");
     let origin = format!("http://{addr}");
@@ -258,8 +267,10 @@ pub async fn our_server(server_args: &[&str]) -> Served {
         args.extend(["--public-url".to_owned(), origin.clone()]);
     }
     args.extend(server_args.iter().map(|a| a.to_string()));
-    let config = Config::parse_from(args);
-    let server = download_server::Server::new(config, listener).expect("the server starts");
+    let config = configure(Config::parse_from(args));
+    let server = download_server::Server::open(config, listener)
+        .await
+        .expect("the server starts");
     let task = tokio::spawn(async move {
         if let Err(error) = server.run(pending()).await {
             panic!("the server stopped: {error}");

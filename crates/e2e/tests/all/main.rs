@@ -14,3 +14,4 @@ mod session;
 mod shell;
 mod split;
 mod static_host;
+mod storage;

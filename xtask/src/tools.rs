@@ -2,7 +2,7 @@
 //! the project pins, and skipping each one already there.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::exec::{Result, cargo, command, output, root, run, tools_bin, tools_dir};
 
@@ -136,18 +136,24 @@ fn ensure_axe_core() -> Result {
 
 /// Garage, the S3-compatible store the server's object storage tests run against
 /// (built from crates.io with the SQLite metadata engine only, which a test's single
-/// node needs: about 25 minutes on 2 cores, once).
+/// node needs: about 25 minutes on 2 cores). Installed where `cargo install` puts
+/// tools (`$CARGO_HOME/bin`, like trunk), not in `.tools/`, so a fresh clone on a
+/// machine that built it once does not build it again.
 const GARAGE_VERSION: &str = "2.5.0";
 /// Azurite, Microsoft's Azure Storage emulator (from npm).
 const AZURITE_VERSION: &str = "3.37.0";
 
 /// Where [`ensure_storage_engines`] installs Garage.
-pub fn garage() -> std::path::PathBuf {
-    tools_dir().join(format!("garage-{GARAGE_VERSION}/bin/garage"))
+pub fn garage() -> PathBuf {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+        .unwrap_or_default();
+    cargo_home.join("bin/garage")
 }
 
 /// Where [`ensure_storage_engines`] installs Azurite's blob service.
-pub fn azurite() -> std::path::PathBuf {
+pub fn azurite() -> PathBuf {
     tools_bin().join("azurite-blob")
 }
 
@@ -155,15 +161,15 @@ pub fn azurite() -> std::path::PathBuf {
 /// servers while a catalogue is published. The tests find the engines through
 /// `DOWNLOAD_TEST_GARAGE` and `DOWNLOAD_TEST_AZURITE` ([`storage_test_env`]).
 pub fn ensure_storage_engines() -> Result {
-    if garage().exists() {
-        println!("ok: garage {GARAGE_VERSION} ({})", garage().display());
+    // `garage --version` prints `garage cargo:2.5.0 [features: …]`.
+    let version = output(command(garage()).arg("--version")).unwrap_or_default();
+    if version.contains(&format!("cargo:{GARAGE_VERSION} ")) {
+        println!("ok: {version} ({})", garage().display());
     } else {
-        println!("garage: no {GARAGE_VERSION} in .tools/");
+        println!("garage: no {GARAGE_VERSION} at {}", garage().display());
         run(cargo()
             .args(["install", "--locked", "garage", "--version", GARAGE_VERSION])
-            .args(["--no-default-features", "--features", "bundled-libs,sqlite"])
-            .arg("--root")
-            .arg(tools_dir().join(format!("garage-{GARAGE_VERSION}"))))?;
+            .args(["--no-default-features", "--features", "bundled-libs,sqlite"]))?;
     }
     let package = tools_dir().join("node_modules/azurite/package.json");
     let installed = fs::read_to_string(&package).unwrap_or_default();
@@ -181,7 +187,7 @@ pub fn ensure_storage_engines() -> Result {
 }
 
 /// The variables that point the server's object storage tests at the engines.
-pub fn storage_test_env() -> [(&'static str, std::path::PathBuf); 2] {
+pub fn storage_test_env() -> [(&'static str, PathBuf); 2] {
     [
         ("DOWNLOAD_TEST_GARAGE", garage()),
         ("DOWNLOAD_TEST_AZURITE", azurite()),

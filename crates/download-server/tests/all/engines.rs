@@ -1,8 +1,8 @@
 //! Real storage engines for the object storage tests, each started on free local ports
 //! in a temporary directory and stopped when dropped: Garage (S3) and Azurite (Azure
-//! Blob Storage). `cargo xtask test` installs both into `.tools/` at pinned versions and
-//! names them in `DOWNLOAD_TEST_GARAGE` and `DOWNLOAD_TEST_AZURITE`; without them a test
-//! fails saying how to get them, never skips.
+//! Blob Storage). `cargo xtask test` installs both at pinned versions (Garage with
+//! `cargo install`, Azurite into `.tools/`) and names them in `DOWNLOAD_TEST_GARAGE` and
+//! `DOWNLOAD_TEST_AZURITE`; without them a test fails saying how to get them, never skips.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -23,22 +23,25 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The engine's program: from `variable` (what xtask sets), else where xtask installs it.
-fn program(variable: &str, installed: &str, what: &str) -> PathBuf {
+/// The engine's program: from `variable` (what xtask sets), else `installed`, where
+/// xtask installs it.
+fn program(variable: &str, installed: PathBuf, what: &str) -> PathBuf {
     let path = std::env::var_os(variable)
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../..")
-                .join(installed)
-        });
+        .unwrap_or(installed);
     assert!(
         path.exists(),
-        "{what} is not installed at {}: `cargo xtask test` installs it into .tools/ \
-         (or run `cargo xtask install-storage-engines`), or set {variable}",
+        "{what} is not installed at {}: `cargo xtask test` installs it, or set {variable}",
         path.display()
     );
     path
+}
+
+/// `path` in the workspace.
+fn in_workspace(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
 }
 
 /// Waits until `ready` answers true, up to a minute.
@@ -92,7 +95,12 @@ impl Garage {
     pub async fn start() -> Garage {
         let garage = program(
             "DOWNLOAD_TEST_GARAGE",
-            ".tools/garage-2.5.0/bin/garage",
+            // Where `cargo install` puts it.
+            std::env::var_os("CARGO_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::home_dir().map(|home| home.join(".cargo")))
+                .unwrap_or_default()
+                .join("bin/garage"),
             "Garage",
         );
         let dir = TempDir::new().unwrap();
@@ -227,7 +235,7 @@ impl Azurite {
     pub async fn start() -> Azurite {
         let azurite = program(
             "DOWNLOAD_TEST_AZURITE",
-            ".tools/node_modules/.bin/azurite-blob",
+            in_workspace(".tools/node_modules/.bin/azurite-blob"),
             "Azurite",
         );
         let dir = TempDir::new().unwrap();

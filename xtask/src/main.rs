@@ -7,6 +7,7 @@ mod bench_download;
 mod bench_web;
 mod build_target;
 mod bundle;
+mod csp;
 mod dev;
 mod exec;
 mod fuzz;
@@ -287,8 +288,9 @@ fn test() -> Result {
             } else {
                 cargo()
             };
+            // `--show-output`: the reasons of tests that stop in this engine show.
             run(command
-                .args(["test", "-p", "e2e"])
+                .args(["test", "-p", "e2e", "--", "--show-output"])
                 .env("E2E_BROWSER", engine)
                 .env("E2E_WEB_ROOT", bundle::dist())
                 .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))

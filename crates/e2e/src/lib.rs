@@ -224,7 +224,8 @@ impl Drop for Harness {
 #[derive(Debug)]
 struct DriverProcess {
     child: Child,
-    /// WebKit's settings folder (where its downloads go), kept while the browser runs.
+    /// Firefox's profiles or WebKit's settings (which name its download folder), kept
+    /// while the browser runs.
     _home: Option<tempfile::TempDir>,
 }
 
@@ -920,6 +921,12 @@ async fn start_driver(engine: Engine, downloads: &Path) -> (DriverProcess, Socke
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     let mut home = None;
+    if engine == Engine::Firefox {
+        // Its profile inside a folder of ours, removed even when the browser is killed.
+        let profiles = tempfile::tempdir().expect("a profile folder");
+        command.arg("--profile-root").arg(profiles.path());
+        home = Some(profiles);
+    }
     if engine == Engine::Webkit {
         // MiniBrowser saves into the XDG download folder, read from the user's settings.
         let config = tempfile::tempdir().expect("a settings folder");

@@ -348,7 +348,11 @@ impl Harness {
         }
         let text = self
             .driver
-            .execute("return arguments[0].innerText;", vec![element.to_json()?])
+            .execute(
+                // SVG elements have no innerText: their text content is what shows.
+                "const e = arguments[0]; return e.innerText === undefined ? e.textContent : e.innerText;",
+                vec![element.to_json()?],
+            )
             .await?;
         Ok(text.json().as_str().unwrap_or_default().trim().to_owned())
     }

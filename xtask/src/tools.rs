@@ -28,6 +28,41 @@ pub fn ensure_build_tools() -> Result {
 /// into `.tools/`; the tests inject its `axe.min.js`).
 const AXE_CORE_VERSION: &str = "4.14.1";
 
+/// geckodriver, Firefox's WebDriver server, built from its crate (Debian has no package).
+const GECKODRIVER_VERSION: &str = "0.37.1";
+
+/// The three engines the browser tests run in, with their WebDriver servers, and
+/// axe-core: Chromium ([`ensure_browser`]), Firefox ESR with geckodriver, WebKitGTK's
+/// MiniBrowser with WebKitWebDriver and Xvfb (MiniBrowser needs an X display).
+pub fn ensure_browsers() -> Result {
+    ensure_browser()?;
+    let firefox = output(command("firefox-esr").arg("--version"));
+    // WebKitWebDriver has no --version; MiniBrowser is in the package's library folder.
+    let webkit = output(command("sh").args([
+        "-c",
+        "command -v WebKitWebDriver && command -v xvfb-run && \
+         test -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
+    ]));
+    match (&firefox, &webkit) {
+        (Some(firefox), Some(_)) => println!("ok: {firefox}; WebKitWebDriver; xvfb-run"),
+        _ => apt_install(
+            &["firefox-esr", "webkit2gtk-driver", "xvfb"],
+            "the browser tests in Firefox and WebKit",
+        )?,
+    }
+    let wanted = format!("geckodriver {GECKODRIVER_VERSION}");
+    if has_version("geckodriver", &wanted) {
+        return Ok(());
+    }
+    run(cargo().args([
+        "install",
+        "--locked",
+        "geckodriver",
+        "--version",
+        GECKODRIVER_VERSION,
+    ]))
+}
+
 /// Chromium and chromedriver, and axe-core, for the browser tests.
 pub fn ensure_browser() -> Result {
     ensure_axe_core()?;

@@ -42,6 +42,12 @@ fn cors_rule() -> serde_json::Value {
 
 #[tokio::test]
 async fn download_to_a_folder_from_object_storage_through_presigned_redirects() {
+    if !e2e::runs_in(
+        &[e2e::Engine::Chromium],
+        "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone",
+    ) {
+        return;
+    }
     let garage = Garage::start().await;
     garage.allow_cors(&cors_rule()).await;
     // `object_store`'s names for the engine's variables, so that nothing is set in

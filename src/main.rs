@@ -8,6 +8,7 @@ mod browser_tests;
 mod chunks;
 mod components;
 mod config;
+mod dropped;
 mod fs_access;
 mod navigation;
 mod pages;

@@ -22,13 +22,13 @@ use crate::server::{DEMO_PRODUCT, Server, demo_file_paths, find_program, free_po
 use crate::tools::apt_install;
 
 /// wrk's load: one client thread (the machine is small) keeping 32 connections busy.
-const WRK_THREADS: u32 = 1;
-const WRK_CONNECTIONS: u32 = 32;
-const WARM_UP: &str = "1s";
-const MEASURE: &str = "5s";
+pub(crate) const WRK_THREADS: u32 = 1;
+pub(crate) const WRK_CONNECTIONS: u32 = 32;
+pub(crate) const WARM_UP: &str = "1s";
+pub(crate) const MEASURE: &str = "5s";
 /// Each path is timed this many times on each server, alternating, so that a burst of
 /// other work on the machine weighs on both; the table shows medians.
-const ROUNDS: usize = 3;
+pub(crate) const ROUNDS: usize = 3;
 
 /// Below this share of nginx's requests per second, a path is called out (as is one
 /// whose 99th percentile latency is above nginx's).
@@ -159,7 +159,7 @@ impl Tools {
 
 /// One response saved from our server: its path, body size and content type.
 #[derive(Debug)]
-struct Target {
+pub(crate) struct Target {
     path: String,
     file: PathBuf,
     content_type: String,
@@ -170,6 +170,17 @@ struct Target {
 }
 
 impl Target {
+    /// A path timed as it is, with no saved body (the storage benchmark's redirects).
+    pub(crate) fn path(path: &str) -> Target {
+        Target {
+            path: path.to_owned(),
+            file: PathBuf::new(),
+            content_type: String::new(),
+            bytes: 0,
+            gzip: false,
+        }
+    }
+
     /// The path, marked when asked for compressed.
     fn label(&self) -> String {
         if self.gzip {
@@ -333,7 +344,7 @@ fn get_body(base: &str, target: &Target) -> Result<Vec<u8>> {
 }
 
 /// Warms the server up on `target`, then times it, and the CPU time `processes` spend.
-fn measure(
+pub(crate) fn measure(
     wrk: &Path,
     base: &str,
     target: &Target,
@@ -376,12 +387,12 @@ fn with_children(pid: u32) -> Vec<u32> {
 
 /// Reads processes' CPU time from `/proc`.
 #[derive(Debug)]
-struct CpuClock {
+pub(crate) struct CpuClock {
     ticks_per_second: u32,
 }
 
 impl CpuClock {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let ticks = capture(Command::new("getconf").arg("CLK_TCK")).ok();
         Self {
             // Linux's USER_HZ is 100 everywhere in practice.
@@ -414,13 +425,13 @@ fn cpu_ticks(stat: &str) -> Option<u64> {
 
 /// What one wrk run measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct WrkResult {
-    requests: u64,
-    requests_per_sec: f64,
-    latency_avg: Duration,
-    latency_p99: Duration,
+pub(crate) struct WrkResult {
+    pub(crate) requests: u64,
+    pub(crate) requests_per_sec: f64,
+    pub(crate) latency_avg: Duration,
+    pub(crate) latency_p99: Duration,
     /// The server's CPU time over `requests` (zero until measured).
-    cpu_per_request: Duration,
+    pub(crate) cpu_per_request: Duration,
 }
 
 /// Reads wrk's report (run with `--latency`). Error answers or socket errors make the

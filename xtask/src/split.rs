@@ -15,7 +15,8 @@
 //! 5. Every js and wasm file renamed with the build's hash (the server and CDNs cache
 //!    such names for good), and their references to each other with them.
 //! 6. `index.html` from the project's: the `<base href>`, one minified stylesheet, the files the
-//!    page preloads and the module script that starts the app.
+//!    page preloads, the module script that starts the app, and its Content-Security-Policy
+//!    with the hashes of its inline scripts (`csp.rs`).
 //!
 //! `trunk serve` stays the development loop: it reads the same `index.html`, builds
 //! without the `split` feature and so gets one unsplit wasm.
@@ -305,7 +306,9 @@ fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -
     hasher.write(css.as_bytes());
     let style = format!("style-{:016x}.css", hasher.finish());
     fs::write(dist.join(&style), css)?;
-    fs::write(dist.join("index.html"), html.replace("@STYLE@", &style))?;
+    // The policy last: it hashes the inline scripts as they are served.
+    let html = crate::csp::with_policy_meta(&html.replace("@STYLE@", &style))?;
+    fs::write(dist.join("index.html"), html)?;
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! the project pins, and skipping each one already there.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::exec::{Result, cargo, command, output, root, run, tools_bin, tools_dir};
 
@@ -27,6 +27,41 @@ pub fn ensure_build_tools() -> Result {
 /// axe-core, the accessibility rules the browser tests check pages with (from npm,
 /// into `.tools/`; the tests inject its `axe.min.js`).
 const AXE_CORE_VERSION: &str = "4.14.1";
+
+/// geckodriver, Firefox's WebDriver server, built from its crate (Debian has no package).
+const GECKODRIVER_VERSION: &str = "0.37.1";
+
+/// The three engines the browser tests run in, with their WebDriver servers, and
+/// axe-core: Chromium ([`ensure_browser`]), Firefox ESR with geckodriver, WebKitGTK's
+/// MiniBrowser with WebKitWebDriver and Xvfb (MiniBrowser needs an X display).
+pub fn ensure_browsers() -> Result {
+    ensure_browser()?;
+    let firefox = output(command("firefox-esr").arg("--version"));
+    // WebKitWebDriver has no --version; MiniBrowser is in the package's library folder.
+    let webkit = output(command("sh").args([
+        "-c",
+        "command -v WebKitWebDriver && command -v xvfb-run && \
+         test -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
+    ]));
+    match (&firefox, &webkit) {
+        (Some(firefox), Some(_)) => println!("ok: {firefox}; WebKitWebDriver; xvfb-run"),
+        _ => apt_install(
+            &["firefox-esr", "webkit2gtk-driver", "xvfb"],
+            "the browser tests in Firefox and WebKit",
+        )?,
+    }
+    let wanted = format!("geckodriver {GECKODRIVER_VERSION}");
+    if has_version("geckodriver", &wanted) {
+        return Ok(());
+    }
+    run(cargo().args([
+        "install",
+        "--locked",
+        "geckodriver",
+        "--version",
+        GECKODRIVER_VERSION,
+    ]))
+}
 
 /// Chromium and chromedriver, and axe-core, for the browser tests.
 pub fn ensure_browser() -> Result {
@@ -132,6 +167,66 @@ fn ensure_axe_core() -> Result {
     }
     println!("axe-core: no {AXE_CORE_VERSION} in .tools/");
     npm_install(&format!("axe-core@{AXE_CORE_VERSION}"))
+}
+
+/// Garage, the S3-compatible store the server's object storage tests run against
+/// (built from crates.io with the SQLite metadata engine only, which a test's single
+/// node needs: about 25 minutes on 2 cores). Installed where `cargo install` puts
+/// tools (`$CARGO_HOME/bin`, like trunk), not in `.tools/`, so a fresh clone on a
+/// machine that built it once does not build it again.
+const GARAGE_VERSION: &str = "2.5.0";
+/// Azurite, Microsoft's Azure Storage emulator (from npm).
+const AZURITE_VERSION: &str = "3.37.0";
+
+/// Where [`ensure_storage_engines`] installs Garage.
+pub fn garage() -> PathBuf {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+        .unwrap_or_default();
+    cargo_home.join("bin/garage")
+}
+
+/// Where [`ensure_storage_engines`] installs Azurite's blob service.
+pub fn azurite() -> PathBuf {
+    tools_bin().join("azurite-blob")
+}
+
+/// The storage engines of the server's object storage tests, and wrk, which loads two
+/// servers while a catalogue is published. The tests find the engines through
+/// `DOWNLOAD_TEST_GARAGE` and `DOWNLOAD_TEST_AZURITE` ([`storage_test_env`]).
+pub fn ensure_storage_engines() -> Result {
+    // `garage --version` prints `garage cargo:2.5.0 [features: …]`.
+    let version = output(command(garage()).arg("--version")).unwrap_or_default();
+    if version.contains(&format!("cargo:{GARAGE_VERSION} ")) {
+        println!("ok: {version} ({})", garage().display());
+    } else {
+        println!("garage: no {GARAGE_VERSION} at {}", garage().display());
+        run(cargo()
+            .args(["install", "--locked", "garage", "--version", GARAGE_VERSION])
+            .args(["--no-default-features", "--features", "bundled-libs,sqlite"]))?;
+    }
+    let package = tools_dir().join("node_modules/azurite/package.json");
+    let installed = fs::read_to_string(&package).unwrap_or_default();
+    if installed.contains(&format!("\"version\": \"{AZURITE_VERSION}\"")) {
+        println!("ok: azurite {AZURITE_VERSION} ({})", package.display());
+    } else {
+        println!("azurite: no {AZURITE_VERSION} in .tools/");
+        npm_install(&format!("azurite@{AZURITE_VERSION}"))?;
+    }
+    // `wrk --version` exits with 1: ask the shell whether it is there.
+    if output(command("sh").args(["-c", "command -v wrk"])).is_none_or(|path| path.is_empty()) {
+        apt_install(&["wrk"], "the object storage tests")?;
+    }
+    Ok(())
+}
+
+/// The variables that point the server's object storage tests at the engines.
+pub fn storage_test_env() -> [(&'static str, PathBuf); 2] {
+    [
+        ("DOWNLOAD_TEST_GARAGE", garage()),
+        ("DOWNLOAD_TEST_AZURITE", azurite()),
+    ]
 }
 
 /// `npm install package@version` into `.tools/` (npm itself from Debian when missing).

@@ -20,6 +20,40 @@ pub struct Config {
     #[arg(long, env = "DOWNLOAD_CATALOGUE", value_name = "DIR")]
     pub catalogue: Option<PathBuf>,
 
+    /// Where the catalogue lives: a directory (as --catalogue), s3://bucket/prefix (any
+    /// S3-compatible store; endpoint, region and credentials from AWS_*) or
+    /// az://container/prefix (Azure Blob Storage; account and key from AZURE_*). With
+    /// object storage, file downloads redirect to presigned addresses on the store.
+    #[arg(
+        long,
+        env = "DOWNLOAD_STORAGE",
+        value_name = "URL",
+        conflicts_with = "catalogue"
+    )]
+    pub storage: Option<String>,
+
+    /// Lifetime of the presigned addresses on the object store that downloads redirect
+    /// to, in seconds (at most 7 days, S3's limit).
+    #[arg(
+        long,
+        env = "DOWNLOAD_PRESIGN_LIFETIME",
+        value_name = "SECONDS",
+        default_value_t = 3600,
+        value_parser = clap::value_parser!(u64).range(1..=604_800)
+    )]
+    pub presign_lifetime: u64,
+
+    /// How often to check the object store's catalogue.json for a new version (a
+    /// conditional GET on its ETag), in seconds; a new catalogue is swapped in whole.
+    #[arg(
+        long,
+        env = "DOWNLOAD_CATALOGUE_POLL",
+        value_name = "SECONDS",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub catalogue_poll: u64,
+
     /// Origin used in every link the service writes, e.g. https://maps.example.org
     /// (default: http://<listen address>).
     #[arg(long, env = "DOWNLOAD_PUBLIC_URL", value_name = "URL")]
@@ -107,6 +141,46 @@ pub struct Config {
     /// errors and start-up are logged either way.
     #[arg(long, env = "DOWNLOAD_LOG_REQUESTS")]
     pub log_requests: bool,
+
+    /// Without a command, the server runs.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// For a program embedding the server: `object_store` configuration keys (e.g.
+    /// `aws_endpoint`, `aws_access_key_id`) applied over the environment's, so that
+    /// one process can run servers on different stores. Not a flag: secrets stay out
+    /// of command lines.
+    #[arg(skip)]
+    pub storage_options: Vec<(String, String)>,
+}
+
+/// What `download-server` does instead of serving.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum Command {
+    /// Uploads a catalogue directory to object storage: files first (those already
+    /// there with the same size and MD5 are skipped), catalogue.json last.
+    Publish(PublishArgs),
+}
+
+/// `download-server publish DIR --storage URL`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PublishArgs {
+    /// The catalogue directory: catalogue.json and its files.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+
+    /// The store to publish to: s3://bucket/prefix or az://container/prefix.
+    #[arg(long, env = "DOWNLOAD_STORAGE", value_name = "URL")]
+    pub storage: String,
+
+    /// Files uploaded at once (each large file also sends a few parts at once).
+    #[arg(long, value_name = "COUNT", default_value_t = 4,
+        value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub jobs: u64,
+
+    /// As [`Config::storage_options`]: `object_store` keys over the environment's.
+    #[arg(skip)]
+    pub storage_options: Vec<(String, String)>,
 }
 
 impl Config {
@@ -169,6 +243,8 @@ mod tests {
         assert_eq!(config.listen, "127.0.0.1:8080".parse().unwrap());
         assert_eq!(config.token_ttl, 300);
         assert_eq!(config.link_lifetime, 3600);
+        assert_eq!((config.presign_lifetime, config.catalogue_poll), (3600, 30));
+        assert!(config.storage.is_none() && config.command.is_none());
         assert_eq!(config.public_origin(), "http://127.0.0.1:8080");
         assert_eq!(
             (
@@ -182,6 +258,29 @@ mod tests {
         assert!(Config::try_parse_from(["download-server", "--max-connections", "0"]).is_err());
         assert_eq!(config.rate_limit, None);
         assert!(Config::try_parse_from(["download-server", "--rate-limit", "0"]).is_err());
+    }
+
+    #[test]
+    fn publish_is_a_command_and_storage_excludes_catalogue() {
+        let config = Config::try_parse_from([
+            "download-server",
+            "publish",
+            "demo",
+            "--storage",
+            "s3://b/p",
+        ])
+        .unwrap();
+        let Some(Command::Publish(args)) = config.command else {
+            panic!("publish parses");
+        };
+        assert_eq!(
+            (args.dir, args.storage.as_str(), args.jobs),
+            ("demo".into(), "s3://b/p", 4)
+        );
+        assert!(
+            Config::try_parse_from(["download-server", "--catalogue", "a", "--storage", "b"])
+                .is_err()
+        );
     }
 
     #[test]

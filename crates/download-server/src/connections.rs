@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
 
+use arc_swap::ArcSwap;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
@@ -56,7 +57,7 @@ pub(crate) struct Limits {
 /// limit and closes its own idle connections: making room never waits on another thread.
 pub(crate) async fn serve(
     listener: TcpListener,
-    app: Router,
+    app: App,
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
@@ -112,10 +113,14 @@ pub(crate) async fn serve(
     .map_err(io::Error::other)
 }
 
+/// The whole application, swapped for a new one when the catalogue changes: each
+/// request takes the one current when it arrives.
+pub(crate) type App = Arc<ArcSwap<Router>>;
+
 /// What each runtime needs to accept and serve connections.
 #[derive(Debug, Clone)]
 struct Worker {
-    app: Router,
+    app: App,
     http: http1::Builder,
     /// This runtime's share.
     limits: Limits,
@@ -194,7 +199,7 @@ async fn accept(listener: &TcpListener) -> (TcpStream, SocketAddr) {
 async fn serve_connection(
     stream: TcpStream,
     peer: SocketAddr,
-    app: Router,
+    app: App,
     http: http1::Builder,
     activity: Arc<Activity>,
     stop: CancellationToken,
@@ -206,7 +211,8 @@ async fn serve_connection(
             let busy = activity.begin();
             // The client's address, for the rate limit.
             request.extensions_mut().insert(ConnectInfo(peer));
-            let answer = app.clone().oneshot(request.map(Body::new));
+            // The router of the current catalogue, one for the whole request.
+            let answer = Router::clone(&app.load()).oneshot(request.map(Body::new));
             async move {
                 let response = answer.await?;
                 // Busy until the body's end is handed to the connection.

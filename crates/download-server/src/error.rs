@@ -32,6 +32,12 @@ pub enum Error {
     /// The `--web-root` directory cannot be served.
     #[error("--web-root {path}: {message}")]
     WebRoot { path: String, message: String },
+    /// The object store of `--storage` cannot be used.
+    #[error("storage: {0}")]
+    Storage(#[from] crate::storage::StorageError),
+    /// Publishing stopped (see `download-server publish`).
+    #[error("publish: {0}")]
+    Publish(String),
     /// Listening or serving failed.
     #[error("server: {0}")]
     Io(#[from] io::Error),

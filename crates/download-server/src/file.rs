@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
 
+use crate::storage::ObjectFile;
 use axum::http::{HeaderMap, HeaderValue, header};
 use headers::{
     ETag, HeaderMapExt, IfMatch, IfModifiedSince, IfNoneMatch, IfRange, IfUnmodifiedSince,
@@ -35,6 +36,8 @@ pub(crate) struct FileContent {
 pub(crate) enum FileData {
     Static(&'static [u8]),
     Disk(PathBuf),
+    /// In object storage: served by a redirect to a presigned address.
+    Object(ObjectFile),
 }
 
 /// What a request's preconditions decide.

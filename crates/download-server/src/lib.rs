@@ -8,18 +8,18 @@
 //! use clap::Parser;
 //! let config = download_server::Config::parse();
 //! let listener = tokio::net::TcpListener::bind(config.listen).await?;
-//! let server = download_server::Server::new(config, listener)?;
+//! let server = download_server::Server::open(config, listener).await?;
 //! server.run(std::future::pending()).await
 //! # }
 //! ```
 //!
 //! The modules read bottom-up; each uses only those on the lines above it:
-//! - `signing`, `signed_link`, `links`, `file`, `negotiate`, `config`: tokens and
-//!   signed links, every address the server writes, one file as served with its
-//!   validators, content negotiation, the flags.
+//! - `signing`, `signed_link`, `links`, `storage`, `file`, `negotiate`, `config`: tokens
+//!   and signed links, every address the server writes, the object store of `--storage`,
+//!   one file as served with its validators, content negotiation, the flags.
 //! - `error`: [`Error`] stops the server starting, [`ApiError`] answers one request.
-//! - `cached_json`, `catalogue`: the catalogue in memory, with its cache of the answers
-//!   that never change.
+//! - `cached_json`, `catalogue`, `publish`: the catalogue in memory, with its cache of
+//!   the answers that never change; uploading a catalogue to object storage.
 //! - `limiter`, `state`: the rate limiter's allowances; `AppState`, what every handler
 //!   shares.
 //! - `auth`, `extract`: who is calling; the handlers' extractors (`ApiPath`, `Caller`,
@@ -27,7 +27,8 @@
 //! - `serve_file`, `openapi`: the answer to a request for a file; the OpenAPI document.
 //! - `protocol`, `rate_limit`, `trace`: middleware.
 //! - `routes`: one module per resource.
-//! - `connections` and this file: the accept loop, and the whole router.
+//! - `connections`, `reload` and this file: the accept loop, swapping in a new catalogue
+//!   from object storage, and the whole router.
 
 mod auth;
 mod cached_json;
@@ -44,12 +45,15 @@ mod links;
 mod negotiate;
 mod openapi;
 mod protocol;
+mod publish;
 mod rate_limit;
+mod reload;
 mod routes;
 mod serve_file;
 pub mod signed_link;
 pub mod signing;
 mod state;
+mod storage;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod trace;
@@ -66,9 +70,12 @@ use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{Any, CorsLayer};
 
-pub use config::Config;
+pub use config::{Command, Config, PublishArgs};
 pub use error::{ApiError, Error};
+pub use publish::publish;
+pub use storage::StorageError;
 
+use arc_swap::ArcSwap;
 use axum::body::Bytes;
 use catalogue::{Catalogue, Source};
 use connections::Limits;
@@ -76,6 +83,7 @@ use links::{API_PREFIX, Links};
 use routes::{data_packages, files, products, token, web};
 use signing::Signer;
 use state::AppState;
+use storage::Storage;
 
 /// The demo catalogue, compiled in so the server runs with no setup.
 static DEMO: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/demo");
@@ -84,28 +92,83 @@ static DEMO: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/demo");
 #[derive(Debug)]
 pub struct Server {
     listener: TcpListener,
-    app: Router,
+    app: connections::App,
     limits: Limits,
+    /// With object storage: what keeps the catalogue in step with the store's.
+    poller: Option<reload::Poller>,
 }
 
 impl Server {
     /// Builds the whole application for `listener`: loads and checks the catalogue, and
     /// routes the API (`/downloads/v1`), the token endpoint (`/oauth2/token/v1`), files
     /// (`/files`) and the web app. Links use `--public-url`, or the address `listener`
-    /// is bound to.
+    /// is bound to. A catalogue in object storage needs [`Server::open`].
     pub fn new(config: Config, listener: TcpListener) -> Result<Server, Error> {
         let config = config.with_bound_address(listener.local_addr()?);
-        let app = router(&config)?;
+        let builder = AppBuilder::new(&config)?;
+        let source = match storage(&config)? {
+            None => Source::Embedded(&DEMO),
+            Some(Storage::Directory(dir)) => Source::Directory(dir),
+            Some(Storage::Object(storage)) => {
+                return Err(Error::Storage(StorageError::Url {
+                    url: storage.url().to_owned(),
+                    message: "object storage is read by Server::open".into(),
+                }));
+            }
+        };
+        let catalogue = Catalogue::load(&source, &builder.links)?;
+        Ok(Server::with(
+            listener,
+            &config,
+            builder.build(catalogue)?,
+            None,
+        ))
+    }
+
+    /// [`Server::new`] for any `--storage`: a catalogue in object storage is read from
+    /// the store, and then checked every `--catalogue-poll` seconds while the server
+    /// runs.
+    pub async fn open(config: Config, listener: TcpListener) -> Result<Server, Error> {
+        let config = config.with_bound_address(listener.local_addr()?);
+        let Some(Storage::Object(storage)) = storage(&config)? else {
+            return Server::new(config, listener);
+        };
+        let builder = Arc::new(AppBuilder::new(&config)?);
+        let fetched = storage
+            .catalogue(None)
+            .await?
+            .ok_or_else(|| Error::Io(std::io::Error::other("catalogue.json: no answer")))?;
+        let catalogue =
+            Catalogue::load_from_store(storage.clone(), fetched.text, builder.links.clone())
+                .await?;
+        let app = builder.build(catalogue)?;
+        let poller = reload::Poller {
+            storage,
+            etag: fetched.etag,
+            every: Duration::from_secs(config.catalogue_poll),
+            links: builder.links.clone(),
+            build: Arc::new(move |catalogue| builder.build(catalogue)),
+        };
+        Ok(Server::with(listener, &config, app, Some(poller)))
+    }
+
+    fn with(
+        listener: TcpListener,
+        config: &Config,
+        app: Router,
+        poller: Option<reload::Poller>,
+    ) -> Server {
         let limits = Limits {
             header_timeout: Duration::from_secs(config.header_timeout),
             idle_timeout: Duration::from_secs(config.idle_timeout),
             max_connections: usize::try_from(config.max_connections).unwrap_or(usize::MAX),
         };
-        Ok(Server {
+        Server {
             listener,
-            app,
+            app: Arc::new(ArcSwap::from_pointee(app)),
             limits,
-        })
+            poller,
+        }
     }
 
     /// The address the server listens on.
@@ -115,74 +178,126 @@ impl Server {
 
     /// Serves until `shutdown` completes, then finishes the answers in progress.
     pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
-        connections::serve(self.listener, self.app, self.limits, shutdown).await?;
-        Ok(())
+        let poller = self
+            .poller
+            .map(|poller| tokio::spawn(poller.run(Arc::clone(&self.app))));
+        let served = connections::serve(self.listener, self.app, self.limits, shutdown).await;
+        if let Some(poller) = poller {
+            poller.abort();
+        }
+        Ok(served?)
     }
 }
 
-/// The whole application for `config` (see [`Server::new`]).
-fn router(config: &Config) -> Result<Router, Error> {
-    let origin = config.public_origin();
-    check_public_url(&origin)?;
-    let links = Links::new(&origin);
-    let source = match &config.catalogue {
-        Some(dir) => Source::Directory(dir.clone()),
-        None => Source::Embedded(&DEMO),
-    };
-    let catalogue = Catalogue::load(&source, &links)?;
-    let signer = match &config.signing_key {
-        Some(key) if !key.as_bytes().is_empty() => Signer::new(key.as_bytes()),
-        _ => process_signer(),
-    };
-    let state = Arc::new(AppState {
-        catalogue,
-        links,
-        signer,
-        token_ttl: config.token_ttl,
-        link_lifetime: config.link_lifetime,
-        body_timeout: Duration::from_secs(config.body_timeout),
-        rate_limit: config.rate_limit.map(limiter::RateLimit::new),
-    });
+/// What `--storage` (or `--catalogue`) names; `None` for the embedded demo.
+fn storage(config: &Config) -> Result<Option<Storage>, Error> {
+    let presign_lifetime = Duration::from_secs(config.presign_lifetime);
+    Ok(match (&config.storage, &config.catalogue) {
+        (Some(url), _) => Some(Storage::parse(
+            url,
+            presign_lifetime,
+            &config.storage_options,
+        )?),
+        (None, Some(dir)) => Some(Storage::Directory(dir.clone())),
+        (None, None) => None,
+    })
+}
 
-    // JSON is compressed as it goes out; the web app brings its own `.br` and `.gz`
-    // copies; files are not (zips are compressed already, and byte ranges must count
-    // the file's own bytes).
-    let compression = CompressionLayer::new().gzip(true).br(true);
-    let openapi = serde_json::to_vec(&openapi::document(&origin, &state.catalogue.area_codes()))
-        .map_err(|err| Error::Io(std::io::Error::other(err)))?;
-    let api = Router::new()
-        .merge(products::router())
-        .merge(routes::openapi::router(Bytes::from(openapi)))
-        .merge(data_packages::router())
-        .fallback(routes::api_not_found)
-        .layer(compression.clone());
-    let service = Router::new()
-        .nest(API_PREFIX, api)
-        .merge(token::router().layer(compression.clone()));
-    // The API and the token endpoint are limited. The files are the storage a 307 leads
-    // to (on the real service, another host): limiting them too made each redirected
-    // download cost two requests, and clients retrying in step after a 429 used the one
-    // request that had refilled on the redirect, then met a 429 on the file, forever.
-    let service = if state.rate_limit.is_some() {
-        service.layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&state),
-            rate_limit::check,
+/// Makes the whole application of a catalogue; what does not depend on the catalogue
+/// (links, the signing key, the rate limiter's allowances, the web app) is made once
+/// and shared by each catalogue's application.
+#[derive(Debug)]
+struct AppBuilder {
+    origin: String,
+    links: Links,
+    signer: Signer,
+    rate_limit: Option<Arc<limiter::RateLimit>>,
+    web: Router<state::SharedState>,
+    token_ttl: u64,
+    link_lifetime: u64,
+    body_timeout: Duration,
+    log_requests: bool,
+}
+
+impl AppBuilder {
+    fn new(config: &Config) -> Result<AppBuilder, Error> {
+        let origin = config.public_origin();
+        check_public_url(&origin)?;
+        let signer = match &config.signing_key {
+            Some(key) if !key.as_bytes().is_empty() => Signer::new(key.as_bytes()),
+            _ => process_signer(),
+        };
+        let compression = CompressionLayer::new().gzip(true).br(true);
+        Ok(AppBuilder {
+            links: Links::new(&origin),
+            origin,
+            signer,
+            rate_limit: config
+                .rate_limit
+                .map(|limit| Arc::new(limiter::RateLimit::new(limit))),
+            web: web::router(config.web_root.as_deref(), compression)?,
+            token_ttl: config.token_ttl,
+            link_lifetime: config.link_lifetime,
+            body_timeout: Duration::from_secs(config.body_timeout),
+            log_requests: config.log_requests,
+        })
+    }
+
+    /// The whole application serving `catalogue`.
+    fn build(&self, catalogue: Catalogue) -> Result<Router, Error> {
+        let state = Arc::new(AppState {
+            catalogue,
+            links: self.links.clone(),
+            signer: self.signer.clone(),
+            token_ttl: self.token_ttl,
+            link_lifetime: self.link_lifetime,
+            body_timeout: self.body_timeout,
+            rate_limit: self.rate_limit.clone(),
+        });
+
+        // JSON is compressed as it goes out; the web app brings its own `.br` and `.gz`
+        // copies; files are not (zips are compressed already, and byte ranges must count
+        // the file's own bytes).
+        let compression = CompressionLayer::new().gzip(true).br(true);
+        let openapi = serde_json::to_vec(&openapi::document(
+            &self.origin,
+            &state.catalogue.area_codes(),
         ))
-    } else {
-        service
-    };
-    let app = service
-        .merge(files::router())
-        .merge(web::router(config.web_root.as_deref(), compression)?)
-        .layer(cors())
-        .layer(axum::middleware::from_fn(protocol::check));
-    // A line per request grows without bound: only when asked for.
-    let app = if config.log_requests {
-        app.layer(trace::layer())
-    } else {
-        app
-    };
-    Ok(app.with_state(state))
+        .map_err(|err| Error::Io(std::io::Error::other(err)))?;
+        let api = Router::new()
+            .merge(products::router())
+            .merge(routes::openapi::router(Bytes::from(openapi)))
+            .merge(data_packages::router())
+            .fallback(routes::api_not_found)
+            .layer(compression.clone());
+        let service = Router::new()
+            .nest(API_PREFIX, api)
+            .merge(token::router().layer(compression));
+        // The API and the token endpoint are limited. The files are the storage a 307 leads
+        // to (on the real service, another host): limiting them too made each redirected
+        // download cost two requests, and clients retrying in step after a 429 used the one
+        // request that had refilled on the redirect, then met a 429 on the file, forever.
+        let service = if state.rate_limit.is_some() {
+            service.layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&state),
+                rate_limit::check,
+            ))
+        } else {
+            service
+        };
+        let app = service
+            .merge(files::router())
+            .merge(self.web.clone())
+            .layer(cors())
+            .layer(axum::middleware::from_fn(protocol::check));
+        // A line per request grows without bound: only when asked for.
+        let app = if self.log_requests {
+            app.layer(trace::layer())
+        } else {
+            app
+        };
+        Ok(app.with_state(state))
+    }
 }
 
 /// Without a configured key, one random key serves the whole process, so every router
@@ -274,6 +389,9 @@ mod tests {
     fn the_embedded_demo_catalogue_loads() {
         use clap::Parser;
         let config = Config::try_parse_from(["download-server"]).unwrap();
-        let _app = router(&config).expect("the demo catalogue is valid");
+        let builder = AppBuilder::new(&config).unwrap();
+        let catalogue = Catalogue::load(&Source::Embedded(&DEMO), &builder.links)
+            .expect("the demo catalogue is valid");
+        let _app = builder.build(catalogue).unwrap();
     }
 }

@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
-use download_server::Config;
+use download_server::{Command, Config};
 use tracing_subscriber::EnvFilter;
 
 /// Each request allocates a few dozen small blocks (headers, extensions, futures):
@@ -24,6 +24,26 @@ async fn main() -> ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     let config = Config::parse();
+    if let Some(Command::Publish(args)) = &config.command {
+        return match download_server::publish(args).await {
+            Ok(done) => {
+                println!(
+                    "published {} to {}: {} files uploaded ({} bytes), {} already there, in {:.1} s",
+                    args.dir.display(),
+                    args.storage,
+                    done.uploaded,
+                    done.bytes_uploaded,
+                    done.skipped,
+                    done.elapsed.as_secs_f64()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("download-server: {err}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     match run(config).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
@@ -43,7 +63,7 @@ async fn run(config: Config) -> Result<(), download_server::Error> {
             )
         })?;
     // Build (and check the catalogue) before announcing the address.
-    let server = download_server::Server::new(config, listener)?;
+    let server = download_server::Server::open(config, listener).await?;
     println!(
         "Download Explorer listening on http://{}",
         server.local_addr()?

@@ -12,6 +12,7 @@ use headers::{HeaderMapExt, Range};
 
 use crate::error::ApiError;
 use crate::file::{FileData, Precondition, ServedFile};
+use crate::storage::ObjectFile;
 
 /// How the browser should present a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +31,10 @@ pub(crate) async fn respond(
     cache_control: &'static str,
 ) -> Result<Response, ApiError> {
     let content = &file.content;
+    if let FileData::Object(object) = &content.data {
+        // The store answers ranges, validators and CORS itself.
+        return Ok(redirect(object_location(object).await?));
+    }
     let validators = &content.validators;
     let mut headers = HeaderMap::new();
     validators.insert(&mut headers);
@@ -86,6 +91,8 @@ pub(crate) async fn respond(
             let body = Bytes::from_static(bytes.get(start..end).unwrap_or_default());
             Ok((status, headers, body).into_response())
         }
+        // Answered above with a redirect.
+        FileData::Object(object) => Ok(redirect(object_location(object).await?)),
         FileData::Disk(path) => {
             let opened = tokio::fs::File::open(path).await;
             let file = opened.map_err(|err| {
@@ -104,6 +111,34 @@ pub(crate) async fn respond(
             Ok((headers, ranged).into_response())
         }
     }
+}
+
+/// Where a 307 to `file` leads: with object storage, a freshly presigned address on the
+/// store; otherwise `local`, the server's own address of the file.
+pub(crate) async fn redirect_location(
+    file: &ServedFile,
+    local: impl FnOnce() -> Result<HeaderValue, ApiError>,
+) -> Result<HeaderValue, ApiError> {
+    match &file.content.data {
+        FileData::Object(object) => object_location(object).await,
+        FileData::Static(_) | FileData::Disk(_) => local(),
+    }
+}
+
+async fn object_location(object: &ObjectFile) -> Result<HeaderValue, ApiError> {
+    object
+        .presigned_location()
+        .await
+        .map_err(|err| ApiError::Internal(err.to_string()))
+}
+
+/// A 307 to `location`.
+fn redirect(location: HeaderValue) -> Response {
+    (
+        StatusCode::TEMPORARY_REDIRECT,
+        [(header::LOCATION, location)],
+    )
+        .into_response()
 }
 
 fn try_range<B: RangeBody + Send + 'static>(

@@ -20,7 +20,7 @@ pub(crate) struct AppState {
     /// How long a client may take to send a request body.
     pub body_timeout: std::time::Duration,
     /// `--rate-limit`, when given.
-    pub rate_limit: Option<RateLimit>,
+    pub rate_limit: Option<Arc<RateLimit>>,
 }
 
 /// The router's state.

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use serde_json::json;
 
-use crate::{Harness, workspace_root};
+use crate::{Engine, Harness, workspace_root};
 
 /// A phone's screen, in CSS pixels.
 pub const PHONE: Viewport = Viewport {
@@ -75,20 +75,27 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Shows the page at `viewport` with `scheme` preferred, as a user's device would.
+/// Whether this run's engine can be told the colour scheme a user prefers: only
+/// Chromium, through its DevTools protocol (Firefox and WebKit read it from the desktop's
+/// settings when they start).
+pub fn can_emulate(scheme: Scheme) -> bool {
+    scheme == Scheme::Light || Engine::current() == Engine::Chromium
+}
+
+/// Shows the page at `viewport` with `scheme` preferred, as a user's device would
+/// (outside Chromium, only the light scheme: see [`can_emulate`]).
 pub async fn emulate(h: &Harness, viewport: Viewport, scheme: Scheme) {
+    h.set_viewport(viewport.width, viewport.height).await;
+    if h.engine != Engine::Chromium {
+        assert!(
+            can_emulate(scheme),
+            "{} cannot be shown in {scheme:?}",
+            h.engine
+        );
+        h.next_frames().await;
+        return;
+    }
     let cdp = h.driver.cdp();
-    cdp.send_raw(
-        "Emulation.setDeviceMetricsOverride",
-        json!({
-            "width": viewport.width,
-            "height": viewport.height,
-            "deviceScaleFactor": 1,
-            "mobile": viewport.width < 600,
-        }),
-    )
-    .await
-    .expect("set the viewport");
     cdp.send_raw(
         "Emulation.setEmulatedMedia",
         // Reduced motion too: colours are checked as they are, not halfway through a
@@ -162,11 +169,15 @@ pub async fn violations(h: &Harness) -> Vec<Violation> {
         .collect()
 }
 
-/// Checks the page under every [`ALL_LOOKS`] combination, returning what is wrong
-/// as readable lines (empty when nothing is). `page` names the page in them.
+/// Checks the page under every [`ALL_LOOKS`] combination this engine can show (see
+/// [`can_emulate`]), returning what is wrong as readable lines (empty when nothing is).
+/// `page` names the page in them.
 pub async fn check_all_looks(h: &Harness, page: &str) -> Vec<String> {
     let mut problems = Vec::new();
     for (viewport, scheme) in ALL_LOOKS {
+        if !can_emulate(scheme) {
+            continue;
+        }
         emulate(h, viewport, scheme).await;
         for violation in violations(h).await {
             problems.push(format!(

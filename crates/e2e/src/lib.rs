@@ -1,14 +1,21 @@
-//! Harness of the browser tests: the built web app in headless Chromium, served by
-//! servers started in-process on free loopback ports: the real server, a static host
-//! ([`static_host`]) or a second implementation of the service with the real one's
-//! quirks ([`quirky_service`]).
+//! Harness of the browser tests: the built web app in a browser engine ([`Engine`]:
+//! Chromium, Firefox or WebKit, chosen by `E2E_BROWSER`), served by servers started
+//! in-process on free loopback ports: the real server, a static host ([`static_host`])
+//! or a second implementation of the service with the real one's quirks
+//! ([`quirky_service`]).
 //!
 //! Needs the built app (`E2E_WEB_ROOT`, default `<workspace>/dist`, and for a sub-path
-//! `E2E_EXPLORER_WEB_ROOT`; `cargo xtask test` builds both) and Debian's `chromium` and
-//! `chromedriver`.
+//! `E2E_EXPLORER_WEB_ROOT`; `cargo xtask test` builds both) and the engine's browser
+//! and driver: Debian's `chromium` and `chromedriver`; `firefox-esr` and geckodriver
+//! (cargo); `webkit2gtk-driver`, under an X display (`xvfb-run -a`).
 
 pub mod quirky_service;
 pub mod static_host;
+pub mod web_root;
+
+mod engine;
+
+pub use engine::{Engine, runs_in};
 
 use std::collections::BTreeSet;
 use std::future::pending;
@@ -119,23 +126,10 @@ pub async fn token_answer(origin: &str, key: &str, secret: &str) -> String {
         .expect("the token answer")
 }
 
-/// Chromium's flags for a root user on a machine with no network but loopback.
-const CHROME_ARGS: &[&str] = &[
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--window-size=1280,900",
-];
-
-/// Collects what a user would see as errors in the developer console: uncaught
-/// errors, rejected promises, failed image/script loads and `console.error` calls.
-/// Keeps every `WebAssembly.Memory` the page instantiates (the split build's modules
-/// share one) in `window.__memories`. Install it before the page's own scripts.
+/// Keeps every `WebAssembly.Memory` the page instantiates in `window.__memories`, for
+/// pages without the harness's preload script (the benchmarks' plain-JS pages, through
+/// Chromium's DevTools protocol); the app's pages get the same from
+/// `Harness::preload("wasmMemory", true)`. Install it before the page's own scripts.
 pub const WASM_MEMORY_RECORDER: &str = r#"
 window.__memories = new Set();
 for (const name of ['instantiate', 'instantiateStreaming']) {
@@ -152,25 +146,51 @@ for (const name of ['instantiate', 'instantiateStreaming']) {
 }
 "#;
 
-/// What [`WASM_MEMORY_RECORDER`] saw, as a script's answer: the memories' bytes in all,
-/// `NaN` before the app's wasm started.
+/// What the preload's memory recorder saw (after `Harness::preload("wasmMemory", true)`),
+/// as a script's answer: the memories' bytes in all, `NaN` before the app's wasm started.
 pub const WASM_MEMORY_BYTES: &str = "return window.__memories && window.__memories.size \
     ? [...window.__memories].reduce((sum, m) => sum + m.buffer.byteLength, 0) : NaN;";
 
-const ERROR_RECORDER: &str = r#"
-window.__errors = [];
-window.addEventListener('error', e => {
-  const what = e.target && e.target !== window ? (e.target.src || e.target.href || e.target.tagName) : e.message;
-  window.__errors.push('error: ' + what);
-}, true);
-window.addEventListener('unhandledrejection', e => window.__errors.push('rejection: ' + e.reason));
-const consoleError = console.error.bind(console);
-console.error = (...args) => { window.__errors.push('console: ' + args.join(' ')); consoleError(...args); };
+/// See [`Harness::drop_folder`].
+const DROP_FOLDER: &str = r#"
+const [css, folderName, files] = arguments;
+const later = (done, value) => setTimeout(() => done(value));
+const fileEntry = (name, base64) => {
+  const file = new File([Uint8Array.from(atob(base64), c => c.charCodeAt(0))], name);
+  return { isFile: true, isDirectory: false, name, file: done => later(done, file) };
+};
+const folderEntry = (name) => {
+  const children = [];
+  const entry = {
+    isFile: false, isDirectory: true, name, children,
+    createReader: () => {
+      let read = false;
+      return { readEntries: done => { later(done, read ? [] : children); read = true; } };
+    },
+  };
+  return entry;
+};
+const top = folderEntry(folderName);
+for (const [path, base64] of files) {
+  const parts = path.split('/');
+  let folder = top;
+  for (const part of parts.slice(0, -1)) {
+    let sub = folder.children.find(c => c.isDirectory && c.name === part);
+    if (!sub) { sub = folderEntry(part); folder.children.push(sub); }
+    folder = sub;
+  }
+  folder.children.push(fileEntry(parts[parts.length - 1], base64));
+}
+const item = { kind: 'file', type: '', webkitGetAsEntry: () => top, getAsFile: () => null };
+const drop = new Event('drop', { bubbles: true, cancelable: true });
+Object.defineProperty(drop, 'dataTransfer', { value: { items: { length: 1, 0: item }, files: [] } });
+document.querySelector(css).dispatchEvent(drop);
+return true;
 "#;
 
 /// The browser on an app and the servers behind it. Dropping it (a failing test
-/// included) ends the browser, chromedriver and the servers; [`Harness::stop`] first
-/// ends the WebDriver session properly.
+/// included) ends the browser, its WebDriver server and the servers; [`Harness::stop`]
+/// first ends the WebDriver session properly.
 #[derive(Debug)]
 pub struct Harness {
     /// Where the app is: the server's origin, e.g. `http://127.0.0.1:41234`, followed
@@ -178,10 +198,12 @@ pub struct Harness {
     pub base: String,
     /// The browser.
     pub driver: WebDriver,
+    /// The engine the browser is.
+    pub engine: Engine,
     /// Where the browser saves what it downloads (see [`Harness::wait_for_download`]).
     downloads: tempfile::TempDir,
     /// Only held, to be killed on drop.
-    _chromedriver: Chromedriver,
+    _driver: DriverProcess,
     /// Only held, to be stopped on drop.
     _servers: Vec<Served>,
 }
@@ -192,21 +214,26 @@ impl Drop for Harness {
         // thirtyfour would end it in its own drop with a blocking request, which hung
         // for two minutes and then left the browser running (the test's runtime, and
         // with it the app's server, is blocked meanwhile); the browser is killed with
-        // chromedriver instead.
+        // its driver instead.
         let _ = self.driver.clone().leak();
     }
 }
 
-/// chromedriver and the browser it started, in a process group of their own: all
-/// killed when dropped.
+/// A WebDriver server and the browser it started, in a process group of their own:
+/// all killed when dropped.
 #[derive(Debug)]
-struct Chromedriver(Child);
+struct DriverProcess {
+    child: Child,
+    /// Firefox's profiles or WebKit's settings (which name its download folder), kept
+    /// while the browser runs.
+    _home: Option<tempfile::TempDir>,
+}
 
-impl Drop for Chromedriver {
+impl Drop for DriverProcess {
     fn drop(&mut self) {
-        let group = format!("-{}", self.0.id());
+        let group = format!("-{}", self.child.id());
         let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.0.wait();
+        let _ = self.child.wait();
     }
 }
 
@@ -245,6 +272,15 @@ fn serve_on(listener: tokio::net::TcpListener, origin: String, app: Router) -> S
 /// Our server with the demo catalogue, writing links for its own origin, with
 /// `server_args` added to its command line (e.g. `["--token-ttl", "3"]`).
 pub async fn our_server(server_args: &[&str]) -> Served {
+    our_server_configured(server_args, |config| config).await
+}
+
+/// [`our_server`], its configuration changed by `configure` before it starts (e.g. the
+/// object store options of a test's storage engine).
+pub async fn our_server_configured(
+    server_args: &[&str],
+    configure: impl FnOnce(Config) -> Config,
+) -> Served {
     let listener = bind().await;
     let addr = listener.local_addr().expect("bound address");
     let origin = format!("http://{addr}");
@@ -258,8 +294,10 @@ pub async fn our_server(server_args: &[&str]) -> Served {
         args.extend(["--public-url".to_owned(), origin.clone()]);
     }
     args.extend(server_args.iter().map(|a| a.to_string()));
-    let config = Config::parse_from(args);
-    let server = download_server::Server::new(config, listener).expect("the server starts");
+    let config = configure(Config::parse_from(args));
+    let server = download_server::Server::open(config, listener)
+        .await
+        .expect("the server starts");
     let task = tokio::spawn(async move {
         if let Err(error) = server.run(pending()).await {
             panic!("the server stopped: {error}");
@@ -285,39 +323,109 @@ impl Harness {
         Harness::open(server.origin.clone(), vec![server]).await
     }
 
-    /// A fresh browser on the app at `base`, served by `servers`.
+    /// A fresh browser (of this run's [`Engine`]) on the app at `base`, served by
+    /// `servers`.
     pub async fn open(base: String, servers: Vec<Served>) -> Harness {
-        let (chromedriver, driver_addr) = start_chromedriver().await;
+        let engine = Engine::current();
         let downloads = tempfile::tempdir().expect("a download folder");
-        let mut caps = DesiredCapabilities::chrome();
-        caps.set_binary("/usr/bin/chromium")
-            .expect("set the chromium binary");
-        for arg in CHROME_ARGS {
-            caps.add_arg(arg).expect("add a chromium flag");
-        }
-        caps.add_experimental_option(
-            "prefs",
-            serde_json::json!({
-                "download.default_directory": downloads.path(),
-                "download.prompt_for_download": false,
-            }),
+        let (driver_process, driver_addr) = start_driver(engine, downloads.path()).await;
+        let driver = WebDriver::new(
+            format!("http://{driver_addr}"),
+            engine.capabilities(downloads.path()),
         )
-        .expect("set the download folder");
-        let driver = WebDriver::new(format!("http://{driver_addr}"), caps)
-            .await
-            .expect("start a chromium session");
-        driver
-            .cdp()
-            .page()
-            .add_script_to_evaluate_on_new_document(ERROR_RECORDER)
-            .await
-            .expect("install the console error recorder");
-        Harness {
+        .await
+        .unwrap_or_else(|e| panic!("start a {engine} session: {e}"));
+        let h = Harness {
             base: base.trim_end_matches('/').to_owned(),
             driver,
+            engine,
             downloads,
-            _chromedriver: chromedriver,
+            _driver: driver_process,
             _servers: servers,
+        };
+        if engine != Engine::Chromium {
+            // Chromium is told its window size on its command line.
+            h.set_viewport(1280, 900).await;
+        }
+        h
+    }
+
+    /// The text a person sees in `element`. WebKit's driver leaves out the text of
+    /// rows in a scrolling box below the window (the windowed lists' rows), which is
+    /// there to see by scrolling: there the page's own `innerText` is read.
+    pub async fn text_of(&self, element: &WebElement) -> WebDriverResult<String> {
+        if self.engine != Engine::Webkit {
+            return element.text().await;
+        }
+        let text = self
+            .driver
+            .execute(
+                // SVG elements have no innerText: their text content is what shows.
+                "const e = arguments[0]; return e.innerText === undefined ? e.textContent : e.innerText;",
+                vec![element.to_json()?],
+            )
+            .await?;
+        Ok(text.json().as_str().unwrap_or_default().trim().to_owned())
+    }
+
+    /// Turns on `setting` of the harness's preload script (`src/preload.js`) with
+    /// `value` for every page of the app this tab opens from now on (e.g.
+    /// `("wasmMemory", true)`; the fetch controls also apply at once). Kept in the
+    /// sessionStorage of the origin the tab is on; a tab that is on no web page yet is
+    /// first taken to an empty page of the app's origin.
+    pub async fn preload(&self, setting: &str, value: serde_json::Value) {
+        if !self.current_url().await.starts_with("http") {
+            self.driver
+                .goto(format!("{}/{}", self.base, web_root::BLANK_FILE))
+                .await
+                .expect("open the app's origin");
+        }
+        let script = format!(
+            "const all = JSON.parse(sessionStorage.getItem('__e2e') || '{{}}'); \
+             all[{setting:?}] = {value}; sessionStorage.setItem('__e2e', JSON.stringify(all)); return true;"
+        );
+        self.js(&script).await;
+    }
+
+    /// Sets the page's viewport to `width` by `height` CSS pixels, as a device of that
+    /// screen would show it: Chromium emulates the device (and a phone's touch layout
+    /// below 600 pixels); the other engines size the window so that the page gets it.
+    pub async fn set_viewport(&self, width: u32, height: u32) {
+        if self.engine == Engine::Chromium {
+            self.driver
+                .cdp()
+                .send_raw(
+                    "Emulation.setDeviceMetricsOverride",
+                    serde_json::json!({
+                        "width": width,
+                        "height": height,
+                        "deviceScaleFactor": 1,
+                        "mobile": width < 600,
+                    }),
+                )
+                .await
+                .expect("set the viewport");
+            return;
+        }
+        // The window's frame and toolbars take their share: measure it and make up.
+        let (mut outer_w, mut outer_h) = (width as i64, height as i64);
+        for _ in 0..3 {
+            self.driver
+                .set_window_rect(0, 0, outer_w as u32, outer_h as u32)
+                .await
+                .expect("size the window");
+            let inner = self
+                .js("return [window.innerWidth, window.innerHeight];")
+                .await;
+            let (w, h) = (
+                inner[0].as_i64().unwrap_or(0),
+                inner[1].as_i64().unwrap_or(0),
+            );
+            if (w, h) == (width as i64, height as i64) {
+                return;
+            }
+            outer_w += width as i64 - w;
+            outer_h += height as i64 - h;
         }
     }
 
@@ -346,14 +454,16 @@ impl Harness {
     /// The app may re-render that element between finding and reading it (a
     /// sign-in swaps the session badge), so a stale element is looked up again.
     pub async fn text(&self, css: &str) -> String {
-        eventually(WAIT, async || match self.find(css).await.text().await {
-            Ok(text) => Ok(text),
-            Err(error) => match error.as_inner() {
-                WebDriverErrorInner::StaleElementReference(_) => {
-                    Err(format!("text of {css:?}: {error}"))
-                }
-                _ => panic!("text of {css:?}: {error}"),
-            },
+        eventually(WAIT, async || {
+            match self.text_of(&self.find(css).await).await {
+                Ok(text) => Ok(text),
+                Err(error) => match error.as_inner() {
+                    WebDriverErrorInner::StaleElementReference(_) => {
+                        Err(format!("text of {css:?}: {error}"))
+                    }
+                    _ => panic!("text of {css:?}: {error}"),
+                },
+            }
         })
         .await
     }
@@ -362,27 +472,96 @@ impl Harness {
     /// origin-private file system (the same `FileSystemDirectoryHandle` interface),
     /// which a test can read back; a headless browser has no picker to click through.
     pub async fn pick_private_folder(&self) {
-        self.driver
-            .cdp()
-            .page()
-            .add_script_to_evaluate_on_new_document(
-                "window.__downloadExplorerPickDirectory = () => navigator.storage.getDirectory();",
-            )
-            .await
-            .expect("install the folder hook");
+        self.preload("privateFolder", serde_json::json!(true)).await;
     }
 
     /// Clicks the first element matching `css`, waiting up to 10 s for it to appear.
+    ///
+    /// Firefox's and WebKit's drivers cannot scroll an SVG group (the map's squares are
+    /// `<g>`) into view, and call it not interactable: such an element is scrolled to by
+    /// script and clicked at its centre, as a mouse would.
     pub async fn click(&self, css: &str) {
-        self.find(css)
+        let clicked = self.find(css).await.click().await;
+        match clicked {
+            Ok(()) => {}
+            Err(error)
+                if matches!(
+                    error.as_inner(),
+                    WebDriverErrorInner::ElementNotInteractable(_)
+                ) && self.engine != Engine::Chromium =>
+            {
+                let centre = self
+                    .js(&format!(
+                        "const e = document.querySelector({css:?}); e.scrollIntoView({{block: 'center'}}); \
+                         const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];"
+                    ))
+                    .await;
+                let (x, y) = (
+                    centre[0].as_f64().unwrap_or(0.0),
+                    centre[1].as_f64().unwrap_or(0.0),
+                );
+                self.driver
+                    .action_chain()
+                    .move_to(x as i64, y as i64)
+                    .click()
+                    .perform()
+                    .await
+                    .unwrap_or_else(|e| panic!("click {css:?} at ({x}, {y}): {e}"));
+            }
+            Err(error) => panic!("click {css:?}: {error}"),
+        }
+    }
+
+    /// Drops a folder called `folder` holding `files` (path inside it, with `/` between
+    /// sub-folders; bytes) on the element matching `css`, as every engine's entries API
+    /// (`webkitGetAsEntry`) gives a dropped folder: `isFile`, `isDirectory`, `name`,
+    /// `createReader().readEntries()` in batches ending with an empty one, `file()`.
+    /// WebDriver cannot drag from the desktop, so the drop event and its entries are
+    /// made in the page.
+    pub async fn drop_folder(&self, css: &str, folder: &str, files: &[(String, Vec<u8>)]) {
+        use base64::Engine as _;
+        let files: Vec<_> = files
+            .iter()
+            .map(|(path, bytes)| {
+                serde_json::json!([
+                    path,
+                    base64::engine::general_purpose::STANDARD.encode(bytes)
+                ])
+            })
+            .collect();
+        let args = vec![
+            serde_json::json!(css),
+            serde_json::json!(folder),
+            serde_json::json!(files),
+        ];
+        self.driver
+            .execute(DROP_FOLDER, args)
             .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css:?}: {e}"));
+            .unwrap_or_else(|e| panic!("drop a folder on {css:?}: {e}"));
     }
 
     /// Chooses the option whose value is `value` in the `<select>` matching `css`.
+    ///
+    /// WebKit's driver clicks an option without choosing it (its popup is the
+    /// desktop's), so there the value is set as choosing it does: with `input` and
+    /// `change` events.
     pub async fn select(&self, css: &str, value: &str) {
+        if self.engine == Engine::Webkit {
+            let script = format!(
+                "const s = document.querySelector({css:?}); \
+                 if (![...s.options].some(o => o.value === {value:?})) return false; \
+                 s.value = {value:?}; \
+                 s.dispatchEvent(new Event('input', {{bubbles: true}})); \
+                 s.dispatchEvent(new Event('change', {{bubbles: true}})); return true;"
+            );
+            self.find(css).await;
+            assert_eq!(
+                self.js(&script).await,
+                serde_json::json!(true),
+                "{css:?} has no option {value:?}"
+            );
+            return;
+        }
         SelectElement::new(&self.find(css).await)
             .await
             .unwrap_or_else(|e| panic!("{css:?} is no select: {e}"))
@@ -487,7 +666,7 @@ impl Harness {
     pub async fn wait_for_text_within(&self, css: &str, needle: &str, within: Duration) -> String {
         eventually(within, async || {
             let text = match self.find_all(css).await.first() {
-                Some(element) => element.text().await.unwrap_or_default(),
+                Some(element) => self.text_of(element).await.unwrap_or_default(),
                 None => String::new(),
             };
             if text.contains(needle) {
@@ -531,7 +710,8 @@ impl Harness {
     }
 
     /// Simulated slow 4G, as issue 11 measures a phone: 1.6 Mbit/s down, 750 kbit/s up,
-    /// 150 ms round trips.
+    /// 150 ms round trips. Chromium only (its DevTools protocol): a test using it
+    /// checks [`runs_in`] first.
     pub async fn slow_4g(&self) {
         let cdp = self.driver.cdp();
         cdp.send_raw("Network.enable", serde_json::json!({}))
@@ -621,7 +801,8 @@ impl Harness {
         self.sign_in_with_secret(key, secret).await;
     }
 
-    /// Errors the current page has hit so far (see [`ERROR_RECORDER`]).
+    /// Errors the current page has hit so far, Content-Security-Policy violations
+    /// included (recorded by the preload script, `src/preload.js`).
     pub async fn console_errors(&self) -> Vec<String> {
         serde_json::from_value(self.js("return window.__errors || [];").await).unwrap_or_default()
     }
@@ -635,32 +816,22 @@ impl Harness {
             .to_string()
     }
 
-    /// Every address of this tab's history (pushState entries included) and every
-    /// resource the current page fetched: what a test checks for leaked secrets.
+    /// Every address this tab showed (pushState entries included, as the preload
+    /// script records them) and every resource the current page fetched: what a test
+    /// checks for leaked secrets.
     pub async fn visited_urls(&self) -> Vec<String> {
-        let history = self
-            .driver
-            .cdp()
-            .send_raw("Page.getNavigationHistory", ())
-            .await
-            .expect("navigation history");
-        let mut urls: Vec<String> = history["entries"]
+        let found = self
+            .js(
+                "return JSON.parse(sessionStorage.getItem('__e2eVisited') || '[]').concat(\
+                 performance.getEntriesByType('resource').map(e => e.name));",
+            )
+            .await;
+        found
             .as_array()
             .into_iter()
             .flatten()
-            .filter_map(|entry| entry["url"].as_str().map(str::to_owned))
-            .collect();
-        let resources = self
-            .js("return performance.getEntriesByType('resource').map(e => e.name);")
-            .await;
-        urls.extend(
-            resources
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|u| u.as_str().map(str::to_owned)),
-        );
-        urls
+            .filter_map(|u| u.as_str().map(str::to_owned))
+            .collect()
     }
 
     /// The folder the browser saves downloads into, empty when the harness starts.
@@ -668,15 +839,22 @@ impl Harness {
         self.downloads.path()
     }
 
-    /// The file `name` the browser downloaded, once it is complete (the browser has
-    /// renamed its partial file), waiting up to `within` for it.
+    /// The file `name` the browser downloaded, once it is complete (no partial file
+    /// is left: Chromium's `.crdownload`, Firefox's `.part`, WebKit's `.wkdownload`),
+    /// waiting up to `within` for it.
     pub async fn wait_for_download(&self, name: &str, within: Duration) -> PathBuf {
         let path = self.download_dir().join(name);
-        let partials = [format!("{name}.crdownload"), format!("{name}.part")];
         eventually(within, async || {
-            let partial = partials
-                .iter()
-                .any(|partial| self.download_dir().join(partial).exists());
+            let partial = std::fs::read_dir(self.download_dir())
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|entry| {
+                    let file = entry.file_name().to_string_lossy().into_owned();
+                    [".crdownload", ".part", ".wkdownload", ".download"]
+                        .iter()
+                        .any(|suffix| file.ends_with(suffix))
+                });
             if path.is_file() && !partial {
                 Ok(path.clone())
             } else {
@@ -694,8 +872,8 @@ impl Harness {
         .await
     }
 
-    /// Closes the browser without blocking the test's runtime, then stops
-    /// chromedriver and the servers (as dropping does).
+    /// Closes the browser without blocking the test's runtime, then stops its
+    /// driver and the servers (as dropping does).
     pub async fn stop(self) {
         let _ = self.driver.clone().quit().await;
     }
@@ -706,19 +884,29 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The app built for a site root: `E2E_WEB_ROOT`, by default `<workspace>/dist`.
+/// The app built for a site root (`E2E_WEB_ROOT`, by default `<workspace>/dist`), as
+/// the tests serve it: with the harness's preload script ([`web_root::prepare`]).
 pub fn web_root() -> PathBuf {
-    built_app("E2E_WEB_ROOT", "dist", "cargo xtask build")
+    prepared(built_app("E2E_WEB_ROOT", "dist", "cargo xtask build"))
 }
 
 /// The app built for the sub-path `/explorer/`: `E2E_EXPLORER_WEB_ROOT`, by default
 /// `<workspace>/target/e2e-explorer`.
 pub fn explorer_web_root() -> PathBuf {
-    built_app(
+    prepared(built_app(
         "E2E_EXPLORER_WEB_ROOT",
         "target/e2e-explorer",
         "cargo xtask build --public-url /explorer/ --dist target/e2e-explorer",
-    )
+    ))
+}
+
+fn prepared(root: PathBuf) -> PathBuf {
+    web_root::prepare(&root).unwrap_or_else(|error| {
+        panic!(
+            "cannot add the test recorders to the app at {}: {error}",
+            root.display()
+        )
+    })
 }
 
 fn built_app(variable: &str, default: &str, build: &str) -> PathBuf {
@@ -734,22 +922,45 @@ fn built_app(variable: &str, default: &str, build: &str) -> PathBuf {
     root
 }
 
-async fn start_chromedriver() -> (Chromedriver, SocketAddr) {
+/// The engine's WebDriver server on a free port, once it answers. WebKit's browser
+/// gets a settings folder of its own whose download folder is `downloads`.
+async fn start_driver(engine: Engine, downloads: &Path) -> (DriverProcess, SocketAddr) {
     let addr = StdListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("find a free port");
-    let child = Command::new("/usr/bin/chromedriver")
-        .arg(format!("--port={}", addr.port()))
+    let (program, args) = engine.driver_command(addr.port());
+    let mut command = Command::new(program);
+    command
+        .args(args)
         .process_group(0)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::null());
+    let mut home = None;
+    if engine == Engine::Firefox {
+        // Its profile inside a folder of ours, removed even when the browser is killed.
+        let profiles = tempfile::tempdir().expect("a profile folder");
+        command.arg("--profile-root").arg(profiles.path());
+        home = Some(profiles);
+    }
+    if engine == Engine::Webkit {
+        // MiniBrowser saves into the XDG download folder, read from the user's settings.
+        let config = tempfile::tempdir().expect("a settings folder");
+        std::fs::write(
+            config.path().join("user-dirs.dirs"),
+            format!("XDG_DOWNLOAD_DIR=\"{}\"\n", downloads.display()),
+        )
+        .expect("write user-dirs.dirs");
+        command.env("XDG_CONFIG_HOME", config.path());
+        home = Some(config);
+    }
+    let child = command
         .spawn()
-        .expect("start /usr/bin/chromedriver (apt-get install chromium-driver)");
-    let child = Chromedriver(child);
+        .unwrap_or_else(|error| panic!("start {program} ({error}): {}", engine.install_hint()));
+    let child = DriverProcess { child, _home: home };
     eventually(WAIT, async || {
         tokio::net::TcpStream::connect(addr)
             .await
-            .map_err(|error| format!("chromedriver did not start: {error}"))
+            .map_err(|error| format!("{program} did not start: {error}"))
     })
     .await;
     (child, addr)

@@ -1,5 +1,8 @@
-//! "Verify files": files the user already has (picked, dropped or a whole folder)
-//! checked against the listing by md5, computed in the browser as each file streams.
+//! "Verify files": files the user already has (picked, dropped, or a whole folder chosen
+//! or dropped, its sub-folders included) checked against the listing by md5, computed
+//! in the browser as each file streams. The same in every browser: the folder comes
+//! from a folder input or the entries of a drop (`crate::dropped`), not the File System
+//! Access API's picker, which only Chromium has.
 
 use std::sync::Arc;
 
@@ -13,7 +16,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{File, FileList};
 
 use crate::components::virtual_list::BoxedList;
-use crate::fs_access::{can_pick_folder, files_in, md5_of, pick_folder};
+use crate::dropped::{files_of, take_dropped};
+use crate::fs_access::md5_of;
 
 /// Where a verification is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,18 +71,25 @@ pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
         let list = list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect());
         verify(list.unwrap_or_default());
     };
-    let pick_a_folder = move |_| {
+    let from_input = move |ev: leptos::ev::Event| {
+        let input = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        from_list(input.as_ref().and_then(|i| i.files()));
+    };
+    let from_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        // Taken now: the browser empties the drop's data once the event is handled.
+        let dropped = ev
+            .data_transfer()
+            .map(|d| take_dropped(&d))
+            .unwrap_or_default();
         spawn_local(async move {
-            match pick_folder().await {
-                Ok(Some(folder)) => match files_in(&folder).await {
-                    Ok(picked) => verify(picked),
-                    Err(error) => {
-                        check.set(Check::Failed(format!("Could not read the folder: {error}")))
-                    }
-                },
-                Ok(None) => {}
+            match files_of(dropped).await {
+                Ok(picked) => verify(picked),
                 Err(error) => {
-                    check.set(Check::Failed(format!("Could not open the folder: {error}")))
+                    check.set(Check::Failed(format!("Could not read the folder: {error}")))
                 }
             }
         });
@@ -94,30 +105,22 @@ pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
                     dragging.set(true);
                 }
                 on:dragleave=move |_| dragging.set(false)
-                on:drop=move |ev: leptos::ev::DragEvent| {
-                    ev.prevent_default();
-                    dragging.set(false);
-                    from_list(ev.data_transfer().and_then(|d| d.files()));
-                }
+                on:drop=from_drop
             >
-                <p>"Drop files here, or "</p>
+                <p>"Drop files or a folder here, or "</p>
                 <label class="button secondary">
                     "Choose files…"
+                    <input type="file" multiple class="visually-hidden verify-files-input" on:change=from_input />
+                </label>
+                <label class="button secondary">
+                    "Choose a folder…"
                     <input
                         type="file"
-                        multiple
-                        class="visually-hidden"
-                        on:change=move |ev| {
-                            let input = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-                            from_list(input.and_then(|i| i.files()));
-                        }
+                        prop:webkitdirectory=true
+                        class="visually-hidden verify-folder-input"
+                        on:change=from_input
                     />
                 </label>
-                {can_pick_folder().then(|| view! {
-                    <button type="button" class="button secondary verify-folder" on:click=pick_a_folder>
-                        "Check a folder…"
-                    </button>
-                })}
             </div>
             <div class="verify-result" aria-live="polite">{move || result_view(check.get())}</div>
         </details>

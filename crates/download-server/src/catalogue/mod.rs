@@ -7,6 +7,7 @@ mod format;
 mod source;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::http::HeaderValue;
@@ -17,11 +18,12 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::cached_json::CachedJson;
-use crate::file::ServedFile;
+use crate::file::{FileContent, ServedFile};
 use crate::links::Links;
+use crate::storage::ObjectStorage;
 use format::{CatalogueFile, PackageEntry, ProductEntry, ProjectEntry};
-pub(crate) use source::{CATALOGUE_FILE, Source};
-use source::{Measurer, content_type, extension, file_name};
+pub(crate) use source::{CATALOGUE_FILE, Source, content_type};
+use source::{Measurer, extension, file_name};
 
 /// Everything the server publishes.
 #[derive(Debug)]
@@ -177,6 +179,40 @@ impl Catalogue {
         source: &Source,
         links: &Links,
     ) -> Result<Catalogue, Error> {
+        Catalogue::build(text, &mut Measurer::new(source), links)
+    }
+
+    /// Reads a catalogue from object storage, `text` its `catalogue.json`: each object it
+    /// lists is measured by a HEAD first, many at once.
+    pub(crate) async fn load_from_store(
+        storage: Arc<ObjectStorage>,
+        text: String,
+        links: Links,
+    ) -> Result<Catalogue, Error> {
+        let paths = serde_json::from_str::<CatalogueFile>(&text)
+            .map(|file| listed_paths(&file))
+            .unwrap_or_default();
+        let measured = storage.measure_all(paths).await;
+        let source = Source::Object { storage, measured };
+        // The rest is CPU work (JSON in, JSON out): off the threads that answer requests.
+        tokio::task::spawn_blocking(move || Catalogue::from_text(&text, &source, &links))
+            .await
+            .map_err(|err| Error::Io(std::io::Error::other(err)))?
+    }
+
+    /// Checks a catalogue directory as a server would load it (for publishing): its
+    /// `catalogue.json` text and every file it lists, by path, measured.
+    pub(crate) fn check_directory(
+        dir: &std::path::Path,
+    ) -> Result<(String, HashMap<String, Arc<FileContent>>), Error> {
+        let source = Source::Directory(dir.to_owned());
+        let text = source.catalogue_text()?;
+        let mut measurer = Measurer::new(&source);
+        Catalogue::build(&text, &mut measurer, &Links::new("http://localhost"))?;
+        Ok((text, measurer.into_files()))
+    }
+
+    fn build(text: &str, measurer: &mut Measurer<'_>, links: &Links) -> Result<Catalogue, Error> {
         // Serde would also read a struct from an array: only an object is a catalogue.
         if let Some(start) = text.trim_start().chars().next()
             && start != '{'
@@ -192,7 +228,6 @@ impl Catalogue {
             });
         }
         let file: CatalogueFile = serde_json::from_str(text).map_err(syntax_error)?;
-        let mut measurer = Measurer::new(source);
         let images = file.products.iter().flat_map(|p| &p.images);
         let product_files = file.products.iter().flat_map(|p| &p.downloads);
         let package_files = file
@@ -220,7 +255,7 @@ impl Catalogue {
             {
                 return Err(invalid(format!("product id '{}' appears twice", entry.id)));
             }
-            let (product, loaded) = load_product(entry, links, &mut measurer)?;
+            let (product, loaded) = load_product(entry, links, measurer)?;
             summaries.push(ProductSummary {
                 id: product.id.clone(),
                 name: product.name.clone(),
@@ -274,7 +309,7 @@ impl Catalogue {
                     )));
                 }
                 let (json, loaded) =
-                    load_package(package, ProjectId(project_index), links, &mut measurer)?;
+                    load_package(package, ProjectId(project_index), links, measurer)?;
                 listed.push(json);
                 packages.push(loaded);
             }
@@ -306,6 +341,27 @@ impl Catalogue {
             other_areas,
         })
     }
+}
+
+/// Every file path a catalogue names.
+fn listed_paths(file: &CatalogueFile) -> Vec<String> {
+    let images = file.products.iter().flat_map(|p| &p.images);
+    let downloads = file.products.iter().flat_map(|p| &p.downloads);
+    let package_files = file
+        .projects
+        .iter()
+        .flat_map(|p| &p.data_packages)
+        .flat_map(|p| &p.versions)
+        .flat_map(|v| &v.files);
+    let mut paths: Vec<String> = images
+        .flat_map(|i| [i.small.clone(), i.large.clone()])
+        .chain(downloads.map(|d| d.path.clone()))
+        .chain(package_files.cloned())
+        .filter(|path| source::check_relative_path(path).is_ok())
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
 }
 
 /// What `GET /products` lists for each product without `expanded`: the fields the

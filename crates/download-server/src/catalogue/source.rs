@@ -12,6 +12,7 @@ use md5::{Digest, Md5};
 
 use crate::Error;
 use crate::file::{FileContent, FileData, Validators};
+use crate::storage::{ObjectFile, ObjectInfo, ObjectStorage, StorageError};
 
 /// The name of the catalogue's index file inside its directory.
 pub(crate) const CATALOGUE_FILE: &str = "catalogue.json";
@@ -23,6 +24,12 @@ pub(crate) enum Source {
     Embedded(&'static Dir<'static>),
     /// A directory on disk.
     Directory(PathBuf),
+    /// Under a prefix of an object store: every listed object measured beforehand by a
+    /// HEAD (the catalogue's text comes with it).
+    Object {
+        storage: Arc<ObjectStorage>,
+        measured: HashMap<String, Result<ObjectInfo, StorageError>>,
+    },
 }
 
 impl Source {
@@ -40,6 +47,10 @@ impl Source {
                 .ok_or_else(|| missing("missing from the embedded demo catalogue".into())),
             Source::Directory(dir) => std::fs::read_to_string(dir.join(CATALOGUE_FILE))
                 .map_err(|err| missing(format!("{} ({})", describe_io(&err), dir.display()))),
+            Source::Object { storage, .. } => Err(missing(format!(
+                "read from {} before the catalogue loads",
+                storage.url()
+            ))),
         }
     }
 
@@ -68,6 +79,15 @@ impl Source {
                 let md5 = md5_of_file(&full).map_err(|err| fail(describe_io(&err)))?;
                 let modified = metadata.modified().unwrap_or(loaded_at);
                 (FileData::Disk(full), metadata.len(), md5, modified)
+            }
+            Source::Object { storage, measured } => {
+                let info = match measured.get(path) {
+                    Some(Ok(info)) => info.clone(),
+                    Some(Err(err)) => return Err(fail(err.to_string())),
+                    None => return Err(fail(format!("not measured in {}", storage.url()))),
+                };
+                let data = FileData::Object(ObjectFile::new(storage.clone(), path));
+                (data, info.size, info.md5, info.last_modified)
             }
         };
         Ok(FileContent {
@@ -147,6 +167,11 @@ impl<'a> Measurer<'a> {
         for (path, content) in measured {
             self.seen.insert(path.to_owned(), Arc::new(content));
         }
+    }
+
+    /// Every distinct file measured, by its catalogue path.
+    pub(crate) fn into_files(self) -> HashMap<String, Arc<FileContent>> {
+        self.seen
     }
 
     /// How many distinct files were measured, and their total size.

@@ -15,6 +15,7 @@ use crate::error::ApiError;
 use crate::extract::{ApiPath, Caller, FileAccess, Params};
 use crate::file::ServedFile;
 use crate::negotiate::{AcceptEncoding, qualities};
+use crate::serve_file::redirect_location;
 use crate::signed_link::{LinkKind, SignedLink};
 use crate::state::{AppState, SharedState};
 
@@ -123,15 +124,21 @@ async fn download(
         )
     })?;
 
-    let direct = signed_url(&state, LinkKind::File, package, version, file);
+    // With object storage, a fresh presigned address on the store; otherwise the
+    // server's own signed one.
+    let location = redirect_location(file, || {
+        let direct = signed_url(&state, LinkKind::File, package, version, file);
+        HeaderValue::try_from(direct)
+            .map_err(|_| ApiError::Internal("cannot form the file address".into()))
+    })
+    .await?;
     let vary = (header::VARY, HeaderValue::from_static("accept"));
     if prefers_json(&headers) {
+        let direct = location.to_str().unwrap_or_default().to_owned();
         let mut response = json_of(&download_entry(file, direct))?;
         response.headers_mut().insert(vary.0, vary.1);
         return Ok(response);
     }
-    let location = HeaderValue::try_from(direct)
-        .map_err(|_| ApiError::Internal("cannot form the file address".into()))?;
     Ok((
         StatusCode::TEMPORARY_REDIRECT,
         [(header::LOCATION, location), vary],

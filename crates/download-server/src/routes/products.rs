@@ -14,6 +14,7 @@ use crate::catalogue::LoadedProduct;
 use crate::error::ApiError;
 use crate::extract::{ApiPath, Params};
 use crate::negotiate::AcceptEncoding;
+use crate::serve_file::redirect_location;
 use crate::state::{AppState, SharedState};
 
 pub(crate) fn router() -> Router<SharedState> {
@@ -87,10 +88,9 @@ async fn downloads(
     if let [only] = matches.as_slice()
         && query.redirect
     {
+        let location = redirect_location(&only.file, || Ok(only.location.clone())).await?;
         let mut response = json_with_status(StatusCode::TEMPORARY_REDIRECT, only.json.clone());
-        response
-            .headers_mut()
-            .insert(header::LOCATION, only.location.clone());
+        response.headers_mut().insert(header::LOCATION, location);
         return Ok(response);
     }
     // Each entry's JSON was written at load time: the list is only joined here.
@@ -135,14 +135,15 @@ async fn image(
             },
         ));
     };
-    let location = if large {
-        &image.large_location
+    let (file, location) = if large {
+        (&image.large, &image.large_location)
     } else {
-        &image.small_location
+        (&image.small, &image.small_location)
     };
+    let location = redirect_location(file, || Ok(location.clone())).await?;
     Ok((
         StatusCode::TEMPORARY_REDIRECT,
-        [(header::LOCATION, location.clone())],
+        [(header::LOCATION, location)],
     )
         .into_response())
 }

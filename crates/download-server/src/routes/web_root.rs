@@ -10,6 +10,12 @@
 //! it served `index.html` at 18,644 requests/s, 19% of nginx's 96,630, as each request
 //! opens, inspects and reads the file through tokio's blocking thread pool; this map
 //! served 43,670 to 56,659 requests/s (56 to 79% of nginx) on the same machine.
+//!
+//! Every answer carries the app's Content-Security-Policy as a header: the policy the
+//! build wrote into `index.html` as a `<meta http-equiv>` (`cargo xtask build`, which
+//! hashes the page's inline scripts), with `frame-ancestors 'none'` added, which only a
+//! header can carry; and `Referrer-Policy: no-referrer` and `X-Content-Type-Options:
+//! nosniff` (docs/deploy.md).
 
 use std::collections::HashMap;
 use std::fs;
@@ -41,6 +47,44 @@ pub(crate) struct WebRoot {
     files: HashMap<String, Arc<Asset>>,
     /// `index.html`, the page of every app route.
     index: Arc<Asset>,
+    /// The headers every answer carries (see the module's comment).
+    security: HeaderMap,
+}
+
+/// What a page's `<meta http-equiv="Content-Security-Policy">` says, if it has one.
+fn meta_policy(html: &str) -> Option<&str> {
+    let at = html.find("http-equiv=\"Content-Security-Policy\"")?;
+    let tag = &html[at..at + html[at..].find('>')?];
+    let start = tag.find("content=\"")? + "content=\"".len();
+    let length = tag[start..].find('"')?;
+    Some(&tag[start..start + length])
+}
+
+/// The headers of every answer from a web root whose `index.html` is `index`. Without a
+/// policy in the page (not built by `cargo xtask build`, e.g. trunk's) no policy is
+/// sent: one made here would not know the page's inline scripts and would stop them.
+fn security_headers(index: &[u8]) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    let policy = std::str::from_utf8(index).ok().and_then(meta_policy);
+    match policy.map(|policy| HeaderValue::try_from(format!("{policy}; frame-ancestors 'none'"))) {
+        Some(Ok(value)) => {
+            headers.insert(header::CONTENT_SECURITY_POLICY, value);
+        }
+        Some(Err(_)) => tracing::warn!("index.html's Content-Security-Policy is no valid header"),
+        None => tracing::warn!(
+            "index.html has no Content-Security-Policy: none is sent (build the app with \
+             `cargo xtask build`)"
+        ),
+    }
+    headers
 }
 
 /// One file, ready to send in each encoding it comes in.
@@ -116,7 +160,12 @@ impl WebRoot {
             .get("/index.html")
             .cloned()
             .ok_or_else(|| error(root, "index.html cannot be read".into()))?;
-        Ok(Self { files, index })
+        let security = security_headers(&index.identity.body);
+        Ok(Self {
+            files,
+            index,
+            security,
+        })
     }
 
     /// The answer to a GET of `path` (the raw, percent-encoded request path): the file
@@ -124,15 +173,17 @@ impl WebRoot {
     /// `/products/OpenRoads`) index.html, as the app reads the address itself; for a
     /// missing asset a 404. (axum's `get` answers HEAD from it, without the body.)
     pub(crate) fn respond(&self, path: &str, request: &HeaderMap) -> Response {
-        let Ok(path) = percent_decode_str(path).decode_utf8() else {
-            return not_found();
+        let asset = match percent_decode_str(path).decode_utf8() {
+            Ok(path) => match self.files.get(path.as_ref()) {
+                Some(asset) => Some(asset),
+                None if is_app_route(&path) => Some(&self.index),
+                None => None,
+            },
+            Err(_) => None,
         };
-        let asset = match self.files.get(path.as_ref()) {
-            Some(asset) => asset,
-            None if is_app_route(&path) => &self.index,
-            None => return not_found(),
-        };
-        asset.respond(request)
+        let mut response = asset.map_or_else(not_found, |asset| asset.respond(request));
+        response.headers_mut().extend(self.security.clone());
+        response
     }
 }
 
@@ -283,6 +334,24 @@ mod tests {
         ] {
             assert!(!is_hashed(name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_header_policy_is_the_pages_own_with_frame_ancestors() {
+        let page = br#"<head><meta charset="utf-8" />
+    <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'sha256-x'" />
+    </head>"#;
+        let headers = security_headers(page);
+        assert_eq!(
+            headers[header::CONTENT_SECURITY_POLICY],
+            "default-src 'self'; script-src 'self' 'sha256-x'; frame-ancestors 'none'"
+        );
+        assert_eq!(headers[header::REFERRER_POLICY], "no-referrer");
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+
+        let unbuilt = security_headers(b"<head><meta charset=\"utf-8\" /></head>");
+        assert!(!unbuilt.contains_key(header::CONTENT_SECURITY_POLICY));
+        assert_eq!(unbuilt[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
     }
 
     #[test]

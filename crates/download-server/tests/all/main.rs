@@ -3,6 +3,7 @@
 //! its dependencies are linked once.
 
 mod common;
+mod engines;
 
 mod auth;
 mod data_packages;
@@ -13,4 +14,5 @@ mod products;
 mod protocol;
 mod rate_limit;
 mod startup;
+mod storage;
 mod web;

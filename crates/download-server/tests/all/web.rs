@@ -331,3 +331,50 @@ async fn only_the_web_roots_own_files_are_served() {
         }
     }
 }
+
+/// The policy a release build writes into index.html comes back as a header on every
+/// answer of the web root, with what only a header can say (`frame-ancestors`), and the
+/// browser is told to send no referrer and to trust the content types.
+#[tokio::test]
+async fn every_web_root_answer_carries_the_apps_security_headers() {
+    let root = TempDir::new().unwrap();
+    let policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'sha256-abc='";
+    let index = format!(
+        "<!doctype html><head><meta charset=\"utf-8\" />\n    \
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\" /></head>"
+    );
+    std::fs::write(root.path().join("index.html"), index).unwrap();
+    std::fs::write(root.path().join("app-1234.js"), "go()").unwrap();
+    let server = TestServer::start(&["--web-root", root.path().to_str().unwrap()]).await;
+    for path in ["/", "/products/OpenRoads", "/app-1234.js", "/missing.js"] {
+        let answer = server
+            .client
+            .get(format!("{}{path}", server.origin))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            header(answer.headers(), "content-security-policy"),
+            format!("{policy}; frame-ancestors 'none'"),
+            "{path}"
+        );
+        assert_eq!(
+            header(answer.headers(), "referrer-policy"),
+            "no-referrer",
+            "{path}"
+        );
+        assert_eq!(
+            header(answer.headers(), "x-content-type-options"),
+            "nosniff",
+            "{path}"
+        );
+    }
+    // The API keeps its own headers: the policy is the web app's.
+    let api = server
+        .client
+        .get(format!("{}/downloads/v1/products", server.origin))
+        .send()
+        .await
+        .unwrap();
+    assert!(api.headers().get("content-security-policy").is_none());
+}

@@ -33,6 +33,16 @@ pub(crate) const PACKAGE_FILES: [&str; 3] = [
     "SU42_addresses.zip",
 ];
 
+/// Whether this engine can run "Download to a folder": it needs the File System Access
+/// API's `showDirectoryPicker`, which only Chromium has (Firefox and Safari will not
+/// ship it); elsewhere the test says so and stops.
+fn folder_picker_runs_here() -> bool {
+    e2e::runs_in(
+        &[e2e::Engine::Chromium],
+        "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone",
+    )
+}
+
 /// What the proxy does to the next request whose path starts with `prefix`, once.
 #[derive(Debug, Clone)]
 pub(crate) enum Fault {
@@ -81,13 +91,16 @@ impl Setup {
             ..ProxyState::default()
         });
         tokio::spawn(serve(listener, upstream, Arc::clone(&proxy)));
-        h.pick_private_folder().await;
-        Setup {
+        let s = Setup {
             h,
             origin,
             proxy,
             demo: e2e::workspace_root().join("crates/download-server/demo"),
-        }
+        };
+        // The folder hook is kept by the origin the app is served from: the proxy's.
+        s.goto(&format!("/{}", e2e::web_root::BLANK_FILE)).await;
+        s.h.pick_private_folder().await;
+        s
     }
 
     /// [`Setup::start`] on the product page, once its files are listed.
@@ -334,6 +347,9 @@ async fn assert_folder_holds_the_product(s: &Setup) {
 
 #[tokio::test]
 async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
+    if !folder_picker_runs_here() {
+        return;
+    }
     let s = Setup::on_the_product_page(vec![]).await;
     download_all(&s.h, 4, Duration::from_secs(20)).await;
     assert_folder_holds_the_product(&s).await;
@@ -388,6 +404,9 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
 
 #[tokio::test]
 async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_range() {
+    if !folder_picker_runs_here() {
+        return;
+    }
     let s = Setup::on_the_product_page(vec![Fault::DropHalfway {
         prefix: "/files/products/OpenTOID/optoid_gpkg_sz.zip",
     }])
@@ -419,6 +438,9 @@ async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_ra
 
 #[tokio::test]
 async fn a_429_with_retry_after_is_waited_out() {
+    if !folder_picker_runs_here() {
+        return;
+    }
     let s = Setup::on_the_product_page(vec![Fault::TooManyRequests {
         prefix: "/files/products/OpenTOID/optoid_csv_sz.zip",
     }])
@@ -437,6 +459,9 @@ async fn a_429_with_retry_after_is_waited_out() {
 /// the minute's allowance is used up first, so every file has to wait its turn.
 #[tokio::test]
 async fn the_servers_rate_limit_is_waited_out() {
+    if !folder_picker_runs_here() {
+        return;
+    }
     // 20 a minute: one more every 3 s.
     let h = Harness::start(&["--rate-limit", "20"]).await;
     h.pick_private_folder().await;
@@ -457,6 +482,9 @@ async fn the_servers_rate_limit_is_waited_out() {
 
 #[tokio::test]
 async fn package_files_download_for_a_signed_in_user() {
+    if !folder_picker_runs_here() {
+        return;
+    }
     let s = Setup::start(vec![]).await;
     s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
     s.h.sign_in_with_secret(KEY, SECRET).await;
@@ -498,6 +526,9 @@ async fn package_files_download_for_a_signed_in_user() {
 /// app lists the version again with the session and the file lands all the same.
 #[tokio::test]
 async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_lands() {
+    if !folder_picker_runs_here() {
+        return;
+    }
     let held = "/files/packages/0040046952/110012/SU42_addresses.zip";
     let s = Setup::start_with(
         vec![Fault::HoldUntilExpired { prefix: held }],
@@ -519,21 +550,30 @@ async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_lands() {
     s.h.stop().await;
 }
 
-#[tokio::test]
-async fn verification_flags_a_tampered_file_by_name() {
-    let s = Setup::on_the_product_page(vec![]).await;
-    // Two files as listed, one altered, one missing, and one the listing does not name.
-    for name in ["optoid_csv_su.zip", "optoid_gpkg_su.zip"] {
-        let bytes = s.demo_bytes(&format!("files/OpenTOID/{name}"));
-        put_in_folder(&s.h, name, &bytes).await;
-    }
+/// A user's copy of the product's files, as a folder with a sub-folder: two as listed
+/// (one of them in `more/`), one altered, one missing, and one the listing does not
+/// name. (path in the folder, bytes)
+fn users_folder(s: &Setup) -> Vec<(&'static str, Vec<u8>)> {
     let mut tampered = s.demo_bytes("files/OpenTOID/optoid_csv_sz.zip");
     tampered[10] ^= 0xff;
-    put_in_folder(&s.h, "optoid_csv_sz.zip", &tampered).await;
-    put_in_folder(&s.h, "notes.txt", b"mine").await;
+    vec![
+        (
+            "optoid_csv_su.zip",
+            s.demo_bytes("files/OpenTOID/optoid_csv_su.zip"),
+        ),
+        (
+            "more/optoid_gpkg_su.zip",
+            s.demo_bytes("files/OpenTOID/optoid_gpkg_su.zip"),
+        ),
+        ("optoid_csv_sz.zip", tampered),
+        ("notes.txt", b"mine".to_vec()),
+    ]
+}
 
-    s.h.click(".verify-files summary").await;
-    s.h.click(".verify-folder").await;
+/// The result list names the altered file with both md5s, the two good files (the one
+/// in a sub-folder too), the missing one and the one the listing does not name.
+async fn assert_verified(s: &Setup, folder: &[(&str, Vec<u8>)]) {
+    let tampered = &folder[2].1;
     let differs =
         s.h.wait_for_text_within(
             ".verify-list.differs",
@@ -541,7 +581,7 @@ async fn verification_flags_a_tampered_file_by_name() {
             Duration::from_secs(10),
         )
         .await;
-    assert!(differs.contains(&md5_hex(&tampered)), "{differs}");
+    assert!(differs.contains(&md5_hex(tampered)), "{differs}");
     assert!(
         differs.contains(&s.demo_md5("files/OpenTOID/optoid_csv_sz.zip")),
         "{differs}"
@@ -562,6 +602,53 @@ async fn verification_flags_a_tampered_file_by_name() {
         Duration::from_secs(5),
     )
     .await;
+    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
+}
+
+/// A folder chosen with the folder input, its sub-folder included. Chromium only:
+/// chromedriver hands the input a folder of the disk as the folder dialog would, while
+/// geckodriver takes files only ("File not found" for a folder) and WebKitWebDriver hands
+/// the folder over as one empty file. The dropped folder (next) is checked everywhere.
+#[tokio::test]
+async fn verification_of_a_chosen_folder_flags_a_tampered_file_by_name() {
+    if !e2e::runs_in(
+        &[e2e::Engine::Chromium],
+        "only chromedriver can hand a folder to <input webkitdirectory>",
+    ) {
+        return;
+    }
+    let s = Setup::on_the_product_page(vec![]).await;
+    let folder = users_folder(&s);
+    let dir = tempfile::tempdir().expect("a folder");
+    for (path, bytes) in &folder {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    s.h.click(".verify-files summary").await;
+    s.h.find(".verify-folder-input")
+        .await
+        .send_keys(dir.path().display().to_string())
+        .await
+        .expect("choose the folder");
+    assert_verified(&s, &folder).await;
+    s.h.stop().await;
+}
+
+/// In every engine: a folder dropped on the drop zone, read through the entries API
+/// recursively (see [`Harness::drop_folder`]).
+#[tokio::test]
+async fn verification_of_a_dropped_folder_flags_a_tampered_file_by_name() {
+    let s = Setup::on_the_product_page(vec![]).await;
+    let folder = users_folder(&s);
+    let files: Vec<(String, Vec<u8>)> = folder
+        .iter()
+        .map(|(path, bytes)| (path.to_string(), bytes.clone()))
+        .collect();
+    s.h.click(".verify-files summary").await;
+    s.h.drop_folder(".verify-files .drop-zone", "mine", &files)
+        .await;
+    assert_verified(&s, &folder).await;
     s.h.stop().await;
 }
 
@@ -580,6 +667,9 @@ async fn verification_flags_a_tampered_file_by_name() {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "a benchmark: cargo xtask bench download"]
 async fn bench_download_to_folder() {
+    if !folder_picker_runs_here() {
+        return;
+    }
     let catalogue =
         std::env::var("BENCH_CATALOGUE").expect("BENCH_CATALOGUE: run cargo xtask bench download");
     let runs: usize = std::env::var("BENCH_RUNS")

@@ -14,4 +14,5 @@ mod session;
 mod shell;
 mod split;
 mod static_host;
+mod storage;
 mod zip;

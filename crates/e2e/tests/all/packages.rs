@@ -3,12 +3,11 @@
 //! Demo credentials: project Alpha (`alpha-demo-key` / `alpha-demo-secret`) owns
 //! packages 0040046952 and 0040047411; project Beta owns 0040062213 and 0040071890.
 
-use std::path::Path;
 use std::time::Duration;
 
 use e2e::demo::{KEY, PACKAGE, SECRET};
 use e2e::thirtyfour::prelude::*;
-use e2e::{Harness, attribute, download, eventually, md5_hex};
+use e2e::{Harness, attribute, download, md5_hex};
 
 const BETA_PACKAGE: &str = "0040062213";
 
@@ -188,28 +187,20 @@ async fn latest_resolves_versions_link_up_and_compare() {
 #[tokio::test]
 async fn the_browser_downloads_a_file_whose_md5_matches() {
     let h = Harness::start(&[]).await;
-    let dir = tempfile::tempdir().expect("a download directory");
-    h.driver
-        .cdp()
-        .send_raw(
-            "Browser.setDownloadBehavior",
-            serde_json::json!({ "behavior": "allow", "downloadPath": dir.path() }),
-        )
-        .await
-        .expect("allow downloads");
     h.sign_in_to(&format!("/packages/{PACKAGE}/versions/110012"), KEY, SECRET)
         .await;
     let row = h.find(".files-table tbody tr").await;
-    browser_download(&row, dir.path()).await;
+    browser_download(&h, &row).await;
     // The page stayed where it was: the download is the browser's, not a navigation.
     assert!(h.current_url().await.ends_with("/versions/110012"));
 
     // Two hours later the listed links have expired: a click asks the API (with auth,
     // `Accept: application/json`) for the file's direct address and downloads that.
-    h.js("const now = Date.now; Date.now = () => now() + 2 * 3600 * 1000; return 0;")
+    // `window.Date`: Firefox runs a test's script with globals of its own.
+    h.js("const now = window.Date.now; window.Date.now = () => now() + 2 * 3600 * 1000; return 0;")
         .await;
     let rows = h.find_all(".files-table tbody tr").await;
-    let name = browser_download(&rows[1], dir.path()).await;
+    let name = browser_download(&h, &rows[1]).await;
     let fetched = h.visited_urls().await;
     assert!(
         fetched
@@ -238,20 +229,13 @@ async fn check_first_download(h: &Harness) {
 
 /// Clicks the download link of `row` (of the files table) and checks that the file the
 /// browser saves into `dir` has the md5 the row shows; returns the file's name.
-async fn browser_download(row: &WebElement, dir: &Path) -> String {
+async fn browser_download(h: &Harness, row: &WebElement) -> String {
     let link = row.find(By::Css(".download-link")).await.expect("a link");
     let name = link.text().await.expect("the link's text");
     let md5 = md5_of(row).await;
     link.click().await.expect("click the link");
-    let bytes = wait_for_file(&dir.join(&name)).await;
+    let path = h.wait_for_download(&name, Duration::from_secs(15)).await;
+    let bytes = std::fs::read(&path).expect("the downloaded file");
     assert_eq!(md5_hex(&bytes), md5, "{name} differs from its md5");
     name
-}
-
-async fn wait_for_file(path: &Path) -> Vec<u8> {
-    // Chromium writes `<name>.crdownload` first and renames it when complete.
-    eventually(Duration::from_secs(15), async || {
-        std::fs::read(path).map_err(|e| format!("{} was never downloaded: {e}", path.display()))
-    })
-    .await
 }

@@ -13,50 +13,27 @@ const PRODUCT: &str = "OpenMapLocal";
 /// Twenty squares of England and Wales.
 const TWENTY_SQUARES: &str = "SD,SE,SH,SJ,SK,SM,SN,SO,SP,SS,ST,SU,SV,SW,SX,SY,SZ,TA,TF,TG";
 
-/// Holds the page's requests whose URL contains `window.__holdMatching` until
-/// `window.__release()`; `window.__answerMatching` and `window.__answerText` make
-/// matching requests answer that text instead. Installed before the app starts.
-const FETCH_CONTROL: &str = r#"
-window.__held = [];
-const realFetch = window.fetch.bind(window);
-window.fetch = (input, init) => {
-  // A string, a Request or (as wasm-split's chunk loader passes) a URL.
-  const url = typeof input === 'string' ? input : (input.url || input.href);
-  if (window.__answerMatching && url.includes(window.__answerMatching)) {
-    return Promise.resolve(new Response(window.__answerText,
-      { status: 200, headers: { 'content-type': 'application/json' } }));
-  }
-  if (window.__holdMatching && url.includes(window.__holdMatching)) {
-    return new Promise(resolve => window.__held.push(() => resolve(realFetch(input, init))));
-  }
-  return realFetch(input, init);
-};
-window.__release = () => { window.__holdMatching = null; window.__held.splice(0).forEach(go => go()); };
-"#;
-
-/// Runs `setup` (JavaScript) in every page of this browser before the app starts,
-/// after [`FETCH_CONTROL`].
-async fn control_fetch(h: &Harness, setup: &str) {
-    h.driver
-        .cdp()
-        .page()
-        .add_script_to_evaluate_on_new_document(format!("{FETCH_CONTROL}\n{setup}"))
-        .await
-        .expect("install the fetch control");
+/// Holds the page's requests whose URL contains `part` (from the next page on, and in
+/// this one) until `window.__release()`: the harness's fetch control, in every engine.
+async fn hold_requests(h: &Harness, part: &str) {
+    h.preload("fetch", serde_json::json!({ "hold": part }))
+        .await;
 }
 
-/// Blocks (or, with no patterns, unblocks) the browser's requests to matching URLs.
-async fn block_urls(h: &Harness, patterns: &[&str]) {
-    let cdp = h.driver.cdp();
-    cdp.send_raw("Network.enable", serde_json::json!({}))
-        .await
-        .expect("enable the network domain");
-    cdp.send_raw(
-        "Network.setBlockedURLs",
-        serde_json::json!({ "urls": patterns }),
+/// Makes the page's requests whose URL contains `part` answer `text` (as JSON).
+async fn answer_requests(h: &Harness, part: &str, text: &str) {
+    h.preload(
+        "fetch",
+        serde_json::json!({ "answerMatching": part, "answerText": text }),
     )
-    .await
-    .expect("block urls");
+    .await;
+}
+
+/// Fails (or, with no patterns, lets through) the page's requests to URLs matching
+/// `patterns` (`*` for any text), as a lost connection does.
+async fn block_urls(h: &Harness, patterns: &[&str]) {
+    h.preload("fetch", serde_json::json!({ "fail": patterns }))
+        .await;
 }
 
 /// Waits until the square `code` is picked or, with `picked` false, not.
@@ -200,7 +177,7 @@ async fn typed_codes_are_added_and_codes_not_offered_are_explained() {
     let h = Harness::start(&[]).await;
     h.goto("/products/OpenGreenspace").await;
     let input = h.find("#typed-areas-input").await;
-    input.send_keys("su, sz  HW xx\n").await.unwrap();
+    input.send_keys("su, sz  HW xx" + Key::Enter).await.unwrap();
     h.wait_for_js("location.search.startsWith('?areas=SU,SZ')")
         .await;
     let problem = h.text("#typed-areas-problem").await;
@@ -216,7 +193,7 @@ async fn typed_codes_are_added_and_codes_not_offered_are_explained() {
     // Out from under the sticky header before clicking.
     h.js("document.querySelector('#square-HW').scrollIntoView({block: 'center'}); return null;")
         .await;
-    hw.click().await.unwrap();
+    h.click("#square-HW").await;
     assert!(!h.square_is_selected("HW").await);
     h.stop().await;
 }
@@ -293,7 +270,7 @@ async fn twenty_squares_are_listed_from_one_request() {
 #[tokio::test]
 async fn the_map_shows_at_once_and_the_list_says_it_is_loading() {
     let h = Harness::start(&[]).await;
-    control_fetch(&h, "window.__holdMatching = '/OpenMapLocal/downloads';").await;
+    hold_requests(&h, "/OpenMapLocal/downloads").await;
     h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
     // The product and its map are there while the files are on their way.
     h.find(".files-loading").await;
@@ -437,9 +414,10 @@ async fn a_product_that_cannot_be_loaded_says_why_and_offers_ways_on() {
 #[tokio::test]
 async fn an_unreadable_product_answer_is_named_without_parser_text() {
     let h = Harness::start(&[]).await;
-    control_fetch(
+    answer_requests(
         &h,
-        r#"window.__answerMatching = '/products/OpenMapLocal'; window.__answerText = '{"id": "OpenMapLocal", "name":';"#,
+        "/products/OpenMapLocal",
+        r#"{"id": "OpenMapLocal", "name":"#,
     )
     .await;
     h.goto(&format!("/products/{PRODUCT}")).await;
@@ -497,14 +475,7 @@ async fn space_picks_the_square_that_has_the_focus() {
 async fn map_text_stays_readable_on_a_phone_and_a_desktop() {
     let h = Harness::start(&[]).await;
     for (width, height) in [(1280, 900), (390, 844)] {
-        h.driver
-            .cdp()
-            .send_raw(
-                "Emulation.setDeviceMetricsOverride",
-                serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}),
-            )
-            .await
-            .unwrap();
+        h.set_viewport(width, height).await;
         h.goto(&format!("/products/{PRODUCT}?areas=SU")).await;
         h.find("#square-SU .total").await;
         // Font size in map units times the map's scale on screen.
@@ -536,7 +507,11 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
     );
 
     let place = h.find("#place-input").await;
-    place.send_keys("southampton\n").await.unwrap();
+    // Escape closes the suggestions first: WebKit's list of them takes the Enter key.
+    place
+        .send_keys("southampton" + Key::Escape + Key::Enter)
+        .await
+        .unwrap();
     wait_for_pick(&h, "SU", true).await;
     let status = h.text("#find-status").await;
     assert!(
@@ -548,17 +523,17 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
     assert_eq!(requests_to(&h, "places.json").await, 1);
 
     let grid = h.find("#grid-ref-input").await;
-    grid.send_keys("NT 25 73\n").await.unwrap();
+    grid.send_keys("NT 25 73" + Key::Enter).await.unwrap();
     wait_for_pick(&h, "NT", true).await;
     assert_eq!(h.text(".grid-map .marker").await, "NT 25 73");
     h.wait_for_js("location.search === '?areas=NT,SU'").await;
 
     grid.clear().await.unwrap();
-    grid.send_keys("641000,311000\n").await.unwrap();
+    grid.send_keys("641000,311000" + Key::Enter).await.unwrap();
     wait_for_pick(&h, "TG", true).await;
 
     grid.clear().await.unwrap();
-    grid.send_keys("SU 411 11\n").await.unwrap();
+    grid.send_keys("SU 411 11" + Key::Enter).await.unwrap();
     let problem = h.text("#grid-ref-problem").await;
     assert!(problem.contains("as many digits"), "{problem}");
     no_console_errors(&h).await;
@@ -568,12 +543,6 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
 #[tokio::test]
 async fn every_state_of_the_product_page_passes_axe_in_every_look() {
     let h = Harness::start(&[]).await;
-    // A page load holds the downloads list while the tab's sessionStorage says so.
-    control_fetch(
-        &h,
-        "window.__holdMatching = sessionStorage.getItem('hold');",
-    )
-    .await;
     let mut problems = Vec::new();
     let mut check = async |path: &str, ready: &str, state: &str| {
         problems.extend(axe::check_page(&h, path, ready, state).await);
@@ -609,9 +578,7 @@ async fn every_state_of_the_product_page_passes_axe_in_every_look() {
         "a failed list",
     )
     .await;
-    block_urls(&h, &[]).await;
-    h.js("sessionStorage.setItem('hold', '/OpenMapLocal/downloads'); return null;")
-        .await;
+    hold_requests(&h, "/OpenMapLocal/downloads").await;
     check(
         &format!("/products/{PRODUCT}?areas=SU"),
         ".files-loading",

@@ -200,7 +200,9 @@ async fn an_expired_token_asks_to_sign_in_again_and_returns_to_the_same_page() {
 
 #[tokio::test]
 async fn a_pasted_token_answer_shows_its_time_left_and_ends_the_session_on_time() {
-    let h = Harness::start(&["--token-ttl", "3"]).await;
+    // Long enough for the slowest engine to sign in and show the version page before it
+    // ends, short enough to see it end.
+    let h = Harness::start(&["--token-ttl", "5"]).await;
     h.goto(&format!("/login?next={VERSION_PAGE}")).await;
     h.find(".login-form").await;
     // The token endpoint's whole answer, pasted: the app knows when the token dies.

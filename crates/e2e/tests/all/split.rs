@@ -138,6 +138,12 @@ async fn the_html_shows_the_header_and_a_skeleton_before_the_code() {
 
 #[tokio::test]
 async fn the_products_request_starts_before_the_code_has_arrived() {
+    if !e2e::runs_in(
+        &[e2e::Engine::Chromium],
+        "a slow network is emulated through Chromium's DevTools protocol",
+    ) {
+        return;
+    }
     let h = Harness::start(&[]).await;
     // A slow network, as on a phone: on loopback the code would arrive at once.
     h.slow_4g().await;

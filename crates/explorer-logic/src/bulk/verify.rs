@@ -37,26 +37,25 @@ pub struct Verification {
 }
 
 impl Verification {
-    /// Compares what was picked with what was listed.
+    /// Compares what was picked with what was listed. A folder's sub-folders may hold
+    /// a listed name more than once: every copy is checked, and the file matches only
+    /// when each copy does (each copy that differs is named).
     pub fn of(listed: &[ListedFile], found: &[Found]) -> Verification {
         let mut result = Verification::default();
         for file in listed {
-            let Some(picked) = found.iter().find(|f| f.name == file.name) else {
+            let copies: Vec<&Found> = found.iter().filter(|f| f.name == file.name).collect();
+            if copies.is_empty() {
                 result.missing.push(file.name.clone());
                 continue;
-            };
-            match (&file.md5, file.size) {
-                (Some(md5), _) if !file.md5_matches(&picked.md5) => result.differs.push(Differs {
-                    name: file.name.clone(),
-                    expected: md5.clone(),
-                    actual: picked.md5.clone(),
-                }),
-                (None, Some(size)) if size != picked.size => result.differs.push(Differs {
-                    name: file.name.clone(),
-                    expected: format!("{size} bytes"),
-                    actual: format!("{} bytes", picked.size),
-                }),
-                _ => result.matches.push(file.name.clone()),
+            }
+            let differing: Vec<Differs> = copies
+                .into_iter()
+                .filter_map(|picked| differs(file, picked))
+                .collect();
+            if differing.is_empty() {
+                result.matches.push(file.name.clone());
+            } else {
+                result.differs.extend(differing);
             }
         }
         let names: HashSet<&str> = listed.iter().map(|f| f.name.as_str()).collect();
@@ -71,6 +70,24 @@ impl Verification {
     /// True when every listed file was picked and matches.
     pub fn all_match(&self) -> bool {
         self.differs.is_empty() && self.missing.is_empty()
+    }
+}
+
+/// How `picked` is not the listed `file`, if it is not: its md5, or its size when the
+/// listing gives no md5.
+fn differs(file: &ListedFile, picked: &Found) -> Option<Differs> {
+    match (&file.md5, file.size) {
+        (Some(md5), _) if !file.md5_matches(&picked.md5) => Some(Differs {
+            name: file.name.clone(),
+            expected: md5.clone(),
+            actual: picked.md5.clone(),
+        }),
+        (None, Some(size)) if size != picked.size => Some(Differs {
+            name: file.name.clone(),
+            expected: format!("{size} bytes"),
+            actual: format!("{} bytes", picked.size),
+        }),
+        _ => None,
     }
 }
 
@@ -137,5 +154,32 @@ mod tests {
         let result = Verification::of(&listing, &[found("a.zip", 3, "aa")]);
         assert!(result.all_match());
         assert!(result.not_listed.is_empty());
+    }
+
+    /// A folder read with its sub-folders may hold two copies of a listed file: a bad
+    /// copy is not hidden by a good one.
+    #[test]
+    fn every_copy_of_a_listed_name_is_checked() {
+        let listing = [
+            listed("a.zip", 3, Some("aa")),
+            listed("b.zip", 3, Some("bb")),
+        ];
+        let picked = [
+            found("a.zip", 3, "aa"),
+            found("a.zip", 3, "01"),
+            found("b.zip", 3, "bb"),
+            found("b.zip", 3, "bb"),
+        ];
+        let result = Verification::of(&listing, &picked);
+        assert_eq!(result.matches, ["b.zip"]);
+        assert_eq!(
+            result.differs,
+            [Differs {
+                name: "a.zip".into(),
+                expected: "aa".into(),
+                actual: "01".into()
+            }]
+        );
+        assert!(!result.all_match());
     }
 }

@@ -20,10 +20,12 @@ use crate::split;
 /// xtask test` reports the gap instead of failing.
 pub const GOAL_BYTES: u64 = 150_000;
 
-/// The most the first load may weigh today: the last measured size (222.8 kB with the
-/// stylesheet minified, down from 358.6 kB unsplit) plus a small margin, so growth
-/// fails CI. Lower it whenever the app shrinks.
-pub const LIMIT_BYTES: u64 = 223_500;
+/// The most the first load may weigh today: the last measured size plus a small margin,
+/// so growth fails CI. Lower it whenever the app shrinks. 223.8 kB: 222.8 kB before the
+/// Content-Security-Policy `<meta>` (+0.5 kB: its script hashes do not compress) and the
+/// zip download (+0.5 kB in the main wasm: the bulk panel is shared by the product and
+/// version chunks, so wasm-split keeps its code in the main module).
+pub const LIMIT_BYTES: u64 = 224_000;
 
 /// The files the server sends precompressed: the first load's and the chunks.
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];

@@ -328,13 +328,23 @@ impl Harness {
     pub async fn open(base: String, servers: Vec<Served>) -> Harness {
         let engine = Engine::current();
         let downloads = tempfile::tempdir().expect("a download folder");
-        let (driver_process, driver_addr) = start_driver(engine, downloads.path()).await;
-        let driver = WebDriver::new(
-            format!("http://{driver_addr}"),
-            engine.capabilities(downloads.path()),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("start a {engine} session: {e}"));
+        let mut attempt = 1;
+        let (driver_process, driver) = loop {
+            let (process, addr) = start_driver(engine, downloads.path()).await;
+            let caps = engine.capabilities(downloads.path());
+            match WebDriver::new(format!("http://{addr}"), caps).await {
+                Ok(driver) => break (process, driver),
+                // On a loaded machine a driver has dropped the connection of a new
+                // session (WebKitWebDriver, once in a full run): starting the browser is
+                // the harness's business, not the test's, so a fresh driver tries again.
+                Err(e) if attempt < 3 => {
+                    eprintln!("a {engine} session did not start ({e}); trying again");
+                    drop(process);
+                    attempt += 1;
+                }
+                Err(e) => panic!("start a {engine} session: {e}"),
+            }
+        };
         let h = Harness {
             base: base.trim_end_matches('/').to_owned(),
             driver,

@@ -83,6 +83,22 @@ pub async fn existing_file(
     }
 }
 
+/// Every file (not sub-folder) directly in `folder`.
+pub async fn files_in(folder: &FileSystemDirectoryHandle) -> Result<Vec<File>, String> {
+    let entries = folder.values();
+    let mut files = Vec::new();
+    loop {
+        let next = wait(entries.next().map_err(|e| describe(&e))?).await?;
+        if Reflect::get(&next, &"done".into()).is_ok_and(|d| d.is_truthy()) {
+            return Ok(files);
+        }
+        let handle = Reflect::get(&next, &"value".into()).map_err(|e| describe(&e))?;
+        if let Ok(handle) = handle.dyn_into::<FileSystemFileHandle>() {
+            files.push(wait(handle.get_file()).await?.unchecked_into());
+        }
+    }
+}
+
 /// How many bytes a [`Writer`] gathers before it hands them to the browser. Each write
 /// is a round trip to the browser's file process: a network chunk (tens of kB) a write
 /// held a 1 GB download to a seventh of what curl reaches.

@@ -32,7 +32,9 @@ self.addEventListener("message", (event) => {
     zips.set(id, { id, client: event.source, name: String(message.name), length: message.length });
     tell(zips.get(id), "ready");
   } else if (message.type === "chunk" && zip && zip.stream) {
-    zip.stream.enqueue(new Uint8Array(message.chunk));
+    // The page hands its buffer over (transferred, not copied): it is taken as it is.
+    const chunk = message.chunk;
+    zip.stream.enqueue(chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk));
   } else if (message.type === "end" && zip && zip.stream) {
     zip.stream.close();
     zip.finished();

@@ -8,6 +8,8 @@
 //! from compression); the browser test `bench_download_to_folder` in
 //! `crates/e2e/tests/all/bulk.rs`, built in release, serves it, drives both and prints the
 //! ratios. Not a timed test: it measures this machine, as it is at the moment.
+//! With `BENCH_PROFILE=<folder>` it also saves a CPU profile of the page during each zip
+//! (`zip-<product>.cpuprofile`, for DevTools); `BENCH_RUNS` sets the runs (3).
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};

@@ -36,7 +36,7 @@ use super::PackageVersion;
 use super::folder::{Bar, FileLines, Lines, now};
 use super::links::Links;
 use super::zip_saver::ZipSaver;
-use crate::api::{ServiceContext, fetch_file_from};
+use crate::api::{ServiceContext, fetch_file_from, within};
 use crate::auth::use_session;
 use crate::fs_access::{Chunks, Pace};
 
@@ -48,7 +48,9 @@ const AHEAD_BYTES: usize = 8 * 1024 * 1024;
 /// fetched whole wait in memory for their turn).
 const ALL_AHEAD_BYTES: usize = 32 * 1024 * 1024;
 /// How many bytes of zip are gathered before they go to the browser.
-const HAND_OVER_BYTES: usize = 1024 * 1024;
+const HAND_OVER_BYTES: usize = 2 * 1024 * 1024;
+/// How long the zip waits for more bytes before handing over what it gathered.
+const QUIET: Duration = Duration::from_millis(20);
 /// How often progress is redrawn while bytes flow.
 const REDRAW_MS: f64 = 150.0;
 
@@ -326,10 +328,14 @@ impl ZipRun {
                     }
                     Next::End => break,
                     Next::Failed(why) => return Err(why),
+                    Next::Wait if gathered.borrow().is_empty() => self.notify.wait().await,
                     Next::Wait => {
-                        // What is gathered goes to the browser while the file is awaited.
-                        hand_over(&gathered, saver).await?;
-                        self.notify.wait().await;
+                        // What is gathered goes to the browser once nothing came for a
+                        // moment (handing it over at every wait made a message per
+                        // network chunk, each waiting its turn in the worker).
+                        if within(QUIET, self.notify.wait()).await.is_none() {
+                            hand_over(&gathered, saver).await?;
+                        }
                     }
                 }
             }

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use e2e::demo::{KEY, SECRET};
 use e2e::{Harness, WAIT, md5_hex};
+use thirtyfour::cdp::Cdp;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -725,10 +726,12 @@ async fn bench_download_to_folder() {
             // fetching them and throwing them away (the engine's floor for a fetch).
             h.goto(&format!("/products/{product}?areas=GB")).await;
             h.find(".downloads-table tbody tr").await;
+            let profiling = profile_start(&h, run).await;
             let started = Instant::now();
             h.click(".zip-download .folder-controls .button").await;
             let zip = wait_for_a_zip(&h, Duration::from_secs(1800)).await;
             let zipped = started.elapsed();
+            profile_stop(profiling, &format!("zip-{product}")).await;
             h.wait_for_text_within(".zip-download .bulk-summary", "Done", WAIT)
                 .await;
             std::fs::remove_file(&zip).expect("remove the zip");
@@ -800,6 +803,46 @@ async fn bench_download_to_folder() {
         );
     }
     h.stop().await;
+}
+
+/// With `BENCH_PROFILE=<folder>`, starts a CPU profile of the page (Chromium, first
+/// run only): where the page's time goes, saved as a `.cpuprofile` DevTools opens.
+async fn profile_start(h: &Harness, run: usize) -> Option<(Cdp, PathBuf)> {
+    let folder = PathBuf::from(std::env::var_os("BENCH_PROFILE")?);
+    if run != 1 {
+        return None;
+    }
+    let tools = h.driver.cdp();
+    tools
+        .send_raw("Profiler.enable", serde_json::json!({}))
+        .await
+        .ok()?;
+    tools
+        .send_raw(
+            "Profiler.setSamplingInterval",
+            serde_json::json!({"interval": 500}),
+        )
+        .await
+        .ok()?;
+    tools
+        .send_raw("Profiler.start", serde_json::json!({}))
+        .await
+        .ok()?;
+    Some((tools, folder))
+}
+
+/// Stops the profile [`profile_start`] began and saves it as `<name>.cpuprofile`.
+async fn profile_stop(profiling: Option<(Cdp, PathBuf)>, name: &str) {
+    let Some((tools, folder)) = profiling else {
+        return;
+    };
+    let answer = tools
+        .send_raw("Profiler.stop", serde_json::json!({}))
+        .await
+        .expect("Profiler.stop");
+    let path = folder.join(format!("{name}.cpuprofile"));
+    std::fs::write(&path, answer["profile"].to_string()).expect("save the profile");
+    println!("BENCH profile saved: {}", path.display());
 }
 
 /// How long a plain-JS page takes to stream `urls` into the browser's private folder,

@@ -124,7 +124,8 @@ impl fmt::Display for LinkError {
 
 impl std::error::Error for LinkError {}
 
-fn now_secs() -> u64 {
+/// Seconds since the epoch, by this machine's clock.
+pub(crate) fn now_secs() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use arc_swap::ArcSwapOption;
 use axum::http::HeaderValue;
@@ -20,6 +20,8 @@ use object_store::azure::MicrosoftAzureBuilder;
 use object_store::path::Path;
 use object_store::signer::Signer;
 use object_store::{Attribute, GetOptions, ObjectStore};
+
+use crate::signed_link::now_secs;
 
 /// The name of a catalogue's index file, in a directory or under a prefix.
 pub(crate) const CATALOGUE_OBJECT: &str = "catalogue.json";
@@ -313,13 +315,6 @@ impl ObjectFile {
         })));
         Ok(location)
     }
-}
-
-fn now_secs() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

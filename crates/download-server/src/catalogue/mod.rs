@@ -190,7 +190,13 @@ impl Catalogue {
         links: Links,
     ) -> Result<Catalogue, Error> {
         let paths = serde_json::from_str::<CatalogueFile>(&text)
-            .map(|file| listed_paths(&file))
+            .map(|file| {
+                let paths: BTreeSet<String> = listed_paths(&file)
+                    .filter(|path| source::check_relative_path(path).is_ok())
+                    .map(str::to_owned)
+                    .collect();
+                paths.into_iter().collect()
+            })
             .unwrap_or_default();
         let measured = storage.measure_all(paths).await;
         let source = Source::Object { storage, measured };
@@ -228,20 +234,7 @@ impl Catalogue {
             });
         }
         let file: CatalogueFile = serde_json::from_str(text).map_err(syntax_error)?;
-        let images = file.products.iter().flat_map(|p| &p.images);
-        let product_files = file.products.iter().flat_map(|p| &p.downloads);
-        let package_files = file
-            .projects
-            .iter()
-            .flat_map(|p| &p.data_packages)
-            .flat_map(|p| &p.versions)
-            .flat_map(|v| &v.files);
-        measurer.prefetch(
-            images
-                .flat_map(|i| [i.small.as_str(), i.large.as_str()])
-                .chain(product_files.map(|d| d.path.as_str()))
-                .chain(package_files.map(String::as_str)),
-        );
+        measurer.prefetch(listed_paths(&file));
 
         let mut products = Vec::with_capacity(file.products.len());
         let mut product_index = HashMap::new();
@@ -343,25 +336,26 @@ impl Catalogue {
     }
 }
 
-/// Every file path a catalogue names.
-fn listed_paths(file: &CatalogueFile) -> Vec<String> {
-    let images = file.products.iter().flat_map(|p| &p.images);
-    let downloads = file.products.iter().flat_map(|p| &p.downloads);
+/// Every file path a catalogue names: images, product downloads, package files.
+fn listed_paths(file: &CatalogueFile) -> impl Iterator<Item = &str> {
+    let images = file
+        .products
+        .iter()
+        .flat_map(|p| &p.images)
+        .flat_map(|i| [i.small.as_str(), i.large.as_str()]);
+    let downloads = file
+        .products
+        .iter()
+        .flat_map(|p| &p.downloads)
+        .map(|d| d.path.as_str());
     let package_files = file
         .projects
         .iter()
         .flat_map(|p| &p.data_packages)
         .flat_map(|p| &p.versions)
-        .flat_map(|v| &v.files);
-    let mut paths: Vec<String> = images
-        .flat_map(|i| [i.small.clone(), i.large.clone()])
-        .chain(downloads.map(|d| d.path.clone()))
-        .chain(package_files.cloned())
-        .filter(|path| source::check_relative_path(path).is_ok())
-        .collect();
-    paths.sort_unstable();
-    paths.dedup();
-    paths
+        .flat_map(|v| &v.files)
+        .map(String::as_str);
+    images.chain(downloads).chain(package_files)
 }
 
 /// What `GET /products` lists for each product without `expanded`: the fields the

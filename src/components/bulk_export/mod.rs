@@ -25,16 +25,21 @@ use zip_saver::can_stream_zip;
 fn abilities(folder: bool, zip: bool) -> &'static str {
     match (folder, zip) {
         (true, true) => {
-            "This browser can save the files into a folder you pick, or as a zip;              the script and the URL list below work anywhere."
+            "This browser can save the files into a folder you pick, or as a zip; the script \
+             and the URL list below work anywhere."
         }
         (false, true) => {
-            "This browser can save the files as a zip (saving into a folder needs Chrome or              Edge); the script and the URL list below work anywhere."
+            "This browser can save the files as a zip (saving into a folder needs Chrome or \
+             Edge); the script and the URL list below work anywhere."
         }
         (true, false) => {
-            "This browser can save the files into a folder you pick (a zip needs service              workers, which it does not allow here); the script and the URL list below work              anywhere."
+            "This browser can save the files into a folder you pick (a zip needs service \
+             workers, which it does not allow here); the script and the URL list below work \
+             anywhere."
         }
         (false, false) => {
-            "This browser can neither save into a folder nor stream a zip here (no service              workers, as in a private window): use the script or the URL list below."
+            "This browser can neither save into a folder nor stream a zip here (no service \
+             workers, as in a private window): use the script or the URL list below."
         }
     }
 }

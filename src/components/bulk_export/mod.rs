@@ -5,6 +5,8 @@
 
 mod folder;
 mod links;
+mod progress;
+mod transfer;
 mod verify;
 mod zip_download;
 mod zip_saver;

@@ -18,8 +18,7 @@ use std::time::Duration;
 use download_api::Download;
 use explorer_logic::bulk::export::file_stem;
 use explorer_logic::bulk::queue::{
-    Action, Answer, Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, REPORT_NAME,
-    Rate,
+    Action, Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, REPORT_NAME,
 };
 use explorer_logic::bulk::zip::{
     CHECKSUMS_NAME, DEFAULT_PART_SIZE, Part, Written, checksums, part_file_name, plan, report,
@@ -30,18 +29,18 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use md5::{Digest, Md5};
 use rawzip::ZipArchiveWriter;
-use web_sys::{AbortController, AbortSignal};
+use web_sys::AbortSignal;
 
 use super::PackageVersion;
-use super::folder::{Bar, FileLines, Lines, now};
+use super::folder::DEFAULT_PARALLEL;
 use super::links::Links;
+use super::progress::{Bar, FileLines, Progress};
+use super::transfer::{Transfers, failed, open};
 use super::zip_saver::ZipSaver;
-use crate::api::{ServiceContext, fetch_file_from, within};
+use crate::api::{ServiceContext, within};
 use crate::auth::use_session;
 use crate::fs_access::{Chunks, Pace};
 
-/// Files fetched at once unless the user says otherwise.
-const DEFAULT_PARALLEL: usize = 3;
 /// How many bytes a file may hold before the zip takes them.
 const AHEAD_BYTES: usize = 8 * 1024 * 1024;
 /// How many bytes all files ahead of the one being written may hold together (files
@@ -51,8 +50,6 @@ const ALL_AHEAD_BYTES: usize = 32 * 1024 * 1024;
 const HAND_OVER_BYTES: usize = 2 * 1024 * 1024;
 /// How long the zip waits for more bytes before handing over what it gathered.
 const QUIET: Duration = Duration::from_millis(20);
-/// How often progress is redrawn while bytes flow.
-const REDRAW_MS: f64 = 150.0;
 
 /// What arrived of one file and is not in the zip yet.
 #[derive(Default)]
@@ -129,7 +126,7 @@ struct ZipRun {
     parts: Vec<Part>,
     part_states: RefCell<Vec<PartState>>,
     slots: Vec<RefCell<Slot>>,
-    transfers: RefCell<Vec<(FileId, AbortController)>>,
+    transfers: Transfers,
     /// A part is being written.
     writing: Cell<bool>,
     /// The file being written into the zip, whose bytes may always come.
@@ -140,39 +137,18 @@ struct ZipRun {
     notify: Wakeup,
     /// Why the run stopped before starting, for the user.
     stopped: RefCell<Option<String>>,
-    rate: RefCell<Rate>,
-    last_redraw: Cell<f64>,
-    redraw_due: Cell<bool>,
-    changed: Trigger,
-    lines: Arc<Lines>,
+    progress: Progress,
 }
 
 impl ZipRun {
     fn redraw(&self, now: bool) {
-        let time = js_sys::Date::now();
-        if now || time - self.last_redraw.get() > REDRAW_MS {
-            self.last_redraw.set(time);
-            let queue = self.queue.borrow();
-            self.rate.borrow_mut().sample(time as u64, queue.bytes().0);
-            self.lines.update(&queue);
-            drop(queue);
-            self.changed.notify();
-        }
+        self.progress.redraw(&self.queue, now);
     }
 
-    /// Redraws now, or once at the end of the current interval.
     fn redraw_soon(self: &Rc<Self>) {
-        let wait = self.last_redraw.get() + REDRAW_MS - js_sys::Date::now();
-        if wait <= 0.0 {
-            self.redraw(true);
-        } else if !self.redraw_due.replace(true) {
-            let run = Rc::clone(self);
-            spawn_local(async move {
-                sleep(Duration::from_millis(wait as u64 + 1)).await;
-                run.redraw_due.set(false);
-                run.redraw(true);
-            });
-        }
+        let run = Rc::clone(self);
+        self.progress
+            .redraw_soon(&self.queue, move || run.progress.redraw_due(&run.queue));
     }
 
     fn handle(self: &Rc<Self>, event: Event) {
@@ -292,11 +268,7 @@ impl ZipRun {
         let files = self.parts[part].files.clone();
         let reason = format!("its zip (part {}) was not saved", part + 1);
         self.part_states.borrow_mut()[part] = PartState::Failed(why);
-        for (file, transfer) in self.transfers.borrow().iter() {
-            if files.contains(file) {
-                transfer.abort();
-            }
-        }
+        self.transfers.stop(|file| files.contains(&file));
         let actions = self.queue.borrow_mut().set_aside(files, &reason);
         self.apply(actions);
     }
@@ -401,24 +373,20 @@ impl ZipRun {
 
     /// Stops the transfers under way (cancel).
     fn interrupt_all(&self) {
-        for (_, transfer) in self.transfers.borrow().iter() {
-            transfer.abort();
-        }
+        self.transfers.stop(|_| true);
         self.notify.wake();
     }
 
     async fn fetch(self: &Rc<Self>, file: FileId, from: u64) -> Event {
-        let Ok(controller) = AbortController::new() else {
-            return failed(file, Failure::Other("the browser refused".into()));
+        let signal = match self.transfers.begin(file) {
+            Ok(signal) => signal,
+            Err(event) => return event,
         };
-        self.transfers.borrow_mut().push((file, controller.clone()));
         let hasher = self.slots[file].borrow_mut().hasher.take();
         let mut hasher = hasher.unwrap_or_default();
-        let event = self
-            .transfer(file, from, &controller.signal(), &mut hasher)
-            .await;
+        let event = self.transfer(file, from, &signal, &mut hasher).await;
         self.slots[file].borrow_mut().hasher = Some(hasher);
-        self.transfers.borrow_mut().retain(|(f, _)| *f != file);
+        self.transfers.end(file);
         event
     }
 
@@ -430,26 +398,9 @@ impl ZipRun {
         signal: &AbortSignal,
         hasher: &mut Md5,
     ) -> Event {
-        let url = match self.links.address(file).await {
-            Ok(url) => url,
-            Err(failure) => return failed(file, failure),
-        };
-        let response = match fetch_file_from(&url, from, signal).await {
-            Ok(response) => response,
-            Err(_) if signal.aborted() => return Event::Interrupted { file },
-            Err(_) => return failed(file, Failure::Unreachable),
-        };
-        let headers = response.headers();
-        let (content_range, retry_after) =
-            (headers.get("content-range"), headers.get("retry-after"));
-        let answer = Answer {
-            status: response.status(),
-            content_range: content_range.as_deref(),
-            retry_after: retry_after.as_deref(),
-        };
-        let start = match answer.start(from, now()) {
-            Ok(start) => start,
-            Err(failure) => return failed(file, failure),
+        let (response, start) = match open(&self.links, file, from, signal).await {
+            Ok(opened) => opened,
+            Err(event) => return event,
         };
         // The service sent it all where a part was asked for: what the zip holds
         // already is passed over.
@@ -575,10 +526,6 @@ enum PartButton {
     Retry,
 }
 
-fn failed(file: FileId, failure: Failure) -> Event {
-    Event::Failed { file, failure }
-}
-
 /// Hands what is gathered to the browser.
 async fn hand_over(gathered: &Rc<RefCell<Vec<u8>>>, saver: &ZipSaver) -> Result<(), String> {
     let bytes = std::mem::take(&mut *gathered.borrow_mut());
@@ -667,24 +614,20 @@ pub fn ZipDownload(
             };
             let queue = Queue::for_zip(listed, parallel.get_untracked());
             let new = Rc::new(ZipRun {
-                lines: Arc::new(Lines::of(&queue)),
+                progress: Progress::of(&queue, changed),
                 slots: (0..queue.len()).map(|_| RefCell::default()).collect(),
                 queue: RefCell::new(queue),
                 links: Links::new(downloads, package.get_value(), service, session),
                 stem,
                 part_states: RefCell::new(vec![PartState::Waiting; parts.len()]),
                 parts,
-                transfers: RefCell::default(),
+                transfers: Transfers::default(),
                 writing: Cell::new(false),
                 head: Cell::new(None),
                 held: Cell::new(0),
                 cancelled: Cell::new(false),
                 notify: Wakeup::default(),
                 stopped: RefCell::default(),
-                rate: RefCell::default(),
-                last_redraw: Cell::new(0.0),
-                redraw_due: Cell::new(false),
-                changed,
             });
             run.set(Some(Rc::clone(&new)));
             new.pump(Some(first));
@@ -778,7 +721,7 @@ pub fn ZipDownload(
                         changed.track();
                         run.with(|r| r.as_deref().map_or(0, |r| r.queue.borrow().total_percent()))
                     }) />
-                    <span class="bulk-total-text">{move || with_run(&|r| r.queue.borrow().total_text(&r.rate.borrow()))}</span>
+                    <span class="bulk-total-text">{move || with_run(&|r| r.queue.borrow().total_text(&r.progress.rate.borrow()))}</span>
                 </div>
                 <ul class="zip-parts" aria-label="Zips">
                     {move || {
@@ -811,7 +754,7 @@ pub fn ZipDownload(
                             .collect_view()
                     }}
                 </ul>
-                {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.lines) /> }))}
+                {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress.lines) /> }))}
                 <Show when=move || is(|r| r.is_finished() && r.stopped.borrow().is_none())>
                     <div class="bulk-summary" role="status">
                         <p>{move || with_run(&|r| r.queue.borrow().summary_text())}</p>

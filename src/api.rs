@@ -43,6 +43,10 @@ impl fmt::Debug for Credentials {
 pub struct ServiceContext {
     pub config: RwSignal<ServiceConfig>,
     pub credentials: RwSignal<Option<Credentials>>,
+    /// Fires when the session has a new token after one was refused: whatever was
+    /// refused asks again (a renewal alone fetches nothing again, so the work under
+    /// way on a page, a download say, goes on undisturbed).
+    pub renewed: Trigger,
 }
 
 impl ServiceContext {
@@ -51,6 +55,7 @@ impl ServiceContext {
         let context = ServiceContext {
             config: RwSignal::new(config),
             credentials: RwSignal::new(None),
+            renewed: Trigger::new(),
         };
         provide_context(context);
         context

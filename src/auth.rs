@@ -299,7 +299,7 @@ impl Session {
                     leptos::task::spawn_local(async move { session.renew().await });
                 }
                 // The refused requests are made again with the new token.
-                Action::Refetch => self.service.credentials.notify(),
+                Action::Refetch => self.service.renewed.notify(),
                 Action::End => {
                     self.held.set_value(None);
                     self.service.credentials.set(None);

@@ -20,7 +20,7 @@ use crate::api::next_task;
 const PICKER_HOOK: &str = "__downloadExplorerPickDirectory";
 
 /// What a failed browser call threw, as text for the user.
-fn describe(error: &JsValue) -> String {
+pub fn describe(error: &JsValue) -> String {
     error
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
@@ -260,13 +260,9 @@ impl Chunks {
 
     /// The next chunk, added to `hasher`; `None` at the end.
     pub async fn next(&mut self, hasher: &mut Md5) -> Result<Option<Uint8Array>, String> {
-        let next = wait(self.reader.read()).await?;
-        if Reflect::get(&next, &"done".into()).is_ok_and(|d| d.is_truthy()) {
+        let Some(chunk) = self.next_array().await? else {
             return Ok(None);
-        }
-        let chunk: Uint8Array = Reflect::get(&next, &"value".into())
-            .map_err(|e| describe(&e))?
-            .unchecked_into();
+        };
         self.buffer.resize(chunk.length() as usize, 0);
         chunk.copy_to(&mut self.buffer);
         hasher.update(&self.buffer);
@@ -276,14 +272,17 @@ impl Chunks {
     /// The next chunk as bytes of its own (a zip entry takes them from wasm memory);
     /// `None` at the end.
     pub async fn next_bytes(&mut self) -> Result<Option<Vec<u8>>, String> {
+        Ok(self.next_array().await?.map(|chunk| chunk.to_vec()))
+    }
+
+    /// The next chunk as the browser gave it; `None` at the end.
+    async fn next_array(&mut self) -> Result<Option<Uint8Array>, String> {
         let next = wait(self.reader.read()).await?;
         if Reflect::get(&next, &"done".into()).is_ok_and(|d| d.is_truthy()) {
             return Ok(None);
         }
-        let chunk: Uint8Array = Reflect::get(&next, &"value".into())
-            .map_err(|e| describe(&e))?
-            .unchecked_into();
-        Ok(Some(chunk.to_vec()))
+        let chunk = Reflect::get(&next, &"value".into()).map_err(|e| describe(&e))?;
+        Ok(Some(chunk.unchecked_into()))
     }
 
     /// Stops reading (ends the request a response stream belongs to).

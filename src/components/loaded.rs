@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::api::ServiceError;
+use crate::api::{ServiceContext, ServiceError};
 use crate::components::Errors;
 
 /// What `resource` answered, once it has: `fallback` (or the `loading` line) while the
@@ -30,6 +30,18 @@ where
     V: IntoView + 'static,
 {
     let retry = (!no_retry).then(|| Callback::new(move |()| resource.refetch()));
+    // Refused for the session: asked again once the session has a new token.
+    let service = expect_context::<ServiceContext>();
+    Effect::new(move |_| {
+        service.renewed.track();
+        let refused = resource
+            .read_untracked()
+            .as_ref()
+            .is_some_and(|answer| answer.as_ref().is_err_and(ServiceError::is_unauthorized));
+        if refused {
+            resource.refetch();
+        }
+    });
     let fallback = match loading {
         Some(text) => {
             ViewFnOnce::from(move || view! { <p class="loading" role="status">{text}</p> })

@@ -849,33 +849,39 @@ impl Harness {
         self.downloads.path()
     }
 
-    /// The file `name` the browser downloaded, once it is complete (no partial file
-    /// is left: Chromium's `.crdownload`, Firefox's `.part`, WebKit's `.wkdownload`),
-    /// waiting up to `within` for it.
+    /// Whether the browser is still writing a download under a partial name
+    /// (Chromium's `.crdownload`, Firefox's `.part`). WebKit writes under the final
+    /// name as the bytes arrive, and Firefox may show the final name (empty) before its
+    /// `.part`: a caller that must know a file is whole checks its content too (as
+    /// the zip tests check for the zip's own central directory).
+    pub fn downloading(&self) -> bool {
+        self.downloaded().iter().any(|path| {
+            path.extension()
+                .is_some_and(|ext| ext == "crdownload" || ext == "part")
+        })
+    }
+
+    /// Every file in the download folder.
+    pub fn downloaded(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.download_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .collect()
+    }
+
+    /// The file `name` the browser downloaded, once no partial file is left (see
+    /// [`Harness::downloading`]), waiting up to `within` for it.
     pub async fn wait_for_download(&self, name: &str, within: Duration) -> PathBuf {
         let path = self.download_dir().join(name);
         eventually(within, async || {
-            let partial = std::fs::read_dir(self.download_dir())
-                .into_iter()
-                .flatten()
-                .flatten()
-                .any(|entry| {
-                    let file = entry.file_name().to_string_lossy().into_owned();
-                    [".crdownload", ".part", ".wkdownload", ".download"]
-                        .iter()
-                        .any(|suffix| file.ends_with(suffix))
-                });
-            if path.is_file() && !partial {
+            if path.is_file() && !self.downloading() {
                 Ok(path.clone())
             } else {
-                let saved: Vec<_> = std::fs::read_dir(self.download_dir())
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                    .map(|entry| entry.file_name())
-                    .collect();
                 Err(format!(
-                    "{name} is not downloaded yet; the folder has {saved:?}"
+                    "{name} is not downloaded yet; the folder has {:?}",
+                    self.downloaded()
                 ))
             }
         })

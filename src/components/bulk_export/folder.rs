@@ -18,15 +18,13 @@ use web_sys::{AbortSignal, FileSystemDirectoryHandle};
 use super::PackageVersion;
 use super::links::Links;
 use super::progress::{Bar, FileLines, Progress};
+use super::run::{QueueRun, SignInEnded, steer};
 use super::transfer::{Transfers, failed, open};
 use crate::api::ServiceContext;
 use crate::auth::use_session;
 use crate::fs_access::{
     Chunks, Pace, Writer, existing_file, files_in, hash_blob, md5_of, pick_folder, write_text,
 };
-
-/// Files fetched at once unless the user says otherwise.
-pub(super) const DEFAULT_PARALLEL: usize = 3;
 
 /// One run of the download: the queue, the folder and the transfers under way.
 struct Run {
@@ -47,20 +45,9 @@ struct Run {
     progress: Progress,
 }
 
-impl Run {
-    fn redraw(&self, now: bool) {
-        self.progress.redraw(&self.queue, now);
-    }
-
-    fn redraw_soon(self: &Rc<Self>) {
-        let run = Rc::clone(self);
-        self.progress
-            .redraw_soon(&self.queue, move || run.progress.redraw_due(&run.queue));
-    }
-
-    fn handle(self: &Rc<Self>, event: Event) {
-        let actions = self.queue.borrow_mut().handle(event);
-        self.apply(actions);
+impl QueueRun for Run {
+    fn queue(&self) -> &RefCell<Queue> {
+        &self.queue
     }
 
     fn apply(self: &Rc<Self>, actions: Vec<Action>) {
@@ -100,6 +87,23 @@ impl Run {
             });
         }
         self.redraw_soon();
+    }
+}
+
+impl Run {
+    fn redraw(&self, now: bool) {
+        self.progress.redraw(&self.queue, now);
+    }
+
+    fn redraw_soon(self: &Rc<Self>) {
+        let run = Rc::clone(self);
+        self.progress
+            .redraw_soon(&self.queue, move || run.progress.redraw_due(&run.queue));
+    }
+
+    fn handle(self: &Rc<Self>, event: Event) {
+        let actions = self.queue.borrow_mut().handle(event);
+        self.apply(actions);
     }
 
     /// Pause or cancel: the running transfers stop, keeping what they wrote.
@@ -247,12 +251,13 @@ fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
 pub fn FolderDownload(
     files: Signal<Vec<Download>>,
     package: Option<PackageVersion>,
+    /// Files fetched at once, set by the panel.
+    parallel: RwSignal<usize>,
 ) -> impl IntoView {
     let service = expect_context::<ServiceContext>();
     let session = use_session();
     let run = RwSignal::new_local(None::<Rc<Run>>);
     let changed = Trigger::new();
-    let parallel = RwSignal::new(DEFAULT_PARALLEL);
     let notice = RwSignal::new(None::<String>);
     let package = StoredValue::new(package);
     on_cleanup(move || {
@@ -260,6 +265,7 @@ pub fn FolderDownload(
             run.interrupt_all();
         }
     });
+    steer(run, parallel, service);
 
     let start = move |_| {
         spawn_local(async move {
@@ -316,23 +322,6 @@ pub fn FolderDownload(
                 <button type="button" class="button" disabled=running on:click=start>
                     "Download to a folder"
                 </button>
-                <label class="parallel">
-                    "Files at once "
-                    <input
-                        type="number"
-                        min="1"
-                        max="8"
-                        prop:value=move || parallel.get().to_string()
-                        on:change=move |ev| {
-                            let n = event_target_value(&ev).parse().unwrap_or(DEFAULT_PARALLEL).clamp(1, 8);
-                            parallel.set(n);
-                            if let Some(run) = run.get_untracked() {
-                                let actions = run.queue.borrow_mut().set_parallel(n);
-                                run.apply(actions);
-                            }
-                        }
-                    />
-                </label>
                 <Show when=running>
                     {move || if is(|r| r.queue.borrow().is_paused()) {
                         view! {
@@ -372,6 +361,7 @@ pub fn FolderDownload(
                         </p>
                     })
             }}
+            <SignInEnded when=Signal::derive(move || is(|r| r.queue.borrow().is_awaiting_sign_in())) />
             <Show when=move || is(|_| true)>
                 <div class="bulk-total">
                     <Bar label="All files".into() percent=Signal::derive(move || {

@@ -6,6 +6,7 @@
 mod folder;
 mod links;
 mod progress;
+mod run;
 mod transfer;
 mod verify;
 mod zip_download;
@@ -22,6 +23,9 @@ use folder::FolderDownload;
 use verify::VerifyFiles;
 use zip_download::ZipDownload;
 use zip_saver::can_stream_zip;
+
+/// Files fetched at once unless the person says otherwise.
+const DEFAULT_PARALLEL: usize = 3;
 
 /// What this browser can do with the files, in one sentence.
 fn abilities(folder: bool, zip: bool) -> &'static str {
@@ -106,12 +110,29 @@ pub fn BulkExport(
     let count = move || files.with(Vec::len);
     let links_open = RwSignal::new(false);
     let (folder, zip) = (can_pick_folder(), can_stream_zip());
+    // One setting for both ways of downloading in the browser.
+    let parallel = RwSignal::new(DEFAULT_PARALLEL);
     view! {
         <Show when=move || { count() > 0 }>
             <section class="bulk" aria-label="Download all listed files">
                 <p class="bulk-abilities">{abilities(folder, zip)}</p>
-                {folder.then(|| view! { <FolderDownload files package=package.get_value() /> })}
-                {zip.then(|| view! { <ZipDownload files title package=package.get_value() /> })}
+                {(folder || zip).then(|| view! {
+                    <label class="parallel">
+                        "Files at once "
+                        <input
+                            type="number"
+                            min="1"
+                            max="8"
+                            prop:value=move || parallel.get().to_string()
+                            on:change=move |ev| {
+                                let n = event_target_value(&ev).parse().unwrap_or(DEFAULT_PARALLEL);
+                                parallel.set(n.clamp(1, 8));
+                            }
+                        />
+                    </label>
+                })}
+                {folder.then(|| view! { <FolderDownload files package=package.get_value() parallel /> })}
+                {zip.then(|| view! { <ZipDownload files title package=package.get_value() parallel /> })}
                 <div class="bulk-export" role="group" aria-label="Other ways to fetch them">
                     <span class="bulk-label">"Or, in any browser:"</span>
                     <button type="button" class="button secondary" on:click=move |_| save("script")>

@@ -32,9 +32,9 @@ use rawzip::ZipArchiveWriter;
 use web_sys::AbortSignal;
 
 use super::PackageVersion;
-use super::folder::DEFAULT_PARALLEL;
 use super::links::Links;
 use super::progress::{Bar, FileLines, Progress};
+use super::run::{QueueRun, SignInEnded, steer};
 use super::transfer::{Transfers, failed, open};
 use super::zip_saver::ZipSaver;
 use crate::api::{ServiceContext, within};
@@ -140,20 +140,9 @@ struct ZipRun {
     progress: Progress,
 }
 
-impl ZipRun {
-    fn redraw(&self, now: bool) {
-        self.progress.redraw(&self.queue, now);
-    }
-
-    fn redraw_soon(self: &Rc<Self>) {
-        let run = Rc::clone(self);
-        self.progress
-            .redraw_soon(&self.queue, move || run.progress.redraw_due(&run.queue));
-    }
-
-    fn handle(self: &Rc<Self>, event: Event) {
-        let actions = self.queue.borrow_mut().handle(event);
-        self.apply(actions);
+impl QueueRun for ZipRun {
+    fn queue(&self) -> &RefCell<Queue> {
+        &self.queue
     }
 
     fn apply(self: &Rc<Self>, actions: Vec<Action>) {
@@ -190,6 +179,23 @@ impl ZipRun {
         // The zip being written may wait for what just happened.
         self.notify.wake();
         self.redraw_soon();
+    }
+}
+
+impl ZipRun {
+    fn redraw(&self, now: bool) {
+        self.progress.redraw(&self.queue, now);
+    }
+
+    fn redraw_soon(self: &Rc<Self>) {
+        let run = Rc::clone(self);
+        self.progress
+            .redraw_soon(&self.queue, move || run.progress.redraw_due(&run.queue));
+    }
+
+    fn handle(self: &Rc<Self>, event: Event) {
+        let actions = self.queue.borrow_mut().handle(event);
+        self.apply(actions);
     }
 
     /// Starts writing the next part waiting, if none is being written.
@@ -558,12 +564,13 @@ pub fn ZipDownload(
     files: Signal<Vec<Download>>,
     title: Signal<String>,
     package: Option<PackageVersion>,
+    /// Files fetched at once, set by the panel.
+    parallel: RwSignal<usize>,
 ) -> impl IntoView {
     let service = expect_context::<ServiceContext>();
     let session = use_session();
     let run = RwSignal::new_local(None::<Rc<ZipRun>>);
     let changed = Trigger::new();
-    let parallel = RwSignal::new(DEFAULT_PARALLEL);
     let part_size = RwSignal::new((DEFAULT_PART_SIZE / 1_000_000).to_string());
     let notice = RwSignal::new(None::<String>);
     let starting = RwSignal::new(false);
@@ -574,18 +581,7 @@ pub fn ZipDownload(
             run.interrupt_all();
         }
     });
-    // A session that ended held the queue up: it goes on once signed in again.
-    Effect::new(move |_| {
-        if !service.credentials.with(Option::is_some) {
-            return;
-        }
-        if let Some(run) = run.get_untracked()
-            && run.queue.borrow().is_awaiting_sign_in()
-        {
-            let actions = run.queue.borrow_mut().signed_in();
-            run.apply(actions);
-        }
-    });
+    steer(run, parallel, service);
 
     let start = move |_| {
         if starting.get_untracked() {
@@ -657,23 +653,6 @@ pub fn ZipDownload(
                     "Download as .zip"
                 </button>
                 <label class="parallel">
-                    "Files at once "
-                    <input
-                        type="number"
-                        min="1"
-                        max="8"
-                        prop:value=move || parallel.get().to_string()
-                        on:change=move |ev| {
-                            let n = event_target_value(&ev).parse().unwrap_or(DEFAULT_PARALLEL).clamp(1, 8);
-                            parallel.set(n);
-                            if let Some(run) = run.get_untracked() {
-                                let actions = run.queue.borrow_mut().set_parallel(n);
-                                run.apply(actions);
-                            }
-                        }
-                    />
-                </label>
-                <label class="parallel">
                     "Part size (MB) "
                     <input
                         type="number"
@@ -710,11 +689,7 @@ pub fn ZipDownload(
                         </p>
                     })
             }}
-            <Show when=move || is(|r| r.queue.borrow().is_awaiting_sign_in())>
-                <p class="notice" role="alert">
-                    "Your sign-in has ended. Sign in again and the download goes on where it stopped."
-                </p>
-            </Show>
+            <SignInEnded when=Signal::derive(move || is(|r| r.queue.borrow().is_awaiting_sign_in())) />
             <Show when=move || is(|_| true)>
                 <div class="bulk-total">
                     <Bar label="All files".into() percent=Signal::derive(move || {

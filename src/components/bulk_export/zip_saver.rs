@@ -14,6 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::api::within;
+use crate::fs_access::describe;
 
 /// The worker script, beside `index.html` (Trunk.toml and the release build copy it).
 const WORKER: &str = "download-worker.js";
@@ -31,15 +32,6 @@ const PING_MS: i32 = 10_000;
 // The browser's service worker calls go through `Reflect` rather than web-sys
 // bindings: each binding is an import of the main module, and these would have grown
 // the gallery's first load for a feature used rarely.
-
-/// What a failed browser call threw, as text for the user.
-fn describe(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| error.as_string())
-        .unwrap_or_else(|| "unknown error".into())
-}
 
 /// `target[name]`, or `undefined`.
 fn field(target: &JsValue, name: &str) -> JsValue {

@@ -28,6 +28,12 @@ pub(crate) const PRODUCT_FILES: [&str; 4] = [
     "optoid_gpkg_sz.zip",
 ];
 pub(crate) const PACKAGE_VERSION: &str = "/packages/0040046952/versions/110012";
+/// The service's address of the package version (its listing).
+pub(crate) const VERSION_API: &str = "/downloads/v1/dataPackages/0040046952/versions/110012";
+/// A request line that lists the package version.
+pub(crate) const VERSION_LISTING: &str = "/versions/110012 ";
+/// A request line that asks the token endpoint for a token.
+pub(crate) const TOKEN_REQUEST: &str = "/oauth2/token/v1";
 pub(crate) const PACKAGE_FILES: [&str; 3] = [
     "SU31_addresses.zip",
     "SU41_addresses.zip",
@@ -54,6 +60,9 @@ pub(crate) enum Fault {
     /// Holds the request until the signed link it asks for (`expires=` in its query,
     /// seconds since the epoch) has expired, then passes it on.
     HoldUntilExpired { prefix: &'static str },
+    /// Answers `401 Unauthorized` itself to a request for exactly `path`, as a service
+    /// does once a session has ended.
+    Unauthorized { path: &'static str },
 }
 
 #[derive(Debug, Default)]
@@ -120,6 +129,26 @@ impl Setup {
             .expect("navigate");
     }
 
+    /// Adds `fault` for the requests still to come.
+    pub(crate) fn add_fault(&self, fault: Fault) {
+        self.proxy.faults.lock().unwrap().push(fault);
+    }
+
+    /// Signed in with key and secret on the package version, its links living 2 s and
+    /// the proxy holding the file `held` (a `/files/…` path) until its link has expired,
+    /// as a queue longer than a link's life would.
+    pub(crate) async fn on_the_version_with_a_link_held_until_expired(held: &'static str) -> Setup {
+        let s = Setup::start_with(
+            vec![Fault::HoldUntilExpired { prefix: held }],
+            &["--link-lifetime", "2"],
+        )
+        .await;
+        s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
+        s.h.sign_in_with_secret(KEY, SECRET).await;
+        s.h.find(".files-table").await;
+        s
+    }
+
     /// Request heads the proxy saw whose request line contains `needle`.
     pub(crate) fn requests_for(&self, needle: &str) -> Vec<String> {
         self.proxy
@@ -169,6 +198,7 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
             Fault::DropHalfway { prefix }
             | Fault::TooManyRequests { prefix }
             | Fault::HoldUntilExpired { prefix } => path.starts_with(prefix),
+            Fault::Unauthorized { path: exactly } => path == *exactly,
         });
         index.map(|i| faults.remove(i))
     };
@@ -188,9 +218,19 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
-    if let Some(Fault::TooManyRequests { .. }) = fault {
-        let answer = "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\n\
-                      Content-Length: 0\r\nConnection: close\r\n\r\n";
+    let answer = match fault {
+        Some(Fault::TooManyRequests { .. }) => Some(
+            "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\n\
+             Content-Length: 0\r\nConnection: close\r\n\r\n",
+        ),
+        Some(Fault::Unauthorized { .. }) => Some(
+            "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\n\
+             Content-Type: application/json\r\nContent-Length: 36\r\n\
+             Connection: close\r\n\r\n{\"message\":\"The token has expired.\"}",
+        ),
+        _ => None,
+    };
+    if let Some(answer) = answer {
         let _ = client.write_all(answer.as_bytes()).await;
         return;
     }
@@ -238,7 +278,7 @@ async fn read_head(client: &mut TcpStream) -> Option<(String, Vec<u8>)> {
 }
 
 /// Every file in the browser's private folder: name → md5.
-async fn folder_md5s(h: &Harness) -> BTreeMap<String, String> {
+pub(crate) async fn folder_md5s(h: &Harness) -> BTreeMap<String, String> {
     let script = r#"
         const done = arguments[arguments.length - 1];
         (async () => {
@@ -523,23 +563,16 @@ async fn package_files_download_for_a_signed_in_user() {
     s.h.stop().await;
 }
 
-/// Links that live 2 s, and one file held by the proxy until its link has expired: the
-/// app lists the version again with the session and the file lands all the same.
+/// A file held until its link has expired: the app lists the version again with the
+/// session and the file lands all the same.
 #[tokio::test]
 async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_lands() {
     if !folder_picker_runs_here() {
         return;
     }
     let held = "/files/packages/0040046952/110012/SU42_addresses.zip";
-    let s = Setup::start_with(
-        vec![Fault::HoldUntilExpired { prefix: held }],
-        &["--link-lifetime", "2"],
-    )
-    .await;
-    s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
-    s.h.sign_in_with_secret(KEY, SECRET).await;
-    s.h.find(".files-table").await;
-    let listed = s.requests_for("/versions/110012 ").len();
+    let s = Setup::on_the_version_with_a_link_held_until_expired(held).await;
+    let listed = s.requests_for(VERSION_LISTING).len();
     download_all(&s.h, 3, Duration::from_secs(30)).await;
     let found = folder_md5s(&s.h).await;
     assert_eq!(
@@ -547,7 +580,42 @@ async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_lands() {
         Some(&s.demo_md5("packages/0040046952/110012/SU42_addresses.zip"))
     );
     assert_eq!(s.requests_for(held).len(), 2, "refused once, then fetched");
-    assert_eq!(s.requests_for("/versions/110012 ").len(), listed + 1);
+    assert_eq!(s.requests_for(VERSION_LISTING).len(), listed + 1);
+    s.h.stop().await;
+}
+
+/// The session ended while a file waited for a fresh link: the listing is refused, the
+/// queue waits for a new sign-in (here the app's own renewal with the held secret) and
+/// then goes on, every file landing.
+#[tokio::test]
+async fn a_session_that_ended_mid_queue_waits_for_sign_in_and_the_files_land() {
+    if !folder_picker_runs_here() {
+        return;
+    }
+    let held = "/files/packages/0040046952/110012/SU41_addresses.zip";
+    let s = Setup::on_the_version_with_a_link_held_until_expired(held).await;
+    s.add_fault(Fault::Unauthorized { path: VERSION_API });
+    let (listed, tokens) = (
+        s.requests_for(VERSION_LISTING).len(),
+        s.requests_for(TOKEN_REQUEST).len(),
+    );
+    download_all(&s.h, 3, Duration::from_secs(30)).await;
+    let found = folder_md5s(&s.h).await;
+    for name in PACKAGE_FILES {
+        let md5 = s.demo_md5(&format!("packages/0040046952/110012/{name}"));
+        assert_eq!(found.get(name), Some(&md5), "{name}");
+    }
+    assert_eq!(s.requests_for(held).len(), 2, "refused once, then fetched");
+    assert_eq!(
+        s.requests_for(VERSION_LISTING).len(),
+        listed + 2,
+        "refused once for the session, then listed"
+    );
+    assert_eq!(
+        s.requests_for(TOKEN_REQUEST).len(),
+        tokens + 1,
+        "signed in anew"
+    );
     s.h.stop().await;
 }
 
@@ -719,7 +787,7 @@ async fn bench_download_to_folder() {
             assert!(summary.contains(" 0 failed"), "{summary}");
             clear_folder(&h).await;
             let urls: Vec<&str> = listing.iter().map(|d| d.url.as_str()).collect();
-            let plain = plain_js_to_folder(&h, &urls).await;
+            let plain = plain_js(&h, &urls, PlainJs::ToFolder).await;
             clear_folder(&h).await;
 
             // The same files as a zip the browser saves, next to a plain-JS page
@@ -735,7 +803,7 @@ async fn bench_download_to_folder() {
             h.wait_for_text_within(".zip-download .bulk-summary", "Done", WAIT)
                 .await;
             std::fs::remove_file(&zip).expect("remove the zip");
-            let discarded = plain_js_discard(&h, &urls).await;
+            let discarded = plain_js(&h, &urls, PlainJs::Discard).await;
             println!(
                 "BENCH {product} run {run}: zip {:.2} s ({:.1} MB/s), plain JS fetch-and-discard                  {:.2} s ({:.1} MB/s): the zip at {:.0}% of plain JS",
                 zipped.as_secs_f64(),
@@ -845,35 +913,49 @@ async fn profile_stop(profiling: Option<(Cdp, PathBuf)>, name: &str) {
     println!("BENCH profile saved: {}", path.display());
 }
 
-/// How long a plain-JS page takes to stream `urls` into the browser's private folder,
-/// three at a time, with nothing else: no md5, no existing-file checks, no progress.
-async fn plain_js_to_folder(h: &Harness, urls: &[&str]) -> Duration {
-    let script = r#"const [urls, done] = arguments;
+/// Where [`plain_js`] puts the bytes it fetches.
+#[derive(Clone, Copy)]
+enum PlainJs {
+    /// Streams each file into the browser's private folder.
+    ToFolder,
+    /// Reads every byte and keeps none: the floor of any download in this browser.
+    Discard,
+}
+
+/// How long a plain-JS page takes to fetch `urls`, three at a time, with nothing else:
+/// no md5, no existing-file checks, no progress.
+async fn plain_js(h: &Harness, urls: &[&str], to: PlainJs) -> Duration {
+    let script = r#"const [urls, keep, done] = arguments;
         (async () => {
-          const root = await navigator.storage.getDirectory();
+          const root = keep ? await navigator.storage.getDirectory() : null;
           const started = performance.now();
           let next = 0;
           const lane = async () => {
             while (next < urls.length) {
               const i = next++;
               const response = await fetch(urls[i], {cache: 'no-store'});
-              const file = await root.getFileHandle('plain-' + i, {create: true});
-              const writable = await file.createWritable();
+              const writable = keep
+                ? await (await root.getFileHandle('plain-' + i, {create: true})).createWritable()
+                : null;
               const reader = response.body.getReader();
               for (;;) {
                 const {done, value} = await reader.read();
                 if (done) break;
-                await writable.write(value);
+                if (writable) await writable.write(value);
               }
-              await writable.close();
+              if (writable) await writable.close();
             }
           };
           await Promise.all([lane(), lane(), lane()]);
           return performance.now() - started;
         })().then(done, e => done('error: ' + e));"#;
+    let keep = matches!(to, PlainJs::ToFolder);
     let answer = h
         .driver
-        .execute_async(script, vec![serde_json::json!(urls)])
+        .execute_async(
+            script,
+            vec![serde_json::json!(urls), serde_json::json!(keep)],
+        )
         .await
         .expect("plain JS download");
     let millis = answer
@@ -891,54 +973,16 @@ fn rate_of(bytes: u64, time: Duration) -> f64 {
 /// The first complete zip in the browser's download folder.
 async fn wait_for_a_zip(h: &Harness, within: Duration) -> PathBuf {
     e2e::eventually(within, async || {
-        let names: Vec<PathBuf> = std::fs::read_dir(h.download_dir())
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path())
-            .collect();
-        let partial = names.iter().any(|path| {
-            path.extension()
-                .is_some_and(|ext| ext == "crdownload" || ext == "part")
-        });
-        match names
+        let saved = h.downloaded();
+        match saved
             .iter()
             .find(|path| path.extension().is_some_and(|ext| ext == "zip"))
         {
-            Some(zip) if !partial => Ok(zip.clone()),
-            _ => Err(format!("no complete zip yet: {names:?}")),
+            Some(zip) if !h.downloading() => Ok(zip.clone()),
+            _ => Err(format!("no complete zip yet: {saved:?}")),
         }
     })
     .await
-}
-
-/// How long a plain-JS page takes to fetch `urls`, three at a time, reading every
-/// byte and keeping none.
-async fn plain_js_discard(h: &Harness, urls: &[&str]) -> Duration {
-    let script = r#"const [urls, done] = arguments;
-        (async () => {
-          const started = performance.now();
-          let next = 0;
-          const lane = async () => {
-            while (next < urls.length) {
-              const response = await fetch(urls[next++], {cache: 'no-store'});
-              const reader = response.body.getReader();
-              while (!(await reader.read()).done) {}
-            }
-          };
-          await Promise.all([lane(), lane(), lane()]);
-          return performance.now() - started;
-        })().then(done, e => done('error: ' + e));"#;
-    let answer = h
-        .driver
-        .execute_async(script, vec![serde_json::json!(urls)])
-        .await
-        .expect("plain JS fetch");
-    let millis = answer
-        .json()
-        .as_f64()
-        .unwrap_or_else(|| panic!("plain JS fetch: {}", answer.json()));
-    Duration::from_secs_f64(millis / 1000.0)
 }
 
 /// Empties the browser's private folder (the big file would fill the disk twice).

@@ -13,6 +13,8 @@ use std::time::Duration;
 use download_server::PublishArgs;
 use e2e::{Harness, md5_hex};
 
+use crate::bulk::folder_md5s;
+
 #[allow(dead_code)]
 #[path = "../../../download-server/tests/all/engines.rs"]
 mod engines;
@@ -121,40 +123,4 @@ async fn download_to_a_folder_from_object_storage_through_presigned_redirects() 
     let location = redirect.headers()["location"].to_str().unwrap();
     assert!(location.starts_with(&garage.origin()), "{location}");
     h.stop().await;
-}
-
-/// The md5 of every file in the browser's private folder, by name.
-async fn folder_md5s(h: &Harness) -> BTreeMap<String, String> {
-    let script = r#"
-        const done = arguments[arguments.length - 1];
-        (async () => {
-          const root = await navigator.storage.getDirectory();
-          const out = {};
-          for await (const [name, handle] of root.entries()) {
-            if (handle.kind !== 'file') continue;
-            const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
-            out[name] = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
-          }
-          return out;
-        })().then(done, e => done({ error: String(e) }));
-    "#;
-    let found = h
-        .driver
-        .execute_async(script, vec![])
-        .await
-        .expect("read the folder")
-        .json()
-        .clone();
-    let found: BTreeMap<String, String> =
-        serde_json::from_value(found.clone()).unwrap_or_else(|_| panic!("{found}"));
-    found
-        .into_iter()
-        .map(|(name, hex)| {
-            let bytes: Vec<u8> = (0..hex.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-                .collect();
-            (name, md5_hex(&bytes))
-        })
-        .collect()
 }

@@ -51,6 +51,16 @@ impl ListedFile {
         }
     }
 
+    /// A file of `size` bytes under exactly `name` (not made safe), for tests.
+    #[cfg(test)]
+    pub(crate) fn sized(name: &str, size: u64, md5: Option<&str>) -> Self {
+        ListedFile {
+            name: name.into(),
+            size: Some(size),
+            md5: md5.map(Into::into),
+        }
+    }
+
     /// The files of a listing, in order.
     pub fn all_of(downloads: &[Download]) -> Vec<ListedFile> {
         downloads
@@ -1038,11 +1048,7 @@ mod tests {
     use super::*;
 
     fn listed(name: &str, size: u64, md5: &str) -> ListedFile {
-        ListedFile {
-            name: name.into(),
-            size: Some(size),
-            md5: Some(md5.into()),
-        }
+        ListedFile::sized(name, size, Some(md5))
     }
 
     fn three() -> Queue {

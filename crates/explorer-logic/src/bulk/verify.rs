@@ -95,14 +95,6 @@ fn differs(file: &ListedFile, picked: &Found) -> Option<Differs> {
 mod tests {
     use super::*;
 
-    fn listed(name: &str, size: u64, md5: Option<&str>) -> ListedFile {
-        ListedFile {
-            name: name.into(),
-            size: Some(size),
-            md5: md5.map(str::to_owned),
-        }
-    }
-
     fn found(name: &str, size: u64, md5: &str) -> Found {
         Found {
             name: name.into(),
@@ -114,10 +106,10 @@ mod tests {
     #[test]
     fn each_picked_file_is_matched_differs_or_not_listed() {
         let listing = [
-            listed("a.zip", 3, Some("aa")),
-            listed("b.zip", 3, Some("bb")),
-            listed("c.zip", 3, Some("cc")),
-            listed("d.csv", 5, None),
+            ListedFile::sized("a.zip", 3, Some("aa")),
+            ListedFile::sized("b.zip", 3, Some("bb")),
+            ListedFile::sized("c.zip", 3, Some("cc")),
+            ListedFile::sized("d.csv", 5, None),
         ];
         let picked = [
             found("a.zip", 3, "AA"),
@@ -150,7 +142,7 @@ mod tests {
 
     #[test]
     fn a_complete_folder_all_matches() {
-        let listing = [listed("a.zip", 3, Some("aa"))];
+        let listing = [ListedFile::sized("a.zip", 3, Some("aa"))];
         let result = Verification::of(&listing, &[found("a.zip", 3, "aa")]);
         assert!(result.all_match());
         assert!(result.not_listed.is_empty());
@@ -161,8 +153,8 @@ mod tests {
     #[test]
     fn every_copy_of_a_listed_name_is_checked() {
         let listing = [
-            listed("a.zip", 3, Some("aa")),
-            listed("b.zip", 3, Some("bb")),
+            ListedFile::sized("a.zip", 3, Some("aa")),
+            ListedFile::sized("b.zip", 3, Some("bb")),
         ];
         let picked = [
             found("a.zip", 3, "aa"),

@@ -233,14 +233,6 @@ mod tests {
 
     use super::*;
 
-    fn listed(name: &str, size: u64, md5: Option<&str>) -> ListedFile {
-        ListedFile {
-            name: name.into(),
-            size: Some(size),
-            md5: md5.map(Into::into),
-        }
-    }
-
     /// Counts what is written and keeps it when asked (a multi-GiB archive is only
     /// counted).
     struct Sink {
@@ -310,9 +302,9 @@ mod tests {
     #[test]
     fn a_part_is_exactly_as_long_as_planned_and_reads_back() {
         let files = [
-            listed("opmplc_gpkg_su.zip", 2_775, Some("AA11")),
-            listed("../tricky ® name.zip", 0, None),
-            listed("download-2.._b.zip", 70_000, Some("bb")),
+            ListedFile::sized("opmplc_gpkg_su.zip", 2_775, Some("AA11")),
+            ListedFile::sized("../tricky ® name.zip", 0, None),
+            ListedFile::sized("download-2.._b.zip", 70_000, Some("bb")),
         ];
         let md5 = "0123456789abcdef0123456789abcdef";
         let sink = write_part(&files, md5, true);
@@ -348,8 +340,8 @@ mod tests {
                 Some(1),
                 Some("AA000000000000000000000000000000"),
             ),
-            listed("b.zip", 1, Some("bb000000000000000000000000000000")),
-            listed("c.zip", 1, None),
+            ListedFile::sized("b.zip", 1, Some("bb000000000000000000000000000000")),
+            ListedFile::sized("c.zip", 1, None),
         ];
         let received = "aa000000000000000000000000000000";
         let written = [
@@ -390,10 +382,10 @@ mod tests {
     fn files_past_4_gib_and_entries_past_4_gib_use_zip64_and_the_length_still_holds() {
         let big = ZIP64_THRESHOLD + 5;
         let files = [
-            listed("a.zip", 10, Some("aa")),
-            listed("big.zip", big, Some("bb")),
+            ListedFile::sized("a.zip", 10, Some("aa")),
+            ListedFile::sized("big.zip", big, Some("bb")),
             // Its header starts past 4 GiB.
-            listed("c.zip", 10, Some("cc")),
+            ListedFile::sized("c.zip", 10, Some("cc")),
         ];
         let sink = write_part(&files, "0123456789abcdef0123456789abcdef", false);
         assert_eq!(Some(sink.length), part_length(&files));
@@ -403,11 +395,11 @@ mod tests {
     #[test]
     fn a_selection_is_cut_into_parts_in_order() {
         let files = [
-            listed("a", 3, None),
-            listed("b", 3, None),
-            listed("c", 3, None),
-            listed("huge", 50, None),
-            listed("d", 1, None),
+            ListedFile::sized("a", 3, None),
+            ListedFile::sized("b", 3, None),
+            ListedFile::sized("c", 3, None),
+            ListedFile::sized("huge", 50, None),
+            ListedFile::sized("d", 1, None),
         ];
         let parts: Vec<Range<usize>> = plan(&files, 7).into_iter().map(|p| p.files).collect();
         assert_eq!(parts, [0..2, 2..3, 3..4, 4..5]);
@@ -425,7 +417,10 @@ mod tests {
 
     #[test]
     fn without_every_size_listed_there_is_no_length_to_announce() {
-        let files = [listed("a", 3, None), ListedFile::new(1, "b", None, None)];
+        let files = [
+            ListedFile::sized("a", 3, None),
+            ListedFile::new(1, "b", None, None),
+        ];
         assert_eq!(part_length(&files), None);
         assert_eq!(
             plan(&files, 3).len(),

@@ -235,7 +235,18 @@ async fn browser_download(h: &Harness, row: &WebElement) -> String {
     let md5 = md5_of(row).await;
     link.click().await.expect("click the link");
     let path = h.wait_for_download(&name, Duration::from_secs(15)).await;
-    let bytes = std::fs::read(&path).expect("the downloaded file");
-    assert_eq!(md5_hex(&bytes), md5, "{name} differs from its md5");
+    // Some engines write under the final name as the bytes arrive: the file is
+    // checked until it is whole, and fails if it never matches.
+    e2e::eventually(Duration::from_secs(15), async || {
+        let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+        match md5_hex(&bytes) == md5 {
+            true => Ok(()),
+            false => Err(format!(
+                "{name} ({} bytes) differs from its md5 {md5}",
+                bytes.len()
+            )),
+        }
+    })
+    .await;
     name
 }

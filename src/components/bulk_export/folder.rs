@@ -8,8 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use download_api::Download;
-use explorer_logic::bulk::queue::{Action, Event, Failure, FileId, ListedFile, Queue, REPORT_NAME};
-use gloo_timers::future::sleep;
+use explorer_logic::bulk::queue::{Event, Failure, FileId, ListedFile, Queue, REPORT_NAME};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use md5::{Digest, Md5};
@@ -17,8 +16,8 @@ use web_sys::{AbortSignal, FileSystemDirectoryHandle};
 
 use super::PackageVersion;
 use super::links::Links;
-use super::progress::{Bar, FileLines, Progress};
-use super::run::{QueueRun, SignInEnded, steer};
+use super::progress::{FileLines, Progress};
+use super::run::{QueueRun, RunNotices, RunTotal, steer};
 use super::transfer::{Transfers, failed, open};
 use crate::api::ServiceContext;
 use crate::auth::use_session;
@@ -50,69 +49,20 @@ impl QueueRun for Run {
         &self.queue
     }
 
-    fn apply(self: &Rc<Self>, actions: Vec<Action>) {
-        for action in actions {
-            let run = Rc::clone(self);
-            match action {
-                Action::Inspect { file } => spawn_local(async move {
-                    let event = run.inspect(file).await;
-                    run.handle(event);
-                }),
-                Action::Fetch { file, range_from } => spawn_local(async move {
-                    let event = run.fetch(file, range_from).await;
-                    run.handle(event);
-                }),
-                Action::Retry { file, after } => spawn_local(async move {
-                    sleep(after).await;
-                    run.handle(Event::RetryDue { file });
-                }),
-                Action::Refresh { file } => spawn_local(async move {
-                    let event = run.links.refresh(file).await;
-                    run.handle(event);
-                }),
-                Action::Skip { .. } | Action::Report { .. } | Action::SignIn => {}
-                Action::Stop { reason } => *run.stopped.borrow_mut() = Some(reason),
-            }
-        }
-        let finished = self.queue.borrow().is_finished();
-        if finished && self.stopped.borrow().is_none() && !self.reported.replace(true) {
-            let run = Rc::clone(self);
-            spawn_local(async move {
-                let report = run.queue.borrow().report();
-                if let Err(error) = write_text(&run.folder, REPORT_NAME, &report).await {
-                    *run.stopped.borrow_mut() =
-                        Some(format!("Could not write the report: {error}"));
-                }
-                run.redraw(true);
-            });
-        }
-        self.redraw_soon();
-    }
-}
-
-impl Run {
-    fn redraw(&self, now: bool) {
-        self.progress.redraw(&self.queue, now);
+    fn progress(&self) -> &Progress {
+        &self.progress
     }
 
-    fn redraw_soon(self: &Rc<Self>) {
-        let run = Rc::clone(self);
-        self.progress
-            .redraw_soon(&self.queue, move || run.progress.redraw_due(&run.queue));
+    fn links(&self) -> &Links {
+        &self.links
     }
 
-    fn handle(self: &Rc<Self>, event: Event) {
-        let actions = self.queue.borrow_mut().handle(event);
-        self.apply(actions);
-    }
-
-    /// Pause or cancel: the running transfers stop, keeping what they wrote.
-    fn interrupt_all(&self) {
-        self.transfers.stop(|_| true);
+    fn stopped(&self) -> &RefCell<Option<String>> {
+        &self.stopped
     }
 
     /// What the folder holds under the file's name.
-    async fn inspect(&self, file: FileId) -> Event {
+    async fn inspect(self: Rc<Self>, file: FileId) -> Event {
         let name = self.queue.borrow().file(file).name.clone();
         let absent = self
             .present
@@ -149,7 +99,7 @@ impl Run {
         Event::Existing { file, size, md5 }
     }
 
-    async fn fetch(self: &Rc<Self>, file: FileId, from: u64) -> Event {
+    async fn fetch(self: Rc<Self>, file: FileId, from: u64) -> Event {
         let signal = match self.transfers.begin(file) {
             Ok(signal) => signal,
             Err(event) => return event,
@@ -157,6 +107,30 @@ impl Run {
         let event = self.transfer(file, from, &signal).await;
         self.transfers.end(file);
         event
+    }
+
+    /// Once the queue is done, the report goes into the folder beside the files.
+    fn applied(self: &Rc<Self>) {
+        let finished = self.queue.borrow().is_finished();
+        if finished && self.stopped.borrow().is_none() && !self.reported.replace(true) {
+            let run = Rc::clone(self);
+            spawn_local(async move {
+                let report = run.queue.borrow().report();
+                if let Err(error) = write_text(&run.folder, REPORT_NAME, &report).await {
+                    *run.stopped.borrow_mut() =
+                        Some(format!("Could not write the report: {error}"));
+                }
+                run.redraw(true);
+            });
+        }
+        self.redraw_soon();
+    }
+}
+
+impl Run {
+    /// Pause or cancel: the running transfers stop, keeping what they wrote.
+    fn interrupt_all(&self) {
+        self.transfers.stop(|_| true);
     }
 
     /// Streams the file from byte `from` into the folder, hashing the bytes already
@@ -351,25 +325,9 @@ pub fn FolderDownload(
                 "partial ones resumed."
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            {move || {
-                changed.track();
-                run.with(|r| r.as_ref().and_then(|r| r.stopped.borrow().clone()))
-                    .map(|reason| view! {
-                        <p class="notice bulk-stopped" role="alert">
-                            {reason} " Nothing was downloaded. What works instead: the script or the URL list "
-                            "below, which fetch the files outside the browser, or the links one by one."
-                        </p>
-                    })
-            }}
-            <SignInEnded when=Signal::derive(move || is(|r| r.queue.borrow().is_awaiting_sign_in())) />
+            <RunNotices run changed instead="the script or the URL list below, which fetch the files outside the browser, or the links one by one." />
             <Show when=move || is(|_| true)>
-                <div class="bulk-total">
-                    <Bar label="All files".into() percent=Signal::derive(move || {
-                        changed.track();
-                        run.with(|r| r.as_deref().map_or(0, |r| r.queue.borrow().total_percent()))
-                    }) />
-                    <span class="bulk-total-text">{move || with_run(&|r| r.queue.borrow().total_text(&r.progress.rate.borrow()))}</span>
-                </div>
+                <RunTotal run changed />
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress.lines) /> }))}
                 <Show when=move || is(|r| r.reported.get() && r.queue.borrow().is_finished())>
                     <div class="bulk-summary" role="status">

@@ -1,24 +1,92 @@
 //! What a folder run and a zip run share: a queue whose actions each carries out in
-//! its own way, steered while it runs by the panel's "Files at once" and by the
-//! session (a run held up because the sign-in ended goes on once signed in again).
+//! its own way (where a file's bytes go), steered while it runs by the panel's "Files
+//! at once" and by the session (a run held up because the sign-in ended goes on once
+//! signed in again), and the parts of the panel that show any run.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use explorer_logic::bulk::queue::{Action, Queue};
+use explorer_logic::bulk::queue::{Action, Event, FileId, Queue};
+use gloo_timers::future::sleep;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
+use super::links::Links;
+use super::progress::{Bar, Progress};
 use crate::api::ServiceContext;
 
-/// A download run: its queue, and how it carries out the queue's actions.
-pub(super) trait QueueRun: 'static {
+/// A download run: its queue, and where the bytes of each file go.
+pub(super) trait QueueRun: Sized + 'static {
     fn queue(&self) -> &RefCell<Queue>;
-    fn apply(self: &Rc<Self>, actions: Vec<Action>);
+    fn progress(&self) -> &Progress;
+    fn links(&self) -> &Links;
+    /// Why the run stopped before it began, once it has.
+    fn stopped(&self) -> &RefCell<Option<String>>;
+    /// What is there already of `file`, to resume it or skip it.
+    fn inspect(self: Rc<Self>, file: FileId) -> impl Future<Output = Event>;
+    /// Fetches `file` from byte `from` on, to its end or its failure.
+    fn fetch(self: Rc<Self>, file: FileId, from: u64) -> impl Future<Output = Event>;
+    /// After each batch of actions: whatever else the run does then (redraw, report…).
+    fn applied(self: &Rc<Self>);
+
+    /// Shows where the queue is: `now`, or if the last redraw is old enough.
+    fn redraw(&self, now: bool) {
+        self.progress().redraw(self.queue(), now);
+    }
+
+    /// Redraws once the current interval is over, if nothing else has by then.
+    fn redraw_soon(self: &Rc<Self>) {
+        let run = Rc::clone(self);
+        self.progress()
+            .redraw_soon(self.queue(), move || run.progress().redraw_due(run.queue()));
+    }
+
+    fn handle(self: &Rc<Self>, event: Event) {
+        let actions = self.queue().borrow_mut().handle(event);
+        self.apply(actions);
+    }
+
+    fn apply(self: &Rc<Self>, actions: Vec<Action>) {
+        for action in actions {
+            let run = Rc::clone(self);
+            match action {
+                Action::Inspect { file } => spawn_local(async move {
+                    let event = Rc::clone(&run).inspect(file).await;
+                    run.handle(event);
+                }),
+                Action::Fetch { file, range_from } => spawn_local(async move {
+                    let event = Rc::clone(&run).fetch(file, range_from).await;
+                    run.handle(event);
+                }),
+                Action::Retry { file, after } => spawn_local(async move {
+                    sleep(after).await;
+                    run.handle(Event::RetryDue { file });
+                }),
+                Action::Refresh { file } => spawn_local(async move {
+                    let event = run.links().refresh(file).await;
+                    run.handle(event);
+                }),
+                Action::Stop { reason } => *self.stopped().borrow_mut() = Some(reason),
+                // Shown from the queue's state, not acted on.
+                Action::Skip { .. } | Action::Report { .. } | Action::SignIn => {}
+            }
+        }
+        self.applied();
+    }
+}
+
+/// The run under way in a panel, if any.
+pub(super) type CurrentRun<R> = RwSignal<Option<Rc<R>>, LocalStorage>;
+
+/// Reads the current run (tracking `changed`, its redraws); `None` before it starts.
+fn read<R: QueueRun, T>(run: CurrentRun<R>, changed: Trigger, read: impl Fn(&R) -> T) -> Option<T> {
+    changed.track();
+    run.with(|r| r.as_deref().map(read))
 }
 
 /// Keeps the run under way in step with `parallel` and with the session.
 pub(super) fn steer<R: QueueRun>(
-    run: RwSignal<Option<Rc<R>>, LocalStorage>,
+    run: CurrentRun<R>,
     parallel: RwSignal<usize>,
     service: ServiceContext,
 ) {
@@ -44,14 +112,47 @@ pub(super) fn steer<R: QueueRun>(
     });
 }
 
-/// Says the run waits for the person to sign in again, while it does.
+/// Why the run stopped before it began, and what works instead (`instead`); and,
+/// while the session has ended, that the run waits for a new sign-in.
 #[component]
-pub(super) fn SignInEnded(#[prop(into)] when: Signal<bool>) -> impl IntoView {
+pub(super) fn RunNotices<R: QueueRun>(
+    run: CurrentRun<R>,
+    changed: Trigger,
+    instead: &'static str,
+) -> impl IntoView {
+    let stopped = move || read(run, changed, |r| r.stopped().borrow().clone()).flatten();
+    let awaiting =
+        move || read(run, changed, |r| r.queue().borrow().is_awaiting_sign_in()).unwrap_or(false);
     view! {
-        <Show when=move || when.get()>
+        {move || stopped().map(|reason| view! {
+            <p class="notice bulk-stopped" role="alert">
+                {reason} " Nothing was downloaded. What works instead: " {instead}
+            </p>
+        })}
+        <Show when=awaiting>
             <p class="notice" role="alert">
                 "Your sign-in has ended. Sign in again and the download goes on where it stopped."
             </p>
         </Show>
+    }
+}
+
+/// The bar and the line of the whole run: bytes, rate and time left.
+#[component]
+pub(super) fn RunTotal<R: QueueRun>(run: CurrentRun<R>, changed: Trigger) -> impl IntoView {
+    let percent = Signal::derive(move || {
+        read(run, changed, |r| r.queue().borrow().total_percent()).unwrap_or(0)
+    });
+    let text = move || {
+        read(run, changed, |r| {
+            r.queue().borrow().total_text(&r.progress().rate.borrow())
+        })
+        .unwrap_or_default()
+    };
+    view! {
+        <div class="bulk-total">
+            <Bar label="All files".into() percent />
+            <span class="bulk-total-text">{text}</span>
+        </div>
     }
 }

@@ -18,13 +18,12 @@ use std::time::Duration;
 use download_api::Download;
 use explorer_logic::bulk::export::file_stem;
 use explorer_logic::bulk::queue::{
-    Action, Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, REPORT_NAME,
+    Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, REPORT_NAME,
 };
 use explorer_logic::bulk::zip::{
     CHECKSUMS_NAME, DEFAULT_PART_SIZE, Part, Written, checksums, part_file_name, plan, report,
     start_entry,
 };
-use gloo_timers::future::sleep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use md5::{Digest, Md5};
@@ -33,8 +32,8 @@ use web_sys::AbortSignal;
 
 use super::PackageVersion;
 use super::links::Links;
-use super::progress::{Bar, FileLines, Progress};
-use super::run::{QueueRun, SignInEnded, steer};
+use super::progress::{FileLines, Progress};
+use super::run::{QueueRun, RunNotices, RunTotal, steer};
 use super::transfer::{Transfers, failed, open};
 use super::zip_saver::ZipSaver;
 use crate::api::{ServiceContext, within};
@@ -145,37 +144,42 @@ impl QueueRun for ZipRun {
         &self.queue
     }
 
-    fn apply(self: &Rc<Self>, actions: Vec<Action>) {
-        for action in actions {
-            let run = Rc::clone(self);
-            match action {
-                Action::Inspect { file } => {
-                    // What the zip holds of it: the bytes received so far.
-                    let size = self.slots[file].borrow().received;
-                    spawn_local(async move {
-                        run.handle(Event::Existing {
-                            file,
-                            size,
-                            md5: None,
-                        });
-                    });
-                }
-                Action::Fetch { file, range_from } => spawn_local(async move {
-                    let event = run.fetch(file, range_from).await;
-                    run.handle(event);
-                }),
-                Action::Retry { file, after } => spawn_local(async move {
-                    sleep(after).await;
-                    run.handle(Event::RetryDue { file });
-                }),
-                Action::Refresh { file } => spawn_local(async move {
-                    let event = run.links.refresh(file).await;
-                    run.handle(event);
-                }),
-                Action::Stop { reason } => *run.stopped.borrow_mut() = Some(reason),
-                Action::Skip { .. } | Action::Report { .. } | Action::SignIn => {}
-            }
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    fn links(&self) -> &Links {
+        &self.links
+    }
+
+    fn stopped(&self) -> &RefCell<Option<String>> {
+        &self.stopped
+    }
+
+    /// What the zip holds of it: the bytes received so far.
+    async fn inspect(self: Rc<Self>, file: FileId) -> Event {
+        let size = self.slots[file].borrow().received;
+        Event::Existing {
+            file,
+            size,
+            md5: None,
         }
+    }
+
+    async fn fetch(self: Rc<Self>, file: FileId, from: u64) -> Event {
+        let signal = match self.transfers.begin(file) {
+            Ok(signal) => signal,
+            Err(event) => return event,
+        };
+        let hasher = self.slots[file].borrow_mut().hasher.take();
+        let mut hasher = hasher.unwrap_or_default();
+        let event = self.transfer(file, from, &signal, &mut hasher).await;
+        self.slots[file].borrow_mut().hasher = Some(hasher);
+        self.transfers.end(file);
+        event
+    }
+
+    fn applied(self: &Rc<Self>) {
         // The zip being written may wait for what just happened.
         self.notify.wake();
         self.redraw_soon();
@@ -183,21 +187,6 @@ impl QueueRun for ZipRun {
 }
 
 impl ZipRun {
-    fn redraw(&self, now: bool) {
-        self.progress.redraw(&self.queue, now);
-    }
-
-    fn redraw_soon(self: &Rc<Self>) {
-        let run = Rc::clone(self);
-        self.progress
-            .redraw_soon(&self.queue, move || run.progress.redraw_due(&run.queue));
-    }
-
-    fn handle(self: &Rc<Self>, event: Event) {
-        let actions = self.queue.borrow_mut().handle(event);
-        self.apply(actions);
-    }
-
     /// Starts writing the next part waiting, if none is being written.
     fn pump(self: &Rc<Self>, opened: Option<ZipSaver>) {
         if self.cancelled.get() || self.stopped.borrow().is_some() {
@@ -381,19 +370,6 @@ impl ZipRun {
     fn interrupt_all(&self) {
         self.transfers.stop(|_| true);
         self.notify.wake();
-    }
-
-    async fn fetch(self: &Rc<Self>, file: FileId, from: u64) -> Event {
-        let signal = match self.transfers.begin(file) {
-            Ok(signal) => signal,
-            Err(event) => return event,
-        };
-        let hasher = self.slots[file].borrow_mut().hasher.take();
-        let mut hasher = hasher.unwrap_or_default();
-        let event = self.transfer(file, from, &signal, &mut hasher).await;
-        self.slots[file].borrow_mut().hasher = Some(hasher);
-        self.transfers.end(file);
-        event
     }
 
     /// Streams the file from byte `from` into its slot, where the zip takes it.
@@ -679,25 +655,9 @@ pub fn ZipDownload(
                 "each once you click for it (browsers ask before a page saves a second file)."
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            {move || {
-                changed.track();
-                run.with(|r| r.as_ref().and_then(|r| r.stopped.borrow().clone()))
-                    .map(|reason| view! {
-                        <p class="notice bulk-stopped" role="alert">
-                            {reason} " Nothing was downloaded. What works instead: the script or the URL list "
-                            "below, which fetch the files outside the browser."
-                        </p>
-                    })
-            }}
-            <SignInEnded when=Signal::derive(move || is(|r| r.queue.borrow().is_awaiting_sign_in())) />
+            <RunNotices run changed instead="the script or the URL list below, which fetch the files outside the browser." />
             <Show when=move || is(|_| true)>
-                <div class="bulk-total">
-                    <Bar label="All files".into() percent=Signal::derive(move || {
-                        changed.track();
-                        run.with(|r| r.as_deref().map_or(0, |r| r.queue.borrow().total_percent()))
-                    }) />
-                    <span class="bulk-total-text">{move || with_run(&|r| r.queue.borrow().total_text(&r.progress.rate.borrow()))}</span>
-                </div>
+                <RunTotal run changed />
                 <ul class="zip-parts" aria-label="Zips">
                     {move || {
                         changed.track();

@@ -1,11 +1,12 @@
-//! `cargo xtask bench download`: the web app's "Download to a folder" (streamed to disk,
-//! md5 checked, in headless Chromium) next to a plain-JS page writing the same files into
-//! the same kind of folder and curl fetching them from the same server; and its
-//! "Download as .zip" next to a plain-JS page fetching the same files and discarding
-//! them; for 200 small files and for one 1 GB file.
+//! `cargo xtask bench download`: in each engine (Chromium, Firefox, WebKit), the web
+//! app's "Download as .zip" next to a plain-JS page fetching the same files and
+//! discarding them; in Chromium also its "Download to a folder" (streamed to disk, md5
+//! checked) next to a plain-JS page writing the same files into the same kind of folder
+//! and curl fetching them from the same server; for 200 small files and for one 1 GB
+//! file.
 //!
 //! A temporary catalogue holds the files (incompressible bytes, so neither side gains
-//! from compression); the browser test `bench_download_to_folder` in
+//! from compression); the browser test `bench_download` in
 //! `crates/e2e/tests/all/bulk.rs`, built in release, serves it, drives both and prints the
 //! ratios. Not a timed test: it measures this machine, as it is at the moment.
 //! With `BENCH_PROFILE=<folder>` it also saves a CPU profile of the page during each zip
@@ -16,7 +17,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use crate::bundle;
-use crate::exec::{Result, cargo, run};
+use crate::exec::{Result, run};
 use crate::tools;
 
 const SMALL_FILES: usize = 200;
@@ -26,7 +27,7 @@ const LARGE_SIZE: usize = 1000 * 1000 * 1000;
 /// Builds the web app, writes the catalogue and runs the comparison.
 pub fn bench() -> Result {
     tools::ensure_build_tools()?;
-    tools::ensure_browser()?;
+    tools::ensure_browsers()?;
     bundle::build(&bundle::Target::site_root())?;
     let work = tempfile::Builder::new()
         .prefix("xtask-bench-download-")
@@ -36,16 +37,19 @@ pub fn bench() -> Result {
         "writing the catalogue: {SMALL_FILES} files of {SMALL_SIZE} bytes and one of {LARGE_SIZE} bytes"
     );
     write_catalogue(work.path())?;
-    run(cargo()
-        .args(["test", "--release", "-p", "e2e", "--test", "all", "--"])
-        .args([
-            "--ignored",
-            "--exact",
-            "bulk::bench_download_to_folder",
-            "--nocapture",
-        ])
-        .env("BENCH_CATALOGUE", work.path())
-        .env("E2E_WEB_ROOT", bundle::dist()))
+    for engine in tools::ENGINES {
+        run(tools::cargo_in(engine)
+            .args(["test", "--release", "-p", "e2e", "--test", "all", "--"])
+            .args([
+                "--ignored",
+                "--exact",
+                "bulk::bench_download",
+                "--nocapture",
+            ])
+            .env("BENCH_CATALOGUE", work.path())
+            .env("E2E_WEB_ROOT", bundle::dist()))?;
+    }
+    Ok(())
 }
 
 /// Products `BenchSmall` (many small files) and `BenchLarge` (one big file).

@@ -288,20 +288,9 @@ fn test() -> Result {
         ("browser tests in webkit", "webkit"),
     ] {
         steps.run(step, || {
-            let mut command = if engine == "webkit" {
-                // MiniBrowser has no headless mode: a virtual X display of its own, large
-                // enough that its pointer (at the screen's centre) is off the 1280x900
-                // window, where it would hover links (and preload their pages' code).
-                let mut xvfb = exec::command("xvfb-run");
-                xvfb.args(["-a", "-s", "-screen 0 3840x2160x24", "cargo"]);
-                xvfb
-            } else {
-                cargo()
-            };
             // `--show-output`: the reasons of tests that stop in this engine show.
-            run(command
+            run(tools::cargo_in(engine)
                 .args(["test", "-p", "e2e", "--", "--show-output"])
-                .env("E2E_BROWSER", engine)
                 .envs(tools::storage_test_env())
                 .env("E2E_WEB_ROOT", bundle::dist())
                 .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))

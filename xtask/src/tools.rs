@@ -63,6 +63,25 @@ pub fn ensure_browsers() -> Result {
     ]))
 }
 
+/// The engines the browser tests run in, as `E2E_BROWSER` names them.
+pub const ENGINES: [&str; 3] = ["chromium", "firefox", "webkit"];
+
+/// `cargo`, to run the browser tests (or a browser benchmark) in `engine`.
+pub fn cargo_in(engine: &str) -> std::process::Command {
+    let mut command = if engine == "webkit" {
+        // MiniBrowser has no headless mode: a virtual X display of its own, large
+        // enough that its pointer (at the screen's centre) is off the 1280x900
+        // window, where it would hover links (and preload their pages' code).
+        let mut xvfb = command("xvfb-run");
+        xvfb.args(["-a", "-s", "-screen 0 3840x2160x24", "cargo"]);
+        xvfb
+    } else {
+        cargo()
+    };
+    command.env("E2E_BROWSER", engine);
+    command
+}
+
 /// Chromium and chromedriver, and axe-core, for the browser tests.
 pub fn ensure_browser() -> Result {
     ensure_axe_core()?;

@@ -29,11 +29,11 @@ pub(crate) const PRODUCT_FILES: [&str; 4] = [
 ];
 pub(crate) const PACKAGE_VERSION: &str = "/packages/0040046952/versions/110012";
 /// The service's address of the package version (its listing).
-pub(crate) const VERSION_API: &str = "/downloads/v1/dataPackages/0040046952/versions/110012";
+const VERSION_API: &str = "/downloads/v1/dataPackages/0040046952/versions/110012";
 /// A request line that lists the package version.
 pub(crate) const VERSION_LISTING: &str = "/versions/110012 ";
 /// A request line that asks the token endpoint for a token.
-pub(crate) const TOKEN_REQUEST: &str = "/oauth2/token/v1";
+const TOKEN_REQUEST: &str = "/oauth2/token/v1";
 pub(crate) const PACKAGE_FILES: [&str; 3] = [
     "SU31_addresses.zip",
     "SU41_addresses.zip",
@@ -70,6 +70,13 @@ pub(crate) struct ProxyState {
     /// The head of every request, as received.
     pub(crate) requests: Mutex<Vec<String>>,
     faults: Mutex<Vec<Fault>>,
+}
+
+/// What the proxy had seen at a point of a test: the version's listings and the token
+/// requests.
+pub(crate) struct Seen {
+    listings: usize,
+    tokens: usize,
 }
 
 /// The server behind a recording, fault-injecting proxy, and a browser using it.
@@ -147,6 +154,34 @@ impl Setup {
         s.h.sign_in_with_secret(KEY, SECRET).await;
         s.h.find(".files-table").await;
         s
+    }
+
+    /// [`Setup::on_the_version_with_a_link_held_until_expired`], with the version's next
+    /// listing refused (401) as a service does once a session has ended; and what the
+    /// proxy had seen by then.
+    pub(crate) async fn with_the_session_ending_mid_queue(held: &'static str) -> (Setup, Seen) {
+        let s = Setup::on_the_version_with_a_link_held_until_expired(held).await;
+        s.add_fault(Fault::Unauthorized { path: VERSION_API });
+        let seen = Seen {
+            listings: s.requests_for(VERSION_LISTING).len(),
+            tokens: s.requests_for(TOKEN_REQUEST).len(),
+        };
+        (s, seen)
+    }
+
+    /// Asserts that since `before` the version was listed once (refused for the session,
+    /// and not again for the page) and a token asked for once (signed in anew).
+    pub(crate) fn assert_signed_in_anew(&self, before: Seen) {
+        assert_eq!(
+            self.requests_for(VERSION_LISTING).len(),
+            before.listings + 1,
+            "refused for the session, and not listed again for the page"
+        );
+        assert_eq!(
+            self.requests_for(TOKEN_REQUEST).len(),
+            before.tokens + 1,
+            "signed in anew"
+        );
     }
 
     /// Request heads the proxy saw whose request line contains `needle`.
@@ -593,12 +628,7 @@ async fn a_session_that_ended_mid_queue_waits_for_sign_in_and_the_files_land() {
         return;
     }
     let held = "/files/packages/0040046952/110012/SU41_addresses.zip";
-    let s = Setup::on_the_version_with_a_link_held_until_expired(held).await;
-    s.add_fault(Fault::Unauthorized { path: VERSION_API });
-    let (listed, tokens) = (
-        s.requests_for(VERSION_LISTING).len(),
-        s.requests_for(TOKEN_REQUEST).len(),
-    );
+    let (s, seen) = Setup::with_the_session_ending_mid_queue(held).await;
     download_all(&s.h, 3, Duration::from_secs(30)).await;
     let found = folder_md5s(&s.h).await;
     for name in PACKAGE_FILES {
@@ -606,16 +636,7 @@ async fn a_session_that_ended_mid_queue_waits_for_sign_in_and_the_files_land() {
         assert_eq!(found.get(name), Some(&md5), "{name}");
     }
     assert_eq!(s.requests_for(held).len(), 2, "refused once, then fetched");
-    assert_eq!(
-        s.requests_for(VERSION_LISTING).len(),
-        listed + 1,
-        "refused for the session, and not listed again for the page"
-    );
-    assert_eq!(
-        s.requests_for(TOKEN_REQUEST).len(),
-        tokens + 1,
-        "signed in anew"
-    );
+    s.assert_signed_in_anew(seen);
     s.h.stop().await;
 }
 

@@ -14,10 +14,7 @@ use std::time::Duration;
 use e2e::demo::{KEY, SECRET};
 use e2e::{Harness, md5_hex};
 
-use crate::bulk::{
-    Fault, PACKAGE_FILES, PACKAGE_VERSION, PRODUCT_FILES, Setup, TOKEN_REQUEST, VERSION_API,
-    VERSION_LISTING,
-};
+use crate::bulk::{Fault, PACKAGE_FILES, PACKAGE_VERSION, PRODUCT_FILES, Setup, VERSION_LISTING};
 
 /// What the product page's zip is called (the page's title, as a file name).
 const PRODUCT_ZIP: &str = "os-open-toid-2026-01--su--sz--all-formats";
@@ -231,27 +228,13 @@ async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_goes_on() {
 #[tokio::test]
 async fn a_session_that_ended_mid_queue_waits_for_sign_in_and_the_zip_goes_on() {
     let held = "/files/packages/0040046952/110012/SU31_addresses.zip";
-    let s = Setup::on_the_version_with_a_link_held_until_expired(held).await;
-    s.add_fault(Fault::Unauthorized { path: VERSION_API });
-    let (listed, tokens) = (
-        s.requests_for(VERSION_LISTING).len(),
-        s.requests_for(TOKEN_REQUEST).len(),
-    );
+    let (s, seen) = Setup::with_the_session_ending_mid_queue(held).await;
     let zip = download_zip(&s, PACKAGE_ZIP).await;
     assert_holds(&s, zip, "packages/0040046952/110012", &PACKAGE_FILES);
     // The panel that started the zip is the one that finishes it.
     s.h.wait_for_text_within(".zip-download .bulk-summary", "Done", WITHIN)
         .await;
-    assert_eq!(
-        s.requests_for(VERSION_LISTING).len(),
-        listed + 1,
-        "refused for the session, and not listed again for the page"
-    );
-    assert_eq!(
-        s.requests_for(TOKEN_REQUEST).len(),
-        tokens + 1,
-        "signed in anew"
-    );
+    s.assert_signed_in_anew(seen);
     s.h.stop().await;
 }
 

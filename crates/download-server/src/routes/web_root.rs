@@ -182,7 +182,11 @@ impl WebRoot {
             Err(_) => None,
         };
         let mut response = asset.map_or_else(not_found, |asset| asset.respond(request));
-        response.headers_mut().extend(self.security.clone());
+        // Each value is shared bytes: no new map per request.
+        let headers = response.headers_mut();
+        for (name, value) in &self.security {
+            headers.insert(name, value.clone());
+        }
         response
     }
 }

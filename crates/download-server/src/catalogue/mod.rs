@@ -189,21 +189,15 @@ impl Catalogue {
         text: String,
         links: Links,
     ) -> Result<Catalogue, Error> {
-        let paths = serde_json::from_str::<CatalogueFile>(&text)
-            .map(|file| {
-                let paths: BTreeSet<String> = listed_paths(&file)
-                    .filter(|path| source::check_relative_path(path).is_ok())
-                    .map(str::to_owned)
-                    .collect();
-                paths.into_iter().collect()
-            })
-            .unwrap_or_default();
-        let measured = storage.measure_all(paths).await;
+        // A catalogue that does not parse fails before any HEAD is sent.
+        let file = blocking(move || Catalogue::parse(&text)).await?;
+        let paths: BTreeSet<String> = listed_paths(&file)
+            .filter(|path| source::check_relative_path(path).is_ok())
+            .map(str::to_owned)
+            .collect();
+        let measured = storage.measure_all(paths.into_iter().collect()).await;
         let source = Source::Object { storage, measured };
-        // The rest is CPU work (JSON in, JSON out): off the threads that answer requests.
-        tokio::task::spawn_blocking(move || Catalogue::from_text(&text, &source, &links))
-            .await
-            .map_err(|err| Error::Io(std::io::Error::other(err)))?
+        blocking(move || Catalogue::from_file(file, &mut Measurer::new(&source), &links)).await
     }
 
     /// Checks a catalogue directory as a server would load it (for publishing): its
@@ -219,6 +213,11 @@ impl Catalogue {
     }
 
     fn build(text: &str, measurer: &mut Measurer<'_>, links: &Links) -> Result<Catalogue, Error> {
+        Catalogue::from_file(Catalogue::parse(text)?, measurer, links)
+    }
+
+    /// `catalogue.json`'s text as its file format, or where and why it is not.
+    fn parse(text: &str) -> Result<CatalogueFile, Error> {
         // Serde would also read a struct from an array: only an object is a catalogue.
         if let Some(start) = text.trim_start().chars().next()
             && start != '{'
@@ -233,7 +232,14 @@ impl Catalogue {
                 message: "expected a JSON object with \"products\" and \"projects\"".into(),
             });
         }
-        let file: CatalogueFile = serde_json::from_str(text).map_err(syntax_error)?;
+        serde_json::from_str(text).map_err(syntax_error)
+    }
+
+    fn from_file(
+        file: CatalogueFile,
+        measurer: &mut Measurer<'_>,
+        links: &Links,
+    ) -> Result<Catalogue, Error> {
         measurer.prefetch(listed_paths(&file));
 
         let mut products = Vec::with_capacity(file.products.len());
@@ -634,6 +640,15 @@ fn header_value(url: &str, path: &str) -> Result<HeaderValue, Error> {
         file: path.to_owned(),
         message: format!("cannot form the address {url}"),
     })
+}
+
+/// Runs `work` on tokio's blocking threads, off the ones that answer requests.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|err| Error::Io(std::io::Error::other(err)))?
 }
 
 fn invalid(message: String) -> Error {

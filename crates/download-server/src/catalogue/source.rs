@@ -133,6 +133,9 @@ impl<'a> Measurer<'a> {
     /// start-up spends its time on). Errors are left for [`Measurer::measure`] to report
     /// in catalogue order; paths it has already seen are skipped.
     pub(crate) fn prefetch<'p>(&mut self, paths: impl IntoIterator<Item = &'p str>) {
+        if matches!(self.source, Source::Object { .. }) {
+            return; // measured already, by a HEAD each
+        }
         let mut todo: Vec<&str> = paths
             .into_iter()
             .filter(|path| check_relative_path(path).is_ok() && !self.seen.contains_key(*path))

@@ -49,6 +49,17 @@ pub(crate) enum Storage {
     Object(Arc<ObjectStorage>),
 }
 
+/// `builder` with each of `options` (the store's own configuration keys) set by `set`.
+fn configured<B, K: std::str::FromStr<Err = object_store::Error>>(
+    builder: B,
+    options: &[(String, String)],
+    set: impl Fn(B, K, &String) -> B,
+) -> Result<B, object_store::Error> {
+    options.iter().try_fold(builder, |builder, (key, value)| {
+        Ok(set(builder, key.parse()?, value))
+    })
+}
+
 impl Storage {
     /// Reads `--storage`: a URL with a scheme this server speaks, or else a directory.
     /// The store's endpoint, region and credentials come from the usual variables
@@ -70,28 +81,21 @@ impl Storage {
         if url.host_str().is_none_or(str::is_empty) {
             return Err(fail("names no bucket or container".into()));
         }
+        let refused = |error: object_store::Error| fail(error.to_string());
         let (store, signer): (Arc<dyn ObjectStore>, Arc<dyn Signer>) = match scheme {
             "s3" => {
-                let mut builder = AmazonS3Builder::from_env().with_url(text);
-                for (key, value) in options {
-                    let key = key
-                        .parse()
-                        .map_err(|err: object_store::Error| fail(err.to_string()))?;
-                    builder = builder.with_config(key, value);
-                }
-                let s3 = builder.build().map_err(|err| fail(err.to_string()))?;
+                let builder = AmazonS3Builder::from_env().with_url(text);
+                let s3 = configured(builder, options, |b, k, v: &String| b.with_config(k, v))
+                    .and_then(AmazonS3Builder::build)
+                    .map_err(refused)?;
                 let s3 = Arc::new(s3);
                 (s3.clone(), s3)
             }
             "az" | "azure" => {
-                let mut builder = MicrosoftAzureBuilder::from_env().with_url(text);
-                for (key, value) in options {
-                    let key = key
-                        .parse()
-                        .map_err(|err: object_store::Error| fail(err.to_string()))?;
-                    builder = builder.with_config(key, value);
-                }
-                let azure = builder.build().map_err(|err| fail(err.to_string()))?;
+                let builder = MicrosoftAzureBuilder::from_env().with_url(text);
+                let azure = configured(builder, options, |b, k, v: &String| b.with_config(k, v))
+                    .and_then(MicrosoftAzureBuilder::build)
+                    .map_err(refused)?;
                 let azure = Arc::new(azure);
                 (azure.clone(), azure)
             }

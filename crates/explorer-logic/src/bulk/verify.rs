@@ -1,6 +1,6 @@
 //! "Verify files": the files a user picked, compared with a listing by name, size and md5.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::bulk::queue::{ListedFile, REPORT_NAME};
 
@@ -42,14 +42,18 @@ impl Verification {
     /// when each copy does (each copy that differs is named).
     pub fn of(listed: &[ListedFile], found: &[Found]) -> Verification {
         let mut result = Verification::default();
+        // Each name's copies, gathered once: a version lists thousands of files.
+        let mut copies: HashMap<&str, Vec<&Found>> = HashMap::new();
+        for picked in found {
+            copies.entry(picked.name.as_str()).or_default().push(picked);
+        }
         for file in listed {
-            let copies: Vec<&Found> = found.iter().filter(|f| f.name == file.name).collect();
-            if copies.is_empty() {
+            let Some(copies) = copies.get(file.name.as_str()) else {
                 result.missing.push(file.name.clone());
                 continue;
-            }
+            };
             let differing: Vec<Differs> = copies
-                .into_iter()
+                .iter()
                 .filter_map(|picked| differs(file, picked))
                 .collect();
             if differing.is_empty() {

@@ -4,6 +4,7 @@
 //! from a folder input or the entries of a drop (`crate::dropped`), not the File System
 //! Access API's picker, which only Chromium has.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use download_api::Download;
@@ -40,9 +41,21 @@ pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
     let verify = move |picked: Vec<File>| {
         let listed = files.with_untracked(|f| ListedFile::all_of(f));
         spawn_local(async move {
+            // Only a listed name is compared; a folder's other files are named, not read.
+            let names: HashSet<&str> = listed.iter().map(|l| l.name.as_str()).collect();
+            let (picked, others): (Vec<File>, Vec<File>) = picked
+                .into_iter()
+                .partition(|file| names.contains(file.name().as_str()));
+            let mut found: Vec<Found> = others
+                .iter()
+                .map(|file| Found {
+                    name: file.name(),
+                    size: file.size() as u64,
+                    md5: String::new(),
+                })
+                .collect();
             let total = picked.iter().map(|f| f.size() as u64).sum();
             check.set(Check::Hashing { done: 0, total });
-            let mut found = Vec::new();
             let mut done = 0;
             for file in picked {
                 let progress = |bytes| {

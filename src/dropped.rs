@@ -6,11 +6,12 @@
 
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     DataTransfer, ErrorCallback, File, FileSystemDirectoryEntry, FileSystemDirectoryReader,
     FileSystemEntry, FileSystemFileEntry,
 };
+
+use crate::fs_access::wait;
 
 /// One thing dropped on the page.
 #[derive(Debug)]
@@ -101,21 +102,5 @@ async fn callback_promise(
             let _ = failed.call1(&JsValue::UNDEFINED, &error);
         }
     });
-    JsFuture::from(promise)
-        .await
-        .map_err(|error| describe(&error))
-}
-
-/// What a failed call gave, as text for the user.
-fn describe(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| {
-            js_sys::Reflect::get(error, &"message".into())
-                .ok()
-                .and_then(|m| m.as_string())
-        })
-        .or_else(|| error.as_string())
-        .unwrap_or_else(|| "the browser could not read it".into())
+    wait(promise).await
 }

@@ -24,8 +24,10 @@ pub fn describe(error: &JsValue) -> String {
     error
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
+        // The entries API's old-style errors carry a message without being Errors.
+        .or_else(|| Reflect::get(error, &"message".into()).ok()?.as_string())
         .or_else(|| error.as_string())
-        .unwrap_or_else(|| "unknown error".into())
+        .unwrap_or_else(|| "the browser gave no reason".into())
 }
 
 /// The `name` of a thrown DOMException (`AbortError`, `NotFoundError`…).
@@ -36,7 +38,8 @@ fn error_name(error: &JsValue) -> String {
         .unwrap_or_default()
 }
 
-async fn wait(promise: Promise) -> Result<JsValue, String> {
+/// What `promise` resolves to, or why it was rejected, as text.
+pub async fn wait(promise: Promise) -> Result<JsValue, String> {
     JsFuture::from(promise).await.map_err(|e| describe(&e))
 }
 

@@ -164,8 +164,16 @@ admin_token = "{admin_token}"
         }
     }
 
-    /// Sets the bucket's CORS rule (docs/server.md) through Garage's admin API.
-    pub async fn allow_cors(&self, rule: &serde_json::Value) {
+    /// Sets the bucket CORS rule docs/server.md asks for, through Garage's admin API.
+    pub async fn allow_documented_cors(&self) {
+        let rule = &serde_json::json!({
+            "AllowedOrigin": ["*"],
+            "AllowedMethod": ["GET", "HEAD"],
+            "AllowedHeader": ["*"],
+            "ExposeHeader": ["Content-Length", "Content-Range", "Content-Disposition", "ETag",
+                "Accept-Ranges", "Last-Modified"],
+            "MaxAgeSeconds": 3600
+        });
         let client = reqwest::Client::new();
         let admin = format!("http://127.0.0.1:{}/v2", self.admin_port);
         let info: serde_json::Value = client

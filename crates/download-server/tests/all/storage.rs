@@ -370,7 +370,7 @@ async fn publish_sends_large_files_in_parts_only_when_changed_and_checks_first()
 #[tokio::test]
 async fn the_documented_cors_rule_lets_pages_fetch_from_the_store() {
     let garage = Garage::start().await;
-    garage.allow_cors(&cors_rule()).await;
+    garage.allow_documented_cors().await;
     published(&garage, &demo(), "cors");
     let server = serve(&garage, "cors", &[]);
     let client = client();
@@ -402,17 +402,6 @@ async fn the_documented_cors_rule_lets_pages_fetch_from_the_store() {
     for name in ["etag", "content-length", "content-range"] {
         assert!(exposed.contains(name), "{exposed}");
     }
-}
-
-/// The bucket CORS rule of docs/server.md, in Garage's admin API form.
-pub fn cors_rule() -> Value {
-    serde_json::json!({
-        "AllowedOrigin": ["*"],
-        "AllowedMethod": ["GET", "HEAD"],
-        "AllowedHeader": ["*"],
-        "ExposeHeader": ["Content-Length", "Content-Range", "Content-Disposition", "ETag", "Accept-Ranges", "Last-Modified"],
-        "MaxAgeSeconds": 3600
-    })
 }
 
 /// A catalogue with one product at `version`, and the demo's project Alpha with one

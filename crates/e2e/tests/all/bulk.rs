@@ -43,7 +43,7 @@ pub(crate) const PACKAGE_FILES: [&str; 3] = [
 /// Whether this engine can run "Download to a folder": it needs the File System Access
 /// API's `showDirectoryPicker`, which only Chromium has (Firefox and Safari will not
 /// ship it); elsewhere the test says so and stops.
-fn folder_picker_runs_here() -> bool {
+pub(crate) fn folder_picker_runs_here() -> bool {
     e2e::runs_in(
         &[e2e::Engine::Chromium],
         "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone",
@@ -395,7 +395,7 @@ async fn download_to_folder(h: &Harness) {
 
 /// Downloads the page's files to the folder, waiting up to `within` for the run to
 /// end with all `files` downloaded.
-async fn download_all(h: &Harness, files: usize, within: Duration) {
+pub(crate) async fn download_all(h: &Harness, files: usize, within: Duration) {
     download_to_folder(h).await;
     let summary = h
         .wait_for_text_within(".bulk-summary", "Done", within)
@@ -406,16 +406,15 @@ async fn download_all(h: &Harness, files: usize, within: Duration) {
 
 /// Asserts that the folder holds the run's report and the product's files, each with
 /// the md5 of the catalogue's file.
-async fn assert_folder_holds_the_product(s: &Setup) {
-    let mut found = folder_md5s(&s.h).await;
+pub(crate) async fn assert_folder_holds_the_product(h: &Harness) {
+    let mut found = folder_md5s(h).await;
     assert!(found.remove("download-report.json").is_some(), "no report");
+    let demo = e2e::workspace_root().join("crates/download-server/demo/files/OpenTOID");
     let want: BTreeMap<String, String> = PRODUCT_FILES
         .iter()
         .map(|name| {
-            (
-                name.to_string(),
-                s.demo_md5(&format!("files/OpenTOID/{name}")),
-            )
+            let bytes = std::fs::read(demo.join(name)).expect("a demo file");
+            (name.to_string(), md5_hex(&bytes))
         })
         .collect();
     assert_eq!(found, want);
@@ -428,7 +427,7 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
     }
     let s = Setup::on_the_product_page(vec![]).await;
     download_all(&s.h, 4, Duration::from_secs(20)).await;
-    assert_folder_holds_the_product(&s).await;
+    assert_folder_holds_the_product(&s.h).await;
     // Progress: one labelled bar per file, all full, and one for the total.
     let bars = s.h.find_all(".bulk-files [role='progressbar']").await;
     assert_eq!(bars.len(), 4);
@@ -493,7 +492,7 @@ async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_ra
     put_in_folder(&s.h, "optoid_csv_su.zip", &partial[..half]).await;
 
     download_all(&s.h, 4, Duration::from_secs(30)).await;
-    assert_folder_holds_the_product(&s).await;
+    assert_folder_holds_the_product(&s.h).await;
 
     // The half-written file was asked for from where it stopped, once.
     let resumed = s.requests_for("/files/products/OpenTOID/optoid_csv_su.zip");
@@ -522,7 +521,7 @@ async fn a_429_with_retry_after_is_waited_out() {
     }])
     .await;
     download_all(&s.h, 4, Duration::from_secs(30)).await;
-    assert_folder_holds_the_product(&s).await;
+    assert_folder_holds_the_product(&s.h).await;
     assert_eq!(
         s.requests_for("/files/products/OpenTOID/optoid_csv_sz.zip")
             .len(),

@@ -7,13 +7,14 @@
 //! the directory picker (`pick_private_folder`), and only Chromium has both the picker and
 //! `createWritable` on that file system.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use download_server::PublishArgs;
-use e2e::{Harness, md5_hex};
+use e2e::Harness;
 
-use crate::bulk::folder_md5s;
+use crate::bulk::{
+    PRODUCT_PAGE, assert_folder_holds_the_product, download_all, folder_picker_runs_here,
+};
 
 #[allow(dead_code)]
 #[path = "../../../download-server/tests/all/engines.rs"]
@@ -21,37 +22,13 @@ mod engines;
 
 use engines::{Engine, Garage};
 
-/// Four small files: OpenTOID's CSV and GeoPackage for SU and SZ.
-const PRODUCT_PAGE: &str = "/products/OpenTOID?areas=SU,SZ";
-const PRODUCT_FILES: [&str; 4] = [
-    "optoid_csv_su.zip",
-    "optoid_csv_sz.zip",
-    "optoid_gpkg_su.zip",
-    "optoid_gpkg_sz.zip",
-];
-
-/// The rule docs/server.md asks buckets for, in Garage's admin API form.
-fn cors_rule() -> serde_json::Value {
-    serde_json::json!({
-        "AllowedOrigin": ["*"],
-        "AllowedMethod": ["GET", "HEAD"],
-        "AllowedHeader": ["*"],
-        "ExposeHeader": ["Content-Length", "Content-Range", "Content-Disposition", "ETag",
-            "Accept-Ranges", "Last-Modified"],
-        "MaxAgeSeconds": 3600
-    })
-}
-
 #[tokio::test]
 async fn download_to_a_folder_from_object_storage_through_presigned_redirects() {
-    if !e2e::runs_in(
-        &[e2e::Engine::Chromium],
-        "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone",
-    ) {
+    if !folder_picker_runs_here() {
         return;
     }
     let garage = Garage::start().await;
-    garage.allow_cors(&cors_rule()).await;
+    garage.allow_documented_cors().await;
     // `object_store`'s names for the engine's variables, so that nothing is set in
     // this process's environment.
     let options: Vec<(String, String)> = garage
@@ -84,27 +61,8 @@ async fn download_to_a_folder_from_object_storage_through_presigned_redirects() 
     h.pick_private_folder().await;
     h.goto(PRODUCT_PAGE).await;
     h.find(".downloads-table tbody tr").await;
-    let button = h.find(".folder-download .folder-controls .button").await;
-    assert_eq!(button.text().await.unwrap(), "Download to a folder");
-    button.click().await.expect("click Download to a folder");
-    let summary = h
-        .wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(30))
-        .await;
-    assert!(
-        summary.contains("4 downloaded, 0 skipped, 0 failed"),
-        "{summary}"
-    );
-
-    let mut found = folder_md5s(&h).await;
-    assert!(found.remove("download-report.json").is_some(), "no report");
-    let want: BTreeMap<String, String> = PRODUCT_FILES
-        .iter()
-        .map(|name| {
-            let bytes = std::fs::read(demo.join("files/OpenTOID").join(name)).unwrap();
-            (name.to_string(), md5_hex(&bytes))
-        })
-        .collect();
-    assert_eq!(found, want);
+    download_all(&h, 4, Duration::from_secs(30)).await;
+    assert_folder_holds_the_product(&h).await;
     // The server holds no file bytes (its catalogue is the store's): each redirect the
     // page followed led to the store's origin.
     let no_redirects = reqwest::Client::builder()

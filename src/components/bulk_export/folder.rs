@@ -123,7 +123,6 @@ impl QueueRun for Run {
                 run.redraw(true);
             });
         }
-        self.redraw_soon();
     }
 }
 

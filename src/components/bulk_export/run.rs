@@ -26,7 +26,8 @@ pub(super) trait QueueRun: Sized + 'static {
     fn inspect(self: Rc<Self>, file: FileId) -> impl Future<Output = Event>;
     /// Fetches `file` from byte `from` on, to its end or its failure.
     fn fetch(self: Rc<Self>, file: FileId, from: u64) -> impl Future<Output = Event>;
-    /// After each batch of actions: whatever else the run does then (redraw, report…).
+    /// After each batch of actions, before the redraw: whatever else the run does then
+    /// (write the report, wake the zip's writer).
     fn applied(self: &Rc<Self>);
 
     /// Shows where the queue is: `now`, or if the last redraw is old enough.
@@ -72,6 +73,7 @@ pub(super) trait QueueRun: Sized + 'static {
             }
         }
         self.applied();
+        self.redraw_soon();
     }
 }
 

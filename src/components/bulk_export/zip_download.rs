@@ -182,7 +182,6 @@ impl QueueRun for ZipRun {
     fn applied(self: &Rc<Self>) {
         // The zip being written may wait for what just happened.
         self.notify.wake();
-        self.redraw_soon();
     }
 }
 

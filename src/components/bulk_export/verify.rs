@@ -4,7 +4,7 @@
 //! from a folder input or the entries of a drop (`crate::dropped`), not the File System
 //! Access API's picker, which only Chromium has.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use download_api::Download;
@@ -42,7 +42,7 @@ pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
         let listed = files.with_untracked(|f| ListedFile::all_of(f));
         spawn_local(async move {
             // Only a listed name is compared; a folder's other files are named, not read.
-            let names: HashSet<&str> = listed.iter().map(|l| l.name.as_str()).collect();
+            let names: BTreeSet<&str> = listed.iter().map(|l| l.name.as_str()).collect();
             let (picked, others): (Vec<File>, Vec<File>) = picked
                 .into_iter()
                 .partition(|file| names.contains(file.name().as_str()));

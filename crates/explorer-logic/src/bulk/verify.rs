@@ -1,6 +1,6 @@
 //! "Verify files": the files a user picked, compared with a listing by name, size and md5.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::bulk::queue::{ListedFile, REPORT_NAME};
 
@@ -43,7 +43,7 @@ impl Verification {
     pub fn of(listed: &[ListedFile], found: &[Found]) -> Verification {
         let mut result = Verification::default();
         // Each name's copies, gathered once: a version lists thousands of files.
-        let mut copies: HashMap<&str, Vec<&Found>> = HashMap::new();
+        let mut copies: BTreeMap<&str, Vec<&Found>> = BTreeMap::new();
         for picked in found {
             copies.entry(picked.name.as_str()).or_default().push(picked);
         }
@@ -62,7 +62,7 @@ impl Verification {
                 result.differs.extend(differing);
             }
         }
-        let names: HashSet<&str> = listed.iter().map(|f| f.name.as_str()).collect();
+        let names: BTreeSet<&str> = listed.iter().map(|f| f.name.as_str()).collect();
         result.not_listed = found
             .iter()
             .filter(|f| !names.contains(f.name.as_str()) && f.name != REPORT_NAME)

@@ -490,8 +490,22 @@ impl Harness {
     /// Firefox's and WebKit's drivers cannot scroll an SVG group (the map's squares are
     /// `<g>`) into view, and call it not interactable: such an element is scrolled to by
     /// script and clicked at its centre, as a mouse would.
+    ///
+    /// The app may re-render the element between finding and clicking it (a list
+    /// arriving redraws its panel): a stale element is looked up again.
     pub async fn click(&self, css: &str) {
-        let clicked = self.find(css).await.click().await;
+        let clicked = eventually(WAIT, async || match self.find(css).await.click().await {
+            Err(error)
+                if matches!(
+                    error.as_inner(),
+                    WebDriverErrorInner::StaleElementReference(_)
+                ) =>
+            {
+                Err(format!("click {css:?}: {error}"))
+            }
+            clicked => Ok(clicked),
+        })
+        .await;
         match clicked {
             Ok(()) => {}
             Err(error)

@@ -47,16 +47,28 @@ async fn download_zip(s: &Setup, name: &str) -> BTreeMap<String, Vec<u8>> {
 /// Every entry of the zip `name` the browser saved, once it is whole: no partial file
 /// is left and the zip's own central directory (which lists `checksums.md5`) is there.
 /// WebKit writes a download under its final name as the bytes arrive, so an early read
-/// could find an inner zip's directory at the end of a first entry.
+/// could find an inner zip's directory at the end of a first entry. A zip that never
+/// comes is reported with what the download folder holds and what the page says.
 async fn saved_zip(h: &Harness, name: &str) -> BTreeMap<String, Vec<u8>> {
-    let saved = h.wait_for_download(name, WITHIN).await;
+    let saved = h.download_dir().join(name);
     e2e::eventually(WITHIN, async || {
-        let file = std::fs::File::open(&saved).map_err(|e| e.to_string())?;
-        let archive = ::zip::ZipArchive::new(file).map_err(|e| e.to_string())?;
-        match archive.index_for_name("checksums.md5") {
-            Some(_) if !h.downloading() => Ok(()),
-            _ => Err(format!("{} is not whole yet", saved.display())),
+        let whole = std::fs::File::open(&saved)
+            .map_err(|e| e.to_string())
+            .and_then(|file| ::zip::ZipArchive::new(file).map_err(|e| e.to_string()))
+            .and_then(|archive| match archive.index_for_name("checksums.md5") {
+                Some(_) if !h.downloading() => Ok(()),
+                _ => Err("not whole yet".to_owned()),
+            });
+        if let Err(why) = whole {
+            let page = h
+                .js("return document.querySelector('.bulk')?.innerText ?? 'no bulk panel'")
+                .await;
+            return Err(format!(
+                "{name}: {why}; the download folder has {:?}; the page says {page}",
+                h.downloaded()
+            ));
         }
+        Ok(())
     })
     .await;
     entries(&saved)
@@ -294,6 +306,7 @@ async fn a_zip_is_saved_from_a_static_host_under_a_sub_path() {
     let (h, _) = crate::static_host::start(&[]).await;
     h.goto(crate::bulk::PRODUCT_PAGE).await;
     h.find(".downloads-table tbody tr").await;
+    h.find(".zip-download").await;
     h.click(".zip-download .folder-controls .button").await;
     let mut zip = saved_zip(&h, &format!("{PRODUCT_ZIP}.zip")).await;
     assert!(zip.remove("checksums.md5").is_some());

@@ -117,6 +117,10 @@ impl Engine {
                         "browser.shell.checkDefaultBrowser": false,
                         "datareporting.policy.dataSubmissionEnabled": false,
                         "toolkit.telemetry.enabled": false,
+                        // An idle service worker lives 8 s, plus 8 s while an event holds
+                        // it (30 s + 30 s by default), so a test can stall a zip past them.
+                        "dom.serviceWorkers.idle_timeout": 8000,
+                        "dom.serviceWorkers.idle_extended_timeout": 8000,
                     },
                 },
             }),

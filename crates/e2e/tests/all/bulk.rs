@@ -60,6 +60,11 @@ pub(crate) enum Fault {
     /// Holds the request until the signed link it asks for (`expires=` in its query,
     /// seconds since the epoch) has expired, then passes it on.
     HoldUntilExpired { prefix: &'static str },
+    /// Holds the request for `time`, then passes it on: a file that keeps a queue waiting.
+    Stall {
+        prefix: &'static str,
+        time: Duration,
+    },
     /// Answers `401 Unauthorized` itself to a request for exactly `path`, as a service
     /// does once a session has ended.
     Unauthorized { path: &'static str },
@@ -232,7 +237,8 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
         let index = faults.iter().position(|f| match f {
             Fault::DropHalfway { prefix }
             | Fault::TooManyRequests { prefix }
-            | Fault::HoldUntilExpired { prefix } => path.starts_with(prefix),
+            | Fault::HoldUntilExpired { prefix }
+            | Fault::Stall { prefix, .. } => path.starts_with(prefix),
             Fault::Unauthorized { path: exactly } => path == *exactly,
         });
         index.map(|i| faults.remove(i))
@@ -252,6 +258,9 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
         while now() <= expires {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+    if let Some(Fault::Stall { time, .. }) = fault {
+        tokio::time::sleep(time).await;
     }
     let answer = match fault {
         Some(Fault::TooManyRequests { .. }) => Some(

@@ -201,6 +201,28 @@ async fn a_dropped_connection_resumes_into_the_same_entry_with_range() {
     s.h.stop().await;
 }
 
+/// The zip's first file stalls for longer than Firefox lets an idle service worker live
+/// (the harness shortens Firefox's limits to 8 s + 8 s: `Engine::capabilities`): the
+/// page's pings keep the download worker, and the zip, alive. Firefox alone lets a test
+/// set those limits; elsewhere the stall would have to outlast minutes.
+#[tokio::test]
+async fn a_file_that_stalls_past_the_workers_idle_limit_does_not_end_the_zip() {
+    if !e2e::runs_in(
+        &[e2e::Engine::Firefox],
+        "only Firefox lets a test shorten how long an idle service worker lives",
+    ) {
+        return;
+    }
+    let s = on_the_product_page(vec![Fault::Stall {
+        prefix: "/files/products/OpenTOID/optoid_csv_su.zip",
+        time: Duration::from_secs(25),
+    }])
+    .await;
+    let zip = download_zip(&s, &format!("{PRODUCT_ZIP}.zip")).await;
+    assert_holds(&s, zip, "files/OpenTOID", &PRODUCT_FILES);
+    s.h.stop().await;
+}
+
 #[tokio::test]
 async fn a_429_with_retry_after_is_waited_out() {
     let s = on_the_product_page(vec![Fault::TooManyRequests {

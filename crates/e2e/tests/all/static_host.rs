@@ -4,6 +4,7 @@
 
 use download_api::{Product, ProductDownload};
 use std::collections::BTreeSet;
+use std::path::Path;
 
 use e2e::demo::{KEY, PACKAGE, SECRET};
 use e2e::{Harness, Served, explorer_web_root, get_json, our_server, serve, static_host};
@@ -15,13 +16,18 @@ const PRODUCT: &str = "OpenMapLocal";
 /// The static host with the `/explorer/` build and our server as the service, and the
 /// browser on `…/explorer`. Returns the service too, for the test's own requests.
 pub(crate) async fn start(server_args: &[&str]) -> (Harness, String) {
+    start_serving(&explorer_web_root(), server_args).await
+}
+
+/// [`start`], the host serving the files of `root` (a copy of the `/explorer/` build).
+pub(crate) async fn start_serving(root: &Path, server_args: &[&str]) -> (Harness, String) {
     let service = our_server(server_args).await;
     let api = service.origin.clone();
     let config = json!({
         "apiBase": format!("{api}/downloads/v1"),
         "tokenUrl": format!("{api}/oauth2/token/v1"),
     });
-    let host = serve(static_host::router(&explorer_web_root(), PREFIX, config)).await;
+    let host = serve(static_host::router(root, PREFIX, config)).await;
     let base = format!("{}{PREFIX}", host.origin);
     let servers: Vec<Served> = vec![host, service];
     (Harness::open(base, servers).await, api)

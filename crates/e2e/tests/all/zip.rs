@@ -348,3 +348,33 @@ async fn a_zip_is_saved_from_a_static_host_under_a_sub_path() {
     assert_eq!(found, want);
     h.stop().await;
 }
+
+/// A host that does not serve the download worker: the page says the zip could not
+/// start and what works instead, and nothing is saved.
+#[tokio::test]
+async fn a_host_without_the_download_worker_says_so_and_saves_nothing() {
+    let site = tempfile::tempdir().expect("a folder for the site");
+    for entry in std::fs::read_dir(e2e::explorer_web_root()).expect("the built app") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_file() && !name.starts_with("download-worker.js") {
+            std::fs::copy(&path, site.path().join(&name)).expect("copy a file of the app");
+        }
+    }
+    let (h, _) = crate::static_host::start_serving(site.path(), &[]).await;
+    h.goto(crate::bulk::PRODUCT_PAGE).await;
+    h.find(".downloads-table tbody tr").await;
+    h.find(".zip-download").await;
+    h.click(".zip-download .folder-controls .button").await;
+    let notice = h
+        .wait_for_text_within(".zip-download .notice", "Could not start the zip", WITHIN)
+        .await;
+    assert!(notice.contains("Nothing was downloaded"), "{notice}");
+    assert!(notice.contains("the script or the URL list"), "{notice}");
+    assert!(
+        h.find_all(".zip-download .zip-parts li").await.is_empty(),
+        "no part was started"
+    );
+    assert_eq!(h.downloaded(), Vec::<std::path::PathBuf>::new());
+    h.stop().await;
+}

@@ -18,8 +18,9 @@ use crate::bulk::{Fault, PACKAGE_FILES, PACKAGE_VERSION, PRODUCT_FILES, Setup, V
 
 /// What the product page's zip is called (the page's title, as a file name).
 const PRODUCT_ZIP: &str = "os-open-toid-2026-01--su--sz--all-formats";
-/// How long a small zip may take, retries included.
-const WITHIN: Duration = Duration::from_secs(40);
+/// How long a small zip may take, retries and a 25 s stall included, on a loaded CI
+/// machine (a wait ends as soon as the zip is whole).
+const WITHIN: Duration = Duration::from_secs(60);
 
 /// Every entry of the zip at `path`: name → bytes.
 fn entries(path: &Path) -> BTreeMap<String, Vec<u8>> {

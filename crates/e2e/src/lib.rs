@@ -51,15 +51,24 @@ pub const WAIT: Duration = Duration::from_secs(10);
 /// Tries `attempt` every 50 ms until it succeeds, for up to `within`, and returns what
 /// it found; fails the test with the last attempt's reason. The one way the tests wait:
 /// for what they need, never for a fixed time.
-pub async fn eventually<T>(
+pub async fn eventually<T>(within: Duration, attempt: impl AsyncFnMut() -> Result<T, String>) -> T {
+    eventually_or(within, attempt, async || String::new()).await
+}
+
+/// [`eventually`], whose failure also says what `explain` finds then (what the page
+/// shows, say): asked once, when the wait is over, not on every attempt.
+pub async fn eventually_or<T>(
     within: Duration,
     mut attempt: impl AsyncFnMut() -> Result<T, String>,
+    explain: impl AsyncFnOnce() -> String,
 ) -> T {
     let deadline = Instant::now() + within;
     loop {
         match attempt().await {
             Ok(found) => return found,
-            Err(why) if Instant::now() >= deadline => panic!("after {within:?}: {why}"),
+            Err(why) if Instant::now() >= deadline => {
+                panic!("after {within:?}: {why}{}", explain().await)
+            }
             Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
         }
     }

@@ -1,7 +1,8 @@
 //! The app shell: routes, header and the shared context. The route patterns here
 //! match the paths [`Route`] builds.
 
-use explorer_logic::routes::{NOT_FOUND_TITLE, Section};
+use explorer_logic::routes::Section;
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::Lazy;
 use leptos_router::components::{A, Route, Router, Routes};
@@ -14,7 +15,7 @@ use crate::auth::Session;
 use crate::chunks::{
     LoginRoute, PackageRoute, PackagesRoute, ProductRoute, SettingsRoute, VersionRoute,
 };
-use crate::components::{SessionBadge, SessionReminder};
+use crate::components::{LanguageSwitch, SessionBadge, SessionReminder};
 use crate::config::ServiceConfig;
 use crate::navigation::{BasePath, Href, Route, base_path, set_page_title, use_current_path};
 use crate::pages::{Gallery, NotFound};
@@ -22,9 +23,10 @@ use crate::pages::{Gallery, NotFound};
 /// How many frames to wait for a new page's heading before giving up on focusing it.
 const HEADING_WAIT_FRAMES: u32 = 600;
 
-/// The whole app. `service` is where the Download Service is at start.
+/// The whole app. `service` is where the Download Service is at start;
+/// `language_failed` says why the page is in English when Welsh was asked for.
 #[component]
-pub fn App(service: ServiceConfig) -> impl IntoView {
+pub fn App(service: ServiceConfig, language_failed: Option<String>) -> impl IntoView {
     let service = ServiceContext::provide(service);
     Session::provide(service);
     let base = base_path();
@@ -37,12 +39,21 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
             <PageChanges />
             <header class="site-header">
                 <A href=Route::home().href() exact=true attr:class="brand">
-                    "Download Explorer"
+                    {t::app::name()}
                 </A>
                 <MainNav />
+                <LanguageSwitch />
                 <SessionBadge />
                 <SessionReminder />
             </header>
+            {language_failed
+                .map(|reason| {
+                    view! {
+                        <p class="notice language-failed" role="status">
+                            {t::app::language_failed(reason)}
+                        </p>
+                    }
+                })}
             <main id="main" tabindex="-1">
                 <PageLoading is_routing />
                 <Routes fallback=NotFound>
@@ -69,7 +80,7 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
 fn PageLoading(is_routing: ReadSignal<bool>) -> impl IntoView {
     view! {
         <p class="page-loading" class:routing=is_routing role="status">
-            "Loading the page…"
+            {t::app::loading_page()}
         </p>
     }
 }
@@ -118,7 +129,7 @@ fn SkipLink() -> impl IntoView {
     };
     view! {
         <a class="skip-link" href="#main" on:click=skip>
-            "Skip to content"
+            {t::app::skip_to_content()}
         </a>
     }
 }
@@ -131,7 +142,7 @@ fn MainNav() -> impl IntoView {
     let base = expect_context::<BasePath>();
     let section = Memo::new(move |_| Route::parse(&here.read()).and_then(|r| r.section()));
     let link = move |to: Section, route: Route, label: &'static str| {
-        let href = format!("{}{}", base.as_str(), route.path());
+        let href = crate::language::keep_in(format!("{}{}", base.as_str(), route.path()));
         view! {
             <a href=href aria-current=move || (section.get() == Some(to)).then_some("page")>
                 {label}
@@ -139,10 +150,10 @@ fn MainNav() -> impl IntoView {
         }
     };
     view! {
-        <nav aria-label="Main">
-            {link(Section::Products, Route::home(), "Products")}
-            {link(Section::Packages, Route::Packages, "Data packages")}
-            {link(Section::Settings, Route::Settings, "Settings")}
+        <nav aria-label=t::app::main_navigation()>
+            {link(Section::Products, Route::home(), t::app::nav_products())}
+            {link(Section::Packages, Route::Packages, t::app::nav_packages())}
+            {link(Section::Settings, Route::Settings, t::app::nav_settings())}
         </nav>
     }
 }
@@ -159,7 +170,7 @@ fn PageChanges() -> impl IntoView {
     Effect::new(move |_| {
         let pathname = location.pathname.get();
         let route = Route::parse(base.app_path(&pathname));
-        set_page_title(&route.map_or_else(|| NOT_FOUND_TITLE.to_owned(), |r| r.title()));
+        set_page_title(&route.map_or_else(|| t::app::not_found_title().to_owned(), |r| r.title()));
         if first.get_value() {
             first.set_value(false);
             return;

@@ -34,15 +34,18 @@ pub fn use_current_path() -> Signal<String> {
 /// Goes to a page of the app (the router adds the base path).
 pub fn use_go_to() -> impl Fn(&Route, NavigateOptions) + Clone {
     let navigate = use_navigate();
-    move |route: &Route, options: NavigateOptions| navigate(&route.path(), options)
+    move |route: &Route, options: NavigateOptions| {
+        navigate(&crate::language::keep_in(route.path()), options)
+    }
 }
 
 /// Names the current page in the document title (`Data packages · Download Explorer`).
 pub fn set_page_title(page: &str) {
-    document().set_title(&explorer_logic::routes::document_title(page));
+    document().set_title(&explorer_logic::text::t::app::title(page));
 }
 
-/// The `href` of an in-app link: the route's path under the base path. The router
+/// The `href` of an in-app link: the route's path under the base path, asking for the
+/// language the page's address asked for (`?lang=cy`). The router
 /// follows only links inside its base, so a bare `/products/x` would leave the app when
 /// it is served from a sub-path such as `/explorer/`.
 pub trait Href {
@@ -52,6 +55,6 @@ pub trait Href {
 
 impl Href for Route {
     fn href(&self) -> String {
-        format!("{}{}", base_path().as_str(), self.path())
+        crate::language::keep_in(format!("{}{}", base_path().as_str(), self.path()))
     }
 }

@@ -2,6 +2,7 @@
 
 use download_api::Product;
 use explorer_logic::gallery::areas_summary;
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -37,7 +38,7 @@ pub fn ProductCard(product: Product) -> impl IntoView {
         let large = urls.urls().image(&id, 0, true);
         format!("{small} {THUMB_WIDTH}w, {large} {LARGE_THUMB_WIDTH}w")
     };
-    let alt = format!("Preview of {}", product.name);
+    let alt = t::card::preview_of(&product.name);
     let areas = areas_summary(&product);
     let format_count = product.formats().len();
     let structures = product.data_structures().to_vec();
@@ -64,7 +65,7 @@ pub fn ProductCard(product: Product) -> impl IntoView {
                     } else {
                         view! {
                             <div class="thumb-placeholder">
-                                <span>"No preview"</span>
+                                <span>{t::card::no_preview()}</span>
                             </div>
                         }
                             .into_any()
@@ -73,7 +74,7 @@ pub fn ProductCard(product: Product) -> impl IntoView {
             </div>
             <div class="card-body">
                 <p class="card-category">
-                    {product.category.unwrap_or_else(|| "Uncategorised".to_owned())}
+                    {product.category.unwrap_or_else(|| t::card::uncategorised().to_owned())}
                 </p>
                 <h2 class="card-title">
                     <A href=href>{product.name}</A>
@@ -82,7 +83,7 @@ pub fn ProductCard(product: Product) -> impl IntoView {
                 <p class="card-description" title=product.description.clone()>
                     {product.description.clone()}
                 </p>
-                <ul class="card-badges" aria-label="Data structures">
+                <ul class="card-badges" aria-label=t::card::structures()>
                     {structures
                         .into_iter()
                         .map(|structure| {
@@ -93,15 +94,15 @@ pub fn ProductCard(product: Product) -> impl IntoView {
                 </ul>
                 <dl class="card-facts">
                     <div>
-                        <dt>"Version"</dt>
+                        <dt>{t::card::version()}</dt>
                         <dd>{product.version}</dd>
                     </div>
                     <div>
-                        <dt>"Coverage"</dt>
-                        <dd>{areas.unwrap_or_else(|| "Not listed".to_owned())}</dd>
+                        <dt>{t::card::coverage()}</dt>
+                        <dd>{areas.unwrap_or_else(|| t::card::not_listed().to_owned())}</dd>
                     </div>
                     <div>
-                        <dt>"Formats"</dt>
+                        <dt>{t::card::formats()}</dt>
                         <dd>{format_count}</dd>
                     </div>
                 </dl>
@@ -132,19 +133,19 @@ pub fn ProductCardSkeleton() -> impl IntoView {
                 </ul>
                 <dl class="card-facts">
                     <div>
-                        <dt>"Version"</dt>
+                        <dt>{t::card::version()}</dt>
                         <dd>
                             <span class="skeleton skeleton-text" style="width: 4em"></span>
                         </dd>
                     </div>
                     <div>
-                        <dt>"Coverage"</dt>
+                        <dt>{t::card::coverage()}</dt>
                         <dd>
                             <span class="skeleton skeleton-text" style="width: 5em"></span>
                         </dd>
                     </div>
                     <div>
-                        <dt>"Formats"</dt>
+                        <dt>{t::card::formats()}</dt>
                         <dd>
                             <span class="skeleton skeleton-text" style="width: 1em"></span>
                         </dd>

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use explorer_logic::session::{Field, Reminder, SignInError, format_time_left};
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -32,7 +33,7 @@ pub fn SessionBadge() -> impl IntoView {
     move || match session.info() {
         None => view! {
             <A href=sign_in_href attr:class="session-badge signed-out">
-                "Sign in"
+                {t::account::sign_in()}
             </A>
         }
         .into_any(),

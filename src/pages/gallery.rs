@@ -5,6 +5,7 @@ use download_api::{Area, Product};
 use explorer_logic::gallery::{
     Catalogue, CatalogueQuery, Facets, Sort, area_label, result_summary,
 };
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::hooks::use_location;
@@ -49,10 +50,8 @@ pub fn Gallery() -> impl IntoView {
     view! {
         <section class="page gallery">
             <header class="page-header">
-                <h1>"Products"</h1>
-                <p class="lead">
-                    "Open geographic data, free to download: find a product, then pick its areas and format."
-                </p>
+                <h1>{t::gallery::title()}</h1>
+                <p class="lead">{t::gallery::lead()}</p>
             </header>
             <FilterBar query facets set_query />
             // Not `Loaded`, which the other pages use: the gallery is the first load,
@@ -89,12 +88,12 @@ fn FilterBar(
         <form class="filter-bar" role="search" on:submit=|ev| ev.prevent_default()>
             <div class="search-field">
                 <label for="gallery-search" class="visually-hidden">
-                    "Search products"
+                    {t::gallery::search_label()}
                 </label>
                 <input
                     id="gallery-search"
                     type="search"
-                    placeholder="Search by name, id or description"
+                    placeholder=t::gallery::search_placeholder()
                     autocomplete="off"
                     spellcheck="false"
                     prop:value=move || query.read().text.clone()
@@ -111,16 +110,15 @@ fn FilterBar(
                 aria-controls="gallery-filters"
                 on:click=move |_| filters_open.update(|open| *open = !*open)
             >
-                "Filters"
                 {move || match active_filters() {
-                    0 => String::new(),
-                    count => format!(" ({count})"),
+                    0 => t::gallery::filters().to_owned(),
+                    count => t::gallery::filters_active(count),
                 }}
             </button>
             <div class="filter-row" id="gallery-filters" class:open=move || filters_open.get()>
                 <FilterSelect
                     id="filter-category"
-                    label="Category"
+                    label=t::gallery::category()
                     options=Signal::derive(move || {
                         facets.read().categories.iter().map(|c| (c.clone(), c.clone())).collect()
                     })
@@ -129,7 +127,7 @@ fn FilterBar(
                 />
                 <FilterSelect
                     id="filter-structure"
-                    label="Data structure"
+                    label=t::gallery::structure()
                     options=Signal::derive(move || {
                         facets.read().structures.iter().map(|s| (s.clone(), s.clone())).collect()
                     })
@@ -138,7 +136,7 @@ fn FilterBar(
                 />
                 <FilterSelect
                     id="filter-format"
-                    label="Format"
+                    label=t::gallery::format()
                     options=Signal::derive(move || {
                         facets.read().formats.iter().map(|f| (f.clone(), f.clone())).collect()
                     })
@@ -147,7 +145,7 @@ fn FilterBar(
                 />
                 <FilterSelect
                     id="filter-area"
-                    label="Covers area"
+                    label=t::gallery::area()
                     options=Signal::derive(move || {
                         facets
                             .read()
@@ -164,7 +162,7 @@ fn FilterBar(
                     })
                 />
                 <div class="field sort-field">
-                    <label for="gallery-sort">"Sort by"</label>
+                    <label for="gallery-sort">{t::gallery::sort()}</label>
                     <select
                         id="gallery-sort"
                         on:change=move |ev| {
@@ -223,7 +221,7 @@ fn FilterSelect(
                 }
             >
                 <option value="" prop:selected=move || value.read().is_none()>
-                    "All"
+                    {t::gallery::all()}
                 </option>
                 <For each=choices key=|(v, _)| v.clone() let((choice, text))>
                     <option
@@ -264,7 +262,7 @@ fn Results(
             </p>
             <Show when=move || { narrowed() && count.get() > 0 }>
                 <button type="button" class="button link" on:click=move |_| clear.run(())>
-                    "Clear filters"
+                    {t::gallery::clear_filters()}
                 </button>
             </Show>
         </div>
@@ -305,16 +303,16 @@ fn EmptyState(total: usize, narrowed: Signal<bool>, clear: Callback<()>) -> impl
             {move || {
                 if total == 0 {
                     view! {
-                        <h2>"No products"</h2>
-                        <p>"This service lists no open products."</p>
+                        <h2>{t::gallery::none_title()}</h2>
+                        <p>{t::gallery::none_text()}</p>
                     }
                         .into_any()
                 } else if narrowed.get() {
                     view! {
-                        <h2>"No products match"</h2>
-                        <p>"Try other words, or clear the filters to see all " {total} " products."</p>
+                        <h2>{t::gallery::no_match_title()}</h2>
+                        <p>{t::gallery::no_match_text(total)}</p>
                         <button type="button" class="button" on:click=move |_| clear.run(())>
-                            "Clear filters"
+                            {t::gallery::clear_filters()}
                         </button>
                     }
                         .into_any()
@@ -332,7 +330,7 @@ fn ResultsSkeleton() -> impl IntoView {
     view! {
         <div class="results-bar">
             <p class="result-count" role="status">
-                "Loading products…"
+                {t::gallery::loading()}
             </p>
         </div>
         <ul class="product-grid" aria-hidden="true">

@@ -1,3 +1,4 @@
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -8,8 +9,11 @@ use crate::navigation::{Href, Route};
 pub fn NotFound() -> impl IntoView {
     view! {
         <section class="page">
-            <h1>"Page not found"</h1>
-            <p>"There is nothing at this address. " <A href=Route::home().href()>"Browse the products"</A> "."</p>
+            <h1>{t::app::not_found_title()}</h1>
+            <p>
+                {t::app::not_found_text()} " "
+                <A href=Route::home().href()>{t::app::not_found_link()}</A>
+            </p>
         </section>
     }
 }

@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use download_api::{Area, GridSquare, Product};
 use download_api::{encode_component, parse_query};
 
-use crate::counted;
 use crate::listing::sort_positions;
+use crate::text::t;
 
 /// How the gallery orders products.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -45,8 +45,8 @@ impl Sort {
     /// What the sort menu shows.
     pub fn label(self) -> &'static str {
         match self {
-            Sort::Name => "Name (A–Z)",
-            Sort::Newest => "Newest version",
+            Sort::Name => t::gallery::sort_name(),
+            Sort::Newest => t::gallery::sort_newest(),
         }
     }
 }
@@ -325,18 +325,17 @@ fn distinct_areas(products: &[Product]) -> Vec<Area> {
 
 /// The result line: `"18 products"`, or `"12 of 18 products"` when some are hidden.
 pub fn result_summary(shown: usize, total: usize) -> String {
-    let all = counted(total, "product", "products");
     if shown == total {
-        all
+        t::gallery::products(total)
     } else {
-        format!("{shown} of {all}")
+        t::gallery::some_of_products(total, shown)
     }
 }
 
 /// How the area filter names an area: `GB (Great Britain)`, else its code.
 pub fn area_label(area: &Area) -> String {
     match area {
-        Area::Gb => "GB (Great Britain)".to_owned(),
+        Area::Gb => t::gallery::area_gb().to_owned(),
         other => other.code().to_owned(),
     }
 }
@@ -346,9 +345,9 @@ pub fn area_label(area: &Area) -> String {
 pub fn areas_summary(product: &Product) -> Option<String> {
     match product.areas() {
         [] => None,
-        [Area::Gb] => Some("Great Britain".to_owned()),
-        [only] => Some(format!("1 area: {only}")),
-        areas => Some(format!("{} areas", areas.len())),
+        [Area::Gb] => Some(t::gallery::great_britain().to_owned()),
+        [only] => Some(t::gallery::one_area(only)),
+        areas => Some(t::gallery::areas(areas.len())),
     }
 }
 

@@ -12,7 +12,7 @@ pub mod routes;
 pub mod service_error;
 pub mod session;
 mod size;
-mod text;
+pub mod text;
 mod totals;
 pub mod versions;
 pub mod window;

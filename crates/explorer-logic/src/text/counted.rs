@@ -1,4 +1,4 @@
-//! Small pieces of English the pages share.
+//! A count with its noun, in English (being replaced by the plurals of [`super::t`]).
 
 /// A count with its noun: `1 file`, `3 files`, `0 files`.
 pub fn counted(count: usize, one: &str, many: &str) -> String {

@@ -1,0 +1,170 @@
+//! The languages the app speaks, which one a visitor gets, and their plural rules.
+
+/// A language of the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    English,
+    Welsh,
+}
+
+impl Language {
+    /// Every language, English (the one compiled in) first.
+    pub const ALL: [Language; 2] = [Language::English, Language::Welsh];
+
+    /// The BCP 47 code: `lang` attributes, `?lang=`, and the catalogue's file name.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::Welsh => "cy",
+        }
+    }
+
+    /// The language's name in itself, as a switch offers it.
+    pub fn own_name(self) -> &'static str {
+        match self {
+            Language::English => "English",
+            Language::Welsh => "Cymraeg",
+        }
+    }
+
+    /// The language's name in English, for messages to developers.
+    pub fn english_name(self) -> &'static str {
+        match self {
+            Language::English => "English",
+            Language::Welsh => "Welsh",
+        }
+    }
+
+    /// The language of a BCP 47 tag: `cy`, `cy-GB`, `EN-us`; `None` for the others.
+    pub fn from_tag(tag: &str) -> Option<Language> {
+        let primary = tag.trim().split(['-', '_']).next()?;
+        Language::ALL
+            .into_iter()
+            .find(|language| primary.eq_ignore_ascii_case(language.code()))
+    }
+
+    /// The other language: what the switch offers.
+    pub fn other(self) -> Language {
+        match self {
+            Language::English => Language::Welsh,
+            Language::Welsh => Language::English,
+        }
+    }
+
+    /// The CLDR plural category of a whole number (the app counts whole things).
+    ///
+    /// English: `one` for 1, else `other`. Welsh: `zero` 0, `one` 1, `two` 2, `few` 3,
+    /// `many` 6, else `other`. The tests check both against CLDR's data (the
+    /// `intl_pluralrules` crate) rather than against this function.
+    pub fn plural_category(self, number: u64) -> PluralCategory {
+        match (self, number) {
+            (Language::English, 1) => PluralCategory::One,
+            (Language::English, _) => PluralCategory::Other,
+            (Language::Welsh, 0) => PluralCategory::Zero,
+            (Language::Welsh, 1) => PluralCategory::One,
+            (Language::Welsh, 2) => PluralCategory::Two,
+            (Language::Welsh, 3) => PluralCategory::Few,
+            (Language::Welsh, 6) => PluralCategory::Many,
+            (Language::Welsh, _) => PluralCategory::Other,
+        }
+    }
+}
+
+/// A CLDR plural category: which form of a plural message a number takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PluralCategory {
+    Zero,
+    One,
+    Two,
+    Few,
+    Many,
+    Other,
+}
+
+impl PluralCategory {
+    /// The category of a catalogue's form name (`"few"`).
+    pub fn from_name(name: &str) -> Option<PluralCategory> {
+        Some(match name {
+            "zero" => PluralCategory::Zero,
+            "one" => PluralCategory::One,
+            "two" => PluralCategory::Two,
+            "few" => PluralCategory::Few,
+            "many" => PluralCategory::Many,
+            "other" => PluralCategory::Other,
+            _ => return None,
+        })
+    }
+}
+
+/// The language a page is shown in: the address's `?lang=` first, then the choice the
+/// visitor made before, then the first of the browser's languages the app speaks, then
+/// English.
+pub fn choose<'a>(
+    asked: Option<&str>,
+    remembered: Option<&str>,
+    browser: impl IntoIterator<Item = &'a str>,
+) -> Language {
+    asked
+        .and_then(Language::from_tag)
+        .or_else(|| remembered.and_then(Language::from_tag))
+        .or_else(|| browser.into_iter().find_map(Language::from_tag))
+        .unwrap_or(Language::English)
+}
+
+#[cfg(test)]
+mod tests {
+    use intl_pluralrules::{PluralCategory as Cldr, PluralRuleType, PluralRules};
+    use unic_langid::langid;
+
+    use super::*;
+
+    fn cldr(category: Cldr) -> PluralCategory {
+        match category {
+            Cldr::ZERO => PluralCategory::Zero,
+            Cldr::ONE => PluralCategory::One,
+            Cldr::TWO => PluralCategory::Two,
+            Cldr::FEW => PluralCategory::Few,
+            Cldr::MANY => PluralCategory::Many,
+            Cldr::OTHER => PluralCategory::Other,
+        }
+    }
+
+    #[test]
+    fn plural_categories_are_cldrs_for_every_count_up_to_a_million() {
+        for (language, tag) in [
+            (Language::English, langid!("en")),
+            (Language::Welsh, langid!("cy")),
+        ] {
+            let rules = PluralRules::create(tag, PluralRuleType::CARDINAL).unwrap();
+            for number in (0..=10_000).chain([99_999, 100_000, 1_000_000, 1_000_001]) {
+                assert_eq!(
+                    language.plural_category(number),
+                    cldr(rules.select(number).unwrap()),
+                    "{language:?} {number}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_address_beats_the_remembered_choice_which_beats_the_browser() {
+        assert_eq!(choose(Some("cy"), Some("en"), ["en-GB"]), Language::Welsh);
+        assert_eq!(choose(Some("en"), Some("cy"), ["cy"]), Language::English);
+        assert_eq!(choose(None, Some("cy"), ["en-GB"]), Language::Welsh);
+        assert_eq!(
+            choose(None, None, ["fr-FR", "cy-GB", "en"]),
+            Language::Welsh
+        );
+        assert_eq!(choose(None, None, ["en-US", "cy"]), Language::English);
+    }
+
+    #[test]
+    fn a_language_the_app_does_not_speak_falls_through_to_english() {
+        assert_eq!(
+            choose(Some("fr"), Some("de"), ["ga", "gd"]),
+            Language::English
+        );
+        assert_eq!(choose(Some(""), None, []), Language::English);
+        assert_eq!(choose(Some("xx"), None, ["CY"]), Language::Welsh);
+    }
+}

@@ -1,0 +1,113 @@
+//! The page's language, settled before the app mounts: the address's `?lang=`, else the
+//! visitor's remembered choice, else the browser's languages (explorer-logic's
+//! [`choose`]). Welsh comes from `cy.json` beside the app, which index.html's script
+//! has usually fetched already, alongside the app's code. A page keeps its language:
+//! the switch is a link to the same address in the other language.
+
+use explorer_logic::text::{CatalogueError, Language, choose, load};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Where the visitor's choice is kept (a preference, not a secret).
+const REMEMBERED: &str = "download-explorer.lang";
+
+/// The query parameter that picks a language on any address.
+pub const PARAMETER: &str = "lang";
+
+/// The promise index.html's script leaves on `window` with the Welsh file's text.
+const PREFETCHED: &str = "__downloadExplorerText";
+
+/// Settles the page's language and loads its messages. When Welsh was wanted and could
+/// not be loaded the page is in English, and the error says why.
+pub async fn start() -> Result<(), CatalogueError> {
+    let window = web_sys::window().expect("a window");
+    let asked =
+        web_sys::UrlSearchParams::new_with_str(&window.location().search().unwrap_or_default())
+            .ok()
+            .and_then(|params| params.get(PARAMETER));
+    let storage = window.local_storage().ok().flatten();
+    let remembered = storage
+        .as_ref()
+        .and_then(|s| s.get_item(REMEMBERED).ok().flatten());
+    let browser: Vec<String> = window
+        .navigator()
+        .languages()
+        .iter()
+        .filter_map(|tag| tag.as_string())
+        .collect();
+    let language = choose(
+        asked.as_deref(),
+        remembered.as_deref(),
+        browser.iter().map(String::as_str),
+    );
+    let asked = asked.as_deref().and_then(Language::from_tag);
+    ASKED.set(asked);
+    if let (Some(asked), Some(storage)) = (asked, &storage) {
+        // Storage can be full or disabled; the choice then lasts for this address only.
+        let _ = storage.set_item(REMEMBERED, asked.code());
+    }
+    let loaded = match language {
+        Language::English => Ok(()),
+        other => match catalogue_text(other).await {
+            Some(text) => load(other, &text),
+            None => Err(CatalogueError::Unavailable(other.english_name())),
+        },
+    };
+    let shown = explorer_logic::text::current();
+    if let Some(root) = document_element() {
+        let _ = root.set_attribute("lang", shown.code());
+    }
+    loaded
+}
+
+/// The language's file, as index.html's script fetched it, else fetched now.
+async fn catalogue_text(language: Language) -> Option<String> {
+    if let Some(text) = prefetched().await {
+        return Some(text);
+    }
+    let address = crate::navigation::base_path().file(&format!("{}.json", language.code()));
+    // Revalidated: a file cached from an older build would not match this one.
+    let response = gloo_net::http::Request::get(&address)
+        .cache(web_sys::RequestCache::NoCache)
+        .send()
+        .await
+        .ok()?;
+    if !response.ok() {
+        return None;
+    }
+    response.text().await.ok()
+}
+
+/// The text index.html's script fetched, taken once.
+async fn prefetched() -> Option<String> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str(PREFETCHED);
+    let promise = js_sys::Reflect::get(&window, &key).ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let promise = promise.dyn_into::<js_sys::Promise>().ok()?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .ok()?
+        .as_string()
+}
+
+fn document_element() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.document_element()
+}
+
+thread_local! {
+    /// The language the address asked for at start: in-app links keep asking for it,
+    /// so a copied address opens in the same language.
+    static ASKED: std::cell::Cell<Option<Language>> = const { std::cell::Cell::new(None) };
+}
+
+/// `path` (an app path, perhaps with a query) asking for the language the page's
+/// address asked for, if it did.
+pub fn keep_in(path: String) -> String {
+    match ASKED.get() {
+        Some(language) => {
+            let separator = if path.contains('?') { '&' } else { '?' };
+            format!("{path}{separator}{PARAMETER}={}", language.code())
+        }
+        None => path,
+    }
+}

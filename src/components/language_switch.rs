@@ -14,16 +14,18 @@ pub fn LanguageSwitch() -> impl IntoView {
     let other = current().other();
     let location = use_location();
     let href = move || {
-        let params = web_sys::UrlSearchParams::new_with_str(&location.search.read()).ok();
-        let query = params.map_or_else(String::new, |params| {
-            params.set(PARAMETER, other.code());
-            String::from(params.to_string())
-        });
-        format!(
-            "{}?{query}{}",
-            location.pathname.read(),
-            location.hash.read()
-        )
+        let search = location.search.read();
+        let kept = search
+            .split('&')
+            .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some(PARAMETER));
+        let query: Vec<&str> = kept.collect();
+        let asked = format!("{PARAMETER}={}", other.code());
+        let query = if query.is_empty() {
+            asked
+        } else {
+            format!("{}&{asked}", query.join("&"))
+        };
+        format!("{}?{query}", location.pathname.read())
     };
     view! {
         <a

@@ -15,4 +15,5 @@ mod shell;
 mod split;
 mod static_host;
 mod storage;
+mod welsh;
 mod zip;

@@ -334,4 +334,40 @@ mod tests {
         assert_eq!(g.places[0].name_in(true), "London");
         assert_eq!(g.places[0].name_in(false), "London");
     }
+
+    /// The shipped `public/places.json` (made by `tools/places`) gives the known answers.
+    #[test]
+    fn the_shipped_gazetteer_finds_welsh_names() {
+        let g: Gazetteer =
+            serde_json::from_str(include_str!("../../../../public/places.json")).unwrap();
+        assert!(g.source.contains("GeoNames"), "{}", g.source);
+        for (typed, label) in [
+            ("Caerdydd", "Caerdydd (Cardiff), Wales"),
+            ("Abertawe", "Abertawe (Swansea), Wales"),
+            ("Casnewydd", "Casnewydd (Newport), Wales"),
+            ("Wrecsam", "Wrecsam (Wrexham), Wales"),
+            ("Caerfyrddin", "Caerfyrddin (Carmarthen), Wales"),
+            ("Y Fenni", "Y Fenni (Abergavenny), Wales"),
+            ("Yr Wyddgrug", "Yr Wyddgrug (Mold), Wales"),
+            ("Cardiff", "Cardiff, Wales"),
+            ("Southampton", "Southampton, England"),
+            ("Newport, England", "Newport, England"),
+        ] {
+            assert_eq!(
+                g.best(typed).map(|found| found.label()).as_deref(),
+                Some(label)
+            );
+            if !typed.contains(',') {
+                let first = g.search(typed, 1);
+                assert_eq!(names(first), [label], "{typed}");
+            }
+        }
+        let newport = g.best("casnewydd").unwrap().place;
+        assert_eq!(newport.country, "Wales");
+        assert!(
+            g.places
+                .iter()
+                .all(|p| p.welsh_name.is_none() || p.country == "Wales")
+        );
+    }
 }

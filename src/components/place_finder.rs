@@ -44,7 +44,8 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
     let pending = RwSignal::new(None::<String>);
 
     let find_place = move |gazetteer: &Gazetteer, typed: &str| match gazetteer.best(typed) {
-        Some(place) => {
+        Some(found) => {
+            let place = found.place;
             let message = on_found.run(Found {
                 name: place.name.clone(),
                 point: place.point,
@@ -93,7 +94,7 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
             gazetteer
                 .search(typed, SUGGESTIONS)
                 .into_iter()
-                .map(|place| place.label())
+                .map(|found| found.label())
                 .collect::<Vec<_>>()
         }),
         _ => Vec::new(),

@@ -4,7 +4,7 @@
 //! has usually fetched already, alongside the app's code. A page keeps its language:
 //! the switch is a link to the same address in the other language.
 
-use explorer_logic::text::{CatalogueError, Language, choose, load};
+use explorer_logic::text::{CatalogueError, Language, Loader, choose};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Where the visitor's choice is kept (a preference, not a secret).
@@ -13,8 +13,11 @@ const REMEMBERED: &str = "download-explorer.lang";
 /// The query parameter that picks a language on any address.
 pub const PARAMETER: &str = "lang";
 
-/// The promise index.html's script leaves on `window` with the Welsh file's text.
-const PREFETCHED: &str = "__downloadExplorerText";
+/// The promise index.html's script leaves on `window` with the Welsh file, parsed.
+const PREFETCHED: &str = "__downloadExplorerMessages";
+
+/// The plural categories a catalogue's forms may have (CLDR's).
+const CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
 
 /// Settles the page's language and loads its messages. When Welsh was wanted and could
 /// not be loaded the page is in English, and the error says why.
@@ -47,8 +50,8 @@ pub async fn start() -> Result<(), CatalogueError> {
     }
     let loaded = match language {
         Language::English => Ok(()),
-        other => match catalogue_text(other).await {
-            Some(text) => load(other, &text),
+        other => match catalogue(other).await {
+            Some(messages) => load(other, &messages),
             None => Err(CatalogueError::Unavailable(other.english_name())),
         },
     };
@@ -59,10 +62,11 @@ pub async fn start() -> Result<(), CatalogueError> {
     loaded
 }
 
-/// The language's file, as index.html's script fetched it, else fetched now.
-async fn catalogue_text(language: Language) -> Option<String> {
-    if let Some(text) = prefetched().await {
-        return Some(text);
+/// The language's file parsed by the browser, as index.html's script fetched it, else
+/// fetched now.
+async fn catalogue(language: Language) -> Option<JsValue> {
+    if let Some(messages) = prefetched().await {
+        return Some(messages);
     }
     let address = crate::navigation::base_path().file(&format!("{}.json", language.code()));
     // Revalidated: a file cached from an older build would not match this one.
@@ -74,20 +78,54 @@ async fn catalogue_text(language: Language) -> Option<String> {
     if !response.ok() {
         return None;
     }
-    response.text().await.ok()
+    js_sys::JSON::parse(&response.text().await.ok()?).ok()
 }
 
-/// The text index.html's script fetched, taken once.
-async fn prefetched() -> Option<String> {
+/// What index.html's script fetched, taken once.
+async fn prefetched() -> Option<JsValue> {
     let window = web_sys::window()?;
     let key = JsValue::from_str(PREFETCHED);
     let promise = js_sys::Reflect::get(&window, &key).ok()?;
     let _ = js_sys::Reflect::delete_property(&window, &key);
     let promise = promise.dyn_into::<js_sys::Promise>().ok()?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .ok()?
-        .as_string()
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()
+}
+
+/// Gives every message in `language` from the parsed catalogue file `messages`, read
+/// in its order (explorer-logic's [`Loader`] checks it is this build's).
+fn load(language: Language, messages: &JsValue) -> Result<(), CatalogueError> {
+    let invalid = || CatalogueError::Invalid(language.english_name(), "not a catalogue".into());
+    let entries = |object: &JsValue| {
+        object
+            .dyn_ref::<js_sys::Object>()
+            .map(|object| js_sys::Object::entries(object).to_vec())
+            .ok_or_else(invalid)
+    };
+    let mut loader = Loader::new(language);
+    for part in entries(messages)? {
+        let part = js_sys::Array::from(&part);
+        let name = part.get(0).as_string().ok_or_else(invalid)?;
+        for message in entries(&part.get(1))? {
+            let message = js_sys::Array::from(&message);
+            let key = message.get(0).as_string().ok_or_else(invalid)?;
+            let value = message.get(1);
+            match value.as_string() {
+                Some(text) => loader.text(&name, &key, &text),
+                None => {
+                    let forms: Vec<(&str, String)> = CATEGORIES
+                        .into_iter()
+                        .filter_map(|category| {
+                            let form = js_sys::Reflect::get(&value, &category.into()).ok()?;
+                            Some((category, form.as_string()?))
+                        })
+                        .collect();
+                    let forms = forms.iter().map(|(category, form)| (*category, form.as_str()));
+                    loader.plural(&name, &key, forms)?;
+                }
+            }
+        }
+    }
+    loader.finish()
 }
 
 fn document_element() -> Option<web_sys::Element> {

@@ -8,6 +8,7 @@
 use std::cell::Cell;
 use std::fmt;
 
+use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use super::language::{Language, PluralCategory};
@@ -58,27 +59,88 @@ pub enum CatalogueError {
 }
 
 /// Reads `json` (the language's `locales/<code>.json`) and gives every message in
-/// `language` from now on. English needs no file: it is [`use_english`].
+/// `language` from now on. English needs no file: it is [`use_english`]. (The web app
+/// walks the browser's own `JSON.parse` with a [`Loader`] instead: the same checks,
+/// without a JSON reader in its first load.)
 pub fn load(language: Language, json: &str) -> Result<(), CatalogueError> {
-    let name = language.english_name();
-    let mut walk = Walk {
-        hash: FNV_OFFSET,
-        messages: Vec::with_capacity(COUNT),
-    };
+    let mut loader = Loader::new(language);
     let mut reader = serde_json::Deserializer::from_str(json);
-    (&mut walk)
+    (&mut loader)
         .deserialize(&mut reader)
         .and_then(|()| reader.end())
-        .map_err(|error| CatalogueError::Invalid(name, error.to_string()))?;
-    if walk.hash != NAMES_HASH || walk.messages.len() != COUNT {
-        return Err(CatalogueError::OtherVersion(name));
+        .map_err(|error| CatalogueError::Invalid(language.english_name(), error.to_string()))?;
+    loader.finish()
+}
+
+/// Takes a catalogue's messages in file order, then checks they are the ones this
+/// build has ([`Loader::finish`]).
+#[derive(Debug)]
+pub struct Loader {
+    language: Language,
+    /// The messages' names so far, hashed as the build hashed them.
+    hash: u64,
+    messages: Vec<Message>,
+}
+
+impl Loader {
+    /// An empty catalogue of `language`.
+    pub fn new(language: Language) -> Loader {
+        Loader {
+            language,
+            hash: FNV_OFFSET,
+            messages: Vec::with_capacity(COUNT),
+        }
     }
-    let catalogue = Catalogue {
-        language,
-        messages: walk.messages,
-    };
-    CURRENT.set(Some(Box::leak(Box::new(catalogue))));
-    Ok(())
+
+    /// The next message's name: `part` and `key`.
+    fn name(&mut self, part: &str, key: &str) {
+        self.hash = [part.as_bytes(), b".", key.as_bytes(), b"\n"]
+            .into_iter()
+            .fold(self.hash, fnv);
+    }
+
+    /// The next message, `part.key`, a text.
+    pub fn text(&mut self, part: &str, key: &str, text: &str) {
+        self.name(part, key);
+        self.messages.push(Message::Text(leak(text)));
+    }
+
+    /// The next message, `part.key`, a plural: its forms by category name (`"few"`).
+    /// An unknown category is an error.
+    pub fn plural<'a>(
+        &mut self,
+        part: &str,
+        key: &str,
+        forms: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<(), CatalogueError> {
+        self.name(part, key);
+        let mut by_category = [None; 6];
+        for (category, form) in forms {
+            let Some(category) = PluralCategory::from_name(category) else {
+                return Err(CatalogueError::Invalid(
+                    self.language.english_name(),
+                    format!("`{part}.{key}` has no plural category `{category}`"),
+                ));
+            };
+            by_category[category as usize] = Some(leak(form));
+        }
+        self.messages.push(Message::Plural(by_category));
+        Ok(())
+    }
+
+    /// Gives every message in this catalogue's language from now on, if the messages
+    /// are this build's: the same names in the same order.
+    pub fn finish(self) -> Result<(), CatalogueError> {
+        if self.hash != NAMES_HASH || self.messages.len() != COUNT {
+            return Err(CatalogueError::OtherVersion(self.language.english_name()));
+        }
+        let catalogue = Catalogue {
+            language: self.language,
+            messages: self.messages,
+        };
+        CURRENT.set(Some(Box::leak(Box::new(catalogue))));
+        Ok(())
+    }
 }
 
 /// A placeholder's value.
@@ -170,14 +232,9 @@ fn fnv(hash: u64, bytes: &[u8]) -> u64 {
     })
 }
 
-/// Reads a catalogue file in order: the parts, their messages' names (hashed), and
-/// each message's text or plural forms.
-struct Walk {
-    hash: u64,
-    messages: Vec<Message>,
-}
-
-impl<'de> DeserializeSeed<'de> for &mut Walk {
+/// A catalogue file read in order into a [`Loader`]: the parts, then each part's
+/// messages, each a text or an object of plural forms.
+impl<'de> DeserializeSeed<'de> for &mut Loader {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -185,7 +242,7 @@ impl<'de> DeserializeSeed<'de> for &mut Walk {
     }
 }
 
-impl<'de> Visitor<'de> for &mut Walk {
+impl<'de> Visitor<'de> for &mut Loader {
     type Value = ();
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
@@ -194,15 +251,15 @@ impl<'de> Visitor<'de> for &mut Walk {
 
     fn visit_map<A: MapAccess<'de>>(self, mut parts: A) -> Result<(), A::Error> {
         while let Some(part) = parts.next_key::<String>()? {
-            parts.next_value_seed(Part { walk: self, part })?;
+            parts.next_value_seed(Part { loader: self, part })?;
         }
         Ok(())
     }
 }
 
-/// One part's messages.
+/// One part's messages, in order.
 struct Part<'a> {
-    walk: &'a mut Walk,
+    loader: &'a mut Loader,
     part: String,
 }
 
@@ -221,54 +278,53 @@ impl<'de> Visitor<'de> for Part<'_> {
         formatter.write_str("an object of messages")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut keys: A) -> Result<(), A::Error> {
-        while let Some(key) = keys.next_key::<String>()? {
-            let walk = &mut *self.walk;
-            walk.hash = fnv(
-                fnv(
-                    fnv(fnv(walk.hash, self.part.as_bytes()), b"."),
-                    key.as_bytes(),
-                ),
-                b"\n",
-            );
-            let message = keys.next_value_seed(MessageSeed)?;
-            walk.messages.push(message);
+    fn visit_map<A: MapAccess<'de>>(self, mut messages: A) -> Result<(), A::Error> {
+        while let Some(key) = messages.next_key::<String>()? {
+            match messages.next_value::<FileMessage>()? {
+                FileMessage::Text(text) => self.loader.text(&self.part, &key, &text),
+                FileMessage::Plural(forms) => {
+                    let forms = forms.iter().map(|(c, f)| (c.as_str(), f.as_str()));
+                    self.loader
+                        .plural(&self.part, &key, forms)
+                        .map_err(de::Error::custom)?;
+                }
+            }
         }
         Ok(())
     }
 }
 
-/// A message: a string, or an object of plural forms.
-struct MessageSeed;
+/// A message as the file has it: a text, or its plural forms in order.
+enum FileMessage {
+    Text(String),
+    Plural(Vec<(String, String)>),
+}
 
-impl<'de> DeserializeSeed<'de> for MessageSeed {
-    type Value = Message;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Message, D::Error> {
-        deserializer.deserialize_any(self)
+impl<'de> Deserialize<'de> for FileMessage {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(FileMessageVisitor)
     }
 }
 
-impl<'de> Visitor<'de> for MessageSeed {
-    type Value = Message;
+struct FileMessageVisitor;
+
+impl<'de> Visitor<'de> for FileMessageVisitor {
+    type Value = FileMessage;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
         formatter.write_str("a message, or an object of its plural forms")
     }
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Message, E> {
-        Ok(Message::Text(leak(text)))
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<FileMessage, E> {
+        Ok(FileMessage::Text(text.to_owned()))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut forms: A) -> Result<Message, A::Error> {
-        let mut by_category = [None; 6];
-        while let Some(category) = forms.next_key::<String>()? {
-            let form: String = forms.next_value()?;
-            let category = PluralCategory::from_name(&category)
-                .ok_or_else(|| de::Error::custom(format!("no plural category `{category}`")))?;
-            by_category[category as usize] = Some(leak(&form));
+    fn visit_map<A: MapAccess<'de>>(self, mut forms: A) -> Result<FileMessage, A::Error> {
+        let mut all = Vec::new();
+        while let Some(entry) = forms.next_entry::<String, String>()? {
+            all.push(entry);
         }
-        Ok(Message::Plural(by_category))
+        Ok(FileMessage::Plural(all))
     }
 }
 

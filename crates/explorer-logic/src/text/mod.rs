@@ -10,7 +10,7 @@ mod catalogue;
 mod counted;
 mod language;
 
-pub use catalogue::{CatalogueError, current, group_digits, load, use_english};
+pub use catalogue::{CatalogueError, Loader, current, group_digits, load, use_english};
 pub use counted::counted;
 pub use language::{Language, PluralCategory, choose};
 

@@ -1,4 +1,5 @@
 use download_api::DataPackage;
+use explorer_logic::text::{format_date, t};
 use explorer_logic::versions::{sort_newest_first, supply_type_label};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -22,9 +23,9 @@ pub fn Package() -> impl IntoView {
     });
     view! {
         <section class="page package-page">
-            <nav class="breadcrumbs" aria-label="Breadcrumbs">
+            <nav class="breadcrumbs" aria-label=t::packages::breadcrumbs()>
                 <A href=Route::Packages.href() exact=true>
-                    "Data packages"
+                    {t::packages::title()}
                 </A>
                 " / "
                 <span aria-current="page">
@@ -38,7 +39,7 @@ pub fn Package() -> impl IntoView {
             </nav>
             <Loaded
                 resource=package
-                loading="Loading the data package…"
+                loading=t::packages::loading_package()
                 let:package
             >
                 <PackageView package />
@@ -58,19 +59,21 @@ fn PackageView(package: DataPackage) -> impl IntoView {
         <h1>{package.name}</h1>
         <dl class="facts">
             <div>
-                <dt>"Package id"</dt>
+                <dt>{t::packages::package_id()}</dt>
                 <dd>{package.id.clone()}</dd>
             </div>
             <div>
-                <dt>"Product"</dt>
+                <dt>{t::packages::product()}</dt>
                 <dd>{package.product_name} " " <span class="muted">{package.product_id}</span></dd>
             </div>
             <div>
-                <dt>"Created"</dt>
-                <dd>{package.created_on}</dd>
+                <dt>{t::packages::created()}</dt>
+                <dd>
+                    <time datetime=package.created_on.clone()>{format_date(&package.created_on)}</time>
+                </dd>
             </div>
             <div>
-                <dt>"Versions"</dt>
+                <dt>{t::packages::versions()}</dt>
                 <dd>{count}</dd>
             </div>
         </dl>
@@ -79,26 +82,26 @@ fn PackageView(package: DataPackage) -> impl IntoView {
                 view! {
                     <p>
                         <A href=latest_href attr:class="button">
-                            "Open the latest version"
+                            {t::packages::open_latest()}
                         </A>
                     </p>
                 }
             })}
-        <h2>"Versions"</h2>
+        <h2>{t::packages::versions()}</h2>
         {if versions.is_empty() {
-            view! { <p class="empty-state">"This package has no versions yet."</p> }.into_any()
+            view! { <p class="empty-state">{t::packages::no_versions()}</p> }.into_any()
         } else {
             view! {
                 <div class="table-scroll">
                     <table class="data-table versions-table">
                         <thead>
                             <tr>
-                                <th scope="col">"Version"</th>
-                                <th scope="col">"Created"</th>
-                                <th scope="col">"Reason"</th>
-                                <th scope="col">"Supply type"</th>
-                                <th scope="col">"Product version"</th>
-                                <th scope="col">"Format"</th>
+                                <th scope="col">{t::packages::version()}</th>
+                                <th scope="col">{t::packages::created()}</th>
+                                <th scope="col">{t::packages::reason()}</th>
+                                <th scope="col">{t::packages::supply_type()}</th>
+                                <th scope="col">{t::packages::product_version()}</th>
+                                <th scope="col">{t::packages::format()}</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -107,12 +110,15 @@ fn PackageView(package: DataPackage) -> impl IntoView {
                                 .map(|v| {
                                     let href = Route::version(&package.id, &v.id).href();
                                     let format = v.format.unwrap_or(v.product_format);
+                                    let created = format_date(&v.created_on);
                                     view! {
                                         <tr>
                                             <td>
                                                 <A href=href>{v.id}</A>
                                             </td>
-                                            <td class="date">{v.created_on}</td>
+                                            <td class="date">
+                                                <time datetime=v.created_on>{created}</time>
+                                            </td>
                                             <td>{v.reason}</td>
                                             <td>{supply_type_label(&v.supply_type)}</td>
                                             <td>{v.product_version}</td>

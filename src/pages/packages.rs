@@ -1,5 +1,5 @@
 use download_api::DataPackage;
-use explorer_logic::counted;
+use explorer_logic::text::{format_date, t};
 use explorer_logic::versions::latest_created_on;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -20,10 +20,10 @@ pub fn Packages() -> impl IntoView {
     });
     view! {
         <section class="page packages-page">
-            <h1>"Data packages"</h1>
+            <h1>{t::packages::title()}</h1>
             <Loaded
                 resource=packages
-                loading="Loading your data packages…"
+                loading=t::packages::loading_list()
                 let:packages
             >
                 <PackageTable packages />
@@ -37,12 +37,8 @@ fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
     if packages.is_empty() {
         return view! {
             <div class="empty-state">
-                <p class="empty-title">"No data packages yet"</p>
-                <p>
-                    "Data packages are not made here: they are created for your project in its "
-                    "project portal, where you choose the product, the area and the format. "
-                    "Once a package is ready it appears in this list."
-                </p>
+                <p class="empty-title">{t::packages::none_title()}</p>
+                <p>{t::packages::none_text()}</p>
             </div>
         }
         .into_any();
@@ -50,17 +46,17 @@ fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
     let count = packages.len();
     view! {
         <p class="summary">
-            {counted(count, "data package", "data packages")}
+            {t::packages::count(count)}
         </p>
         <div class="table-scroll">
             <table class="data-table packages-table">
                 <thead>
                     <tr>
-                        <th scope="col">"Name"</th>
-                        <th scope="col">"Product"</th>
-                        <th scope="col">"Created"</th>
-                        <th scope="col" class="num">"Versions"</th>
-                        <th scope="col">"Latest version"</th>
+                        <th scope="col">{t::packages::name()}</th>
+                        <th scope="col">{t::packages::product()}</th>
+                        <th scope="col">{t::packages::created()}</th>
+                        <th scope="col" class="num">{t::packages::versions()}</th>
+                        <th scope="col">{t::packages::latest_version()}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -68,32 +64,37 @@ fn PackageTable(packages: Vec<DataPackage>) -> impl IntoView {
                         .into_iter()
                         .map(|package| {
                             let href = Route::package(&package.id).href();
-                            let latest = latest_created_on(&package.versions)
-                                .map(str::to_owned)
-                                .unwrap_or_else(|| "—".into());
+                            let latest = latest_created_on(&package.versions).map(str::to_owned);
                             let latest_href = Route::version(&package.id, "latest").href();
-                            let has_versions = !package.versions.is_empty();
+                            let created = format_date(&package.created_on);
                             view! {
                                 <tr>
                                     <td class="package-name">
                                         <A href=href>{package.name}</A>
                                         <span class="muted id">{package.id}</span>
                                     </td>
-                                    <td data-label="Product">
+                                    <td data-label=t::packages::product()>
                                         {package.product_name}
                                         <span class="muted id">{package.product_id}</span>
                                     </td>
-                                    <td class="date" data-label="Created">
-                                        {package.created_on}
+                                    <td class="date" data-label=t::packages::created()>
+                                        <time datetime=package.created_on>{created}</time>
                                     </td>
-                                    <td class="num" data-label="Versions">
+                                    <td class="num" data-label=t::packages::versions()>
                                         {package.versions.len()}
                                     </td>
-                                    <td class="date" data-label="Latest version">
-                                        {if has_versions {
-                                            view! { <A href=latest_href>{latest}</A> }.into_any()
-                                        } else {
-                                            latest.into_any()
+                                    <td class="date" data-label=t::packages::latest_version()>
+                                        {match latest {
+                                            Some(latest) => {
+                                                let shown = format_date(&latest);
+                                                view! {
+                                                    <A href=latest_href>
+                                                        <time datetime=latest>{shown}</time>
+                                                    </A>
+                                                }
+                                                    .into_any()
+                                            }
+                                            None => "—".into_any(),
                                         }}
                                     </td>
                                 </tr>

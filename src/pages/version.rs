@@ -3,6 +3,7 @@ use std::sync::Arc;
 use download_api::{DataPackage, DataPackageVersion};
 use explorer_logic::listing::TableQuery;
 use explorer_logic::routes::version_title;
+use explorer_logic::text::{format_date, t};
 use explorer_logic::versions::{
     ChangedFile, Comparison, is_older, name_and_size, sort_newest_first, supply_type_label,
     version_id_from_url,
@@ -57,7 +58,7 @@ pub fn Version() -> impl IntoView {
         <section class="page version-page">
             <Loaded
                 resource=version
-                loading="Loading the version…"
+                loading=t::packages::loading_version()
                 above_error=move || view! {
                     <Breadcrumbs package_id=package_id.get_untracked() package_name version_id=None />
                 }
@@ -84,9 +85,9 @@ fn Breadcrumbs(
 ) -> impl IntoView {
     let href = Route::package(&package_id).href();
     view! {
-        <nav class="breadcrumbs" aria-label="Breadcrumbs">
+        <nav class="breadcrumbs" aria-label=t::packages::breadcrumbs()>
             <A href=Route::Packages.href() exact=true>
-                "Data packages"
+                {t::packages::title()}
             </A>
             " / "
             <A href=href exact=true>
@@ -96,7 +97,7 @@ fn Breadcrumbs(
                 .map(|id| {
                     view! {
                         " / "
-                        <span aria-current="page">{format!("Version {id}")}</span>
+                        <span aria-current="page">{t::packages::version_id(id)}</span>
                     }
                 })}
         </nav>
@@ -127,7 +128,7 @@ fn VersionView(
         .format
         .clone()
         .unwrap_or(summary.product_format.clone());
-    let title = format!("Data package {package_id}, version {id}");
+    let title = t::packages::export_title(&package_id, &id);
     let files = version.downloads.clone();
     // The files' filter and order live in the address, next to the comparison.
     let query = use_query_map();
@@ -159,77 +160,80 @@ fn VersionView(
         <Breadcrumbs package_id=package_id.clone() package_name version_id=Some(id.clone()) />
         <div class="version-heading">
             <h1>
-                {format!("Version {id}")}
+                {t::packages::version_id(&id)}
                 // Read and copied as "Version 131866, latest", not "131866latest".
                 {is_latest
                     .then(|| {
                         view! {
                             <span class="visually-hidden">", "</span>
-                            <span class="tag latest">"latest"</span>
+                            <span class="tag latest">{t::packages::latest_tag()}</span>
                         }
                     })}
             </h1>
-            <nav class="version-nav" aria-label="Other versions">
+            <nav class="version-nav" aria-label=t::packages::other_versions()>
                 {match previous {
                     Some((href, prev)) => {
                         view! {
                             <A href=href attr:class="button secondary" attr:rel="prev">
-                                {format!("← Older: {prev}")}
+                                {t::packages::older(prev)}
                             </A>
                         }
                             .into_any()
                     }
-                    None => view! { <span class="muted">"Oldest version"</span> }.into_any(),
+                    None => view! { <span class="muted">{t::packages::oldest()}</span> }.into_any(),
                 }}
                 {match next {
                     Some((href, newer)) => {
                         view! {
                             <A href=href attr:class="button secondary" attr:rel="next">
-                                {format!("Newer: {newer} →")}
+                                {t::packages::newer(newer)}
                             </A>
                         }
                             .into_any()
                     }
-                    None => view! { <span class="muted">"Newest version"</span> }.into_any(),
+                    None => view! { <span class="muted">{t::packages::newest()}</span> }.into_any(),
                 }}
             </nav>
         </div>
         {asked_latest
             .then(|| {
                 let permalink = Route::version(&package_id, &id).href();
+                let resolved = view! { <strong class="resolved-id">{id.clone()}</strong> }.into_any();
                 view! {
                     <p class="resolved-note">
-                        "The latest version is " <strong class="resolved-id">{id.clone()}</strong>
-                        ". " <A href=permalink>"Link to this exact version"</A>
+                        {with_elements(&t::packages::latest_is(SLOTS[0]), vec![resolved])} " "
+                        <A href=permalink>{t::packages::exact_link()}</A>
                     </p>
                 }
             })}
         <dl class="facts">
             <div>
-                <dt>"Created"</dt>
-                <dd>{summary.created_on.clone()}</dd>
+                <dt>{t::packages::created()}</dt>
+                <dd>
+                    <time datetime=summary.created_on.clone()>{format_date(&summary.created_on)}</time>
+                </dd>
             </div>
             <div>
-                <dt>"Reason"</dt>
+                <dt>{t::packages::reason()}</dt>
                 <dd>{summary.reason.clone()}</dd>
             </div>
             <div>
-                <dt>"Supply type"</dt>
+                <dt>{t::packages::supply_type()}</dt>
                 <dd>{supply_type_label(&summary.supply_type)}</dd>
             </div>
             <div>
-                <dt>"Product version"</dt>
+                <dt>{t::packages::product_version()}</dt>
                 <dd>{summary.product_version.clone()}</dd>
             </div>
             <div>
-                <dt>"Format"</dt>
+                <dt>{t::packages::format()}</dt>
                 <dd>{format}</dd>
             </div>
         </dl>
-        <h2>"Files"</h2>
+        <h2>{t::packages::files()}</h2>
         <BulkExport files=files.clone() title package=PackageVersion { package_id: package_id.clone(), version_id: id.clone() } />
         {if files.is_empty() {
-            view! { <p class="empty-state">"This version lists no files."</p> }.into_any()
+            view! { <p class="empty-state">{t::packages::no_files()}</p> }.into_any()
         } else {
             view! {
                 <FilesTable
@@ -302,10 +306,10 @@ fn VersionCompare(
     let current_id = current.with_value(|v| v.summary.id.clone());
     view! {
         <section class="compare" aria-labelledby="compare-heading">
-            <h2 id="compare-heading">"Compare with another version"</h2>
+            <h2 id="compare-heading">{t::packages::compare_title()}</h2>
             <Loaded
                 resource=package
-                loading="Loading versions…"
+                loading=t::packages::loading_versions()
                 no_retry=true
                 children={move |package: DataPackage| {
                     let mut versions = package.versions;
@@ -315,16 +319,17 @@ fn VersionCompare(
                         .into_iter()
                         .filter(|v| v.id != current_id)
                         .map(|v| {
-                            let label = format!("{} — {} ({})", v.id, v.created_on, v.reason);
+                            let label =
+                                format!("{} — {} ({})", v.id, format_date(&v.created_on), v.reason);
                             let is_selected = v.id == selected;
                             view! { <option value=v.id selected=is_selected>{label}</option> }
                         })
                         .collect_view();
                     view! {
-                        <label for="compare-select">"Other version"</label>
+                        <label for="compare-select">{t::packages::other_version()}</label>
                         " "
                         <select id="compare-select" on:change=on_change.clone()>
-                            <option value="" selected=selected.is_empty()>"Choose a version…"</option>
+                            <option value="" selected=selected.is_empty()>{t::packages::choose_version()}</option>
                             {options}
                         </select>
                     }
@@ -332,7 +337,7 @@ fn VersionCompare(
             />
             <Loaded
                 resource=other
-                loading="Comparing…"
+                loading=t::packages::comparing()
                 no_retry=true
                 children={move |other: Option<DataPackageVersion>| {
                     other.map(|other| current.with_value(|current| comparison_view(&other, current)))
@@ -357,17 +362,23 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
     let removed = result.removed.iter().map(|d| name_and_size(d)).collect();
     let changed = result.changed.iter().map(ChangedFile::describe).collect();
     let counts = result.counts();
+    let [counts_slot, newer_slot, older_slot] = SLOTS;
+    let summary = if result.is_identical() {
+        t::packages::compare_same(counts_slot, newer_slot, older_slot)
+    } else {
+        t::packages::compare_summary(counts_slot, newer_slot, older_slot)
+    };
+    let elements = vec![
+        view! { <span class="compare-counts">{counts}</span> }.into_any(),
+        view! { <strong>{newer.summary.id.clone()}</strong> }.into_any(),
+        view! { <strong>{older.summary.id.clone()}</strong> }.into_any(),
+    ];
     view! {
         <div class="compare-result" role="status">
-            <p class="compare-summary">
-                "From version " <strong>{older.summary.id.clone()}</strong> " (older) to "
-                <strong>{newer.summary.id.clone()}</strong> " (newer): "
-                <span class="compare-counts">{counts}</span>
-                {result.is_identical().then_some(". The files are the same.")}
-            </p>
-            {list("Added", "added", added)}
-            {list("Removed", "removed", removed)}
-            {list("Changed", "changed", changed)}
+            <p class="compare-summary">{with_elements(&summary, elements)}</p>
+            {list(t::packages::added(), "added", added)}
+            {list(t::packages::removed(), "removed", removed)}
+            {list(t::packages::changed(), "changed", changed)}
         </div>
     }
     .into_any()
@@ -385,4 +396,34 @@ fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> 
             <BoxedList total class="name-box" item=move |pos| files[pos].clone() />
         </div>
     }
+}
+
+/// Stand-ins for the placeholders of a message that are shown as elements (an id in
+/// bold, say): the message is filled with them, then cut at them by [`with_elements`].
+/// Characters of Unicode's private use area, which no message or id holds.
+const SLOTS: [char; 3] = ['\u{E000}', '\u{E001}', '\u{E002}'];
+
+/// `message`, filled with [`SLOTS`], with each slot replaced by its element
+/// (`elements[0]` for `SLOTS[0]`, …), wherever the language puts it.
+fn with_elements(message: &str, elements: Vec<AnyView>) -> AnyView {
+    let mut elements: Vec<Option<AnyView>> = elements.into_iter().map(Some).collect();
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    for c in message.chars() {
+        match SLOTS.iter().position(|&slot| slot == c) {
+            Some(index) => {
+                if !text.is_empty() {
+                    pieces.push(std::mem::take(&mut text).into_any());
+                }
+                if let Some(element) = elements.get_mut(index).and_then(Option::take) {
+                    pieces.push(element);
+                }
+            }
+            None => text.push(c),
+        }
+    }
+    if !text.is_empty() {
+        pieces.push(text.into_any());
+    }
+    pieces.into_any()
 }

@@ -12,6 +12,7 @@ use download_api::{encode_component, parse_query};
 use crate::gallery::CatalogueQuery;
 use crate::listing::TableQuery;
 use crate::product::selection::Selection;
+use crate::text::t;
 
 /// What must be encoded in a `next` query value; `/` stays readable.
 const NEXT_VALUE: &AsciiSet = &CONTROLS
@@ -221,21 +222,28 @@ impl Route {
         }
     }
 
-    /// The page's name before its data arrives, for the document title: pages with
-    /// data name it once they have it (a package's name for its id).
+    /// The page's name before its data arrives, for the document title
+    /// (`t::app::title`): pages with data name it once they have it (a package's name
+    /// for its id).
     pub fn title(&self) -> String {
         match self {
-            Route::Gallery(_) => "Products".into(),
+            Route::Gallery(_) => t::gallery::title().into(),
             Route::Product { id, .. } => id.clone(),
-            Route::Login { .. } => "Sign in".into(),
-            Route::Packages => "Data packages".into(),
-            Route::Package { id } => format!("Data package {id}"),
+            Route::Login { .. } => t::account::sign_in().into(),
+            Route::Packages => t::packages::title().into(),
+            Route::Package { id } => t::packages::title_package(id),
             Route::Version {
                 package_id,
                 version,
                 ..
-            } => version_title(version, &format!("data package {package_id}")),
-            Route::Settings => "Settings".into(),
+            } => {
+                if version == "latest" {
+                    t::packages::title_latest_of_package(package_id)
+                } else {
+                    t::packages::title_version_of_package(package_id, version)
+                }
+            }
+            Route::Settings => t::app::nav_settings().into(),
         }
     }
 }
@@ -244,19 +252,11 @@ impl Route {
 /// `latest` of an address reads as such.
 pub fn version_title(version: &str, package: &str) -> String {
     if version == "latest" {
-        format!("Latest version of {package}")
+        t::packages::title_latest(package)
     } else {
-        format!("Version {version} of {package}")
+        t::packages::title_version(package, version)
     }
 }
-
-/// The document title of a page: `Data packages · Download Explorer`.
-pub fn document_title(page: &str) -> String {
-    format!("{page} · Download Explorer")
-}
-
-/// The title of an address that is no page of the app.
-pub const NOT_FOUND_TITLE: &str = "Page not found";
 
 /// The address to return to after signing in, if `next` is a page of this app.
 ///
@@ -500,7 +500,7 @@ mod tests {
         assert_eq!(section("/settings"), Some(Section::Settings));
         assert_eq!(section("/login?next=/packages"), None);
 
-        let title = |path: &str| Route::parse(path).map(|r| document_title(&r.title()));
+        let title = |path: &str| Route::parse(path).map(|r| t::app::title(r.title()));
         assert_eq!(
             title("/packages").as_deref(),
             Some("Data packages · Download Explorer")
@@ -516,6 +516,45 @@ mod tests {
         assert_eq!(
             version_title("latest", "Southampton Addresses"),
             "Latest version of Southampton Addresses"
+        );
+    }
+
+    #[test]
+    fn page_titles_in_welsh() {
+        use crate::text::{Language, load, use_english};
+        load(Language::Welsh, include_str!("../../../locales/cy.json")).expect("cy.json");
+        let title = |path: &str| Route::parse(path).map(|r| t::app::title(r.title()));
+        let titles = [
+            title("/packages"),
+            title("/packages/1"),
+            title("/packages/1/versions/110012"),
+            title("/packages/1/versions/latest"),
+            title("/?q=road"),
+            title("/login"),
+        ];
+        let named = [
+            version_title("110012", "Southampton Addresses"),
+            version_title("latest", "Southampton Addresses"),
+        ];
+        use_english();
+        let titles = titles.map(Option::unwrap_or_default);
+        assert_eq!(
+            titles,
+            [
+                "Pecynnau data · Download Explorer",
+                "Pecyn data 1 · Download Explorer",
+                "Fersiwn 110012 o becyn data 1 · Download Explorer",
+                "Y fersiwn ddiweddaraf o becyn data 1 · Download Explorer",
+                "Cynhyrchion · Download Explorer",
+                "Mewngofnodi · Download Explorer",
+            ]
+        );
+        assert_eq!(
+            named,
+            [
+                "Fersiwn 110012 o Southampton Addresses",
+                "Y fersiwn ddiweddaraf o Southampton Addresses",
+            ]
         );
     }
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use download_api::{DataPackageVersionSummary, Download, decode_component};
 
 use crate::format_size;
+use crate::text::{group_digits, t};
 
 /// Orders versions newest first: by creation date, then by id (numerically when both
 /// ids are numbers, so `"110020"` comes before `"99999"`).
@@ -53,8 +54,8 @@ pub fn version_id_from_url(url: &str) -> Option<String> {
 /// `FULL` and `COU` as people read them, keeping the service's code.
 pub fn supply_type_label(code: &str) -> String {
     match code {
-        "FULL" => "Full supply (FULL)".into(),
-        "COU" => "Change-only update (COU)".into(),
+        "FULL" => t::packages::supply_full().into(),
+        "COU" => t::packages::supply_cou().into(),
         other => other.into(),
     }
 }
@@ -101,10 +102,9 @@ impl ChangedFile<'_> {
         if let (Some(before), Some(after)) = (self.before.size, self.after.size)
             && before != after
         {
-            what.push(format!(
-                "size {} → {}",
+            what.push(t::packages::size_changed(
+                format_size(after),
                 format_size(before),
-                format_size(after)
             ));
         }
         format!("{} ({})", self.after.file_name, what.join(", "))
@@ -132,12 +132,11 @@ impl Comparison<'_> {
 
     /// How many files fall in each group: `1 added, 0 removed, 2 changed, 5 unchanged`.
     pub fn counts(&self) -> String {
-        format!(
-            "{} added, {} removed, {} changed, {} unchanged",
-            self.added.len(),
-            self.removed.len(),
-            self.changed.len(),
-            self.unchanged
+        t::packages::compare_counts(
+            group_digits(self.added.len() as u64),
+            group_digits(self.changed.len() as u64),
+            group_digits(self.removed.len() as u64),
+            group_digits(self.unchanged as u64),
         )
     }
 }
@@ -300,6 +299,63 @@ mod tests {
             "a.zip (1.50 kB)"
         );
         assert_eq!(name_and_size(&file("b.zip", None, None)), "b.zip");
+    }
+
+    #[test]
+    fn package_counts_in_english_and_welsh() {
+        use crate::text::{Language, load, use_english};
+        let counts = [0, 1, 2, 3, 6, 20, 1_000_000];
+        let english = counts.map(t::packages::count);
+        assert_eq!(
+            english,
+            [
+                "0 data packages",
+                "1 data package",
+                "2 data packages",
+                "3 data packages",
+                "6 data packages",
+                "20 data packages",
+                "1,000,000 data packages",
+            ]
+        );
+        load(Language::Welsh, include_str!("../../../locales/cy.json")).expect("cy.json");
+        let welsh = counts.map(t::packages::count);
+        let before = [
+            file("a.zip", Some(7), Some("aa")),
+            file("b.zip", Some(1), None),
+        ];
+        let after = [
+            file("a.zip", Some(8), Some("bb")),
+            file("c.zip", Some(1), None),
+        ];
+        let result = Comparison::between(&before, &after);
+        let (compared, described) = (result.counts(), result.changed[0].describe());
+        let supply = [supply_type_label("FULL"), supply_type_label("COU")];
+        use_english();
+        assert_eq!(
+            welsh,
+            [
+                "Dim pecynnau data",
+                "1 pecyn data",
+                "2 becyn data",
+                "3 phecyn data",
+                "6 phecyn data",
+                "20 pecyn data",
+                "1,000,000 pecyn data",
+            ]
+        );
+        assert_eq!(
+            compared,
+            "ychwanegwyd 1, dilëwyd 1, newidiwyd 1, 0 heb newid"
+        );
+        assert_eq!(described, "a.zip (md5, maint 7 B → 8 B)");
+        assert_eq!(
+            supply,
+            [
+                "Cyflenwad llawn (FULL)",
+                "Diweddariad newidiadau yn unig (COU)"
+            ]
+        );
     }
 
     #[test]

@@ -36,7 +36,9 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
     assert_eq!(names, ["Southampton Addresses", "Hampshire Topography"]);
     let rows = h.text(".packages-table tbody tr").await;
     assert!(
-        rows.contains("AddressBase") && rows.contains("2021-01-20") && rows.contains("2022-02-02")
+        rows.contains("AddressBase")
+            && rows.contains("20 January 2021")
+            && rows.contains("2 February 2022")
     );
 
     // The header says who is signed in (the key's start) and the token's time left.

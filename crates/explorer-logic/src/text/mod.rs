@@ -8,10 +8,12 @@
 
 mod catalogue;
 mod counted;
+mod date;
 mod language;
 
 pub use catalogue::{CatalogueError, Loader, current, group_digits, load, use_english};
 pub use counted::counted;
+pub use date::format_date;
 pub use language::{Language, PluralCategory, choose};
 
 /// The messages: `t::gallery::heading()`, `t::gallery::shown(count)`.

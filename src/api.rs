@@ -12,6 +12,7 @@ use download_api::{
 };
 pub use explorer_logic::service_error::ServiceError;
 use explorer_logic::service_error::{Endpoint, read_answer};
+use explorer_logic::text::t;
 use gloo_net::http::{Request, RequestBuilder, Response};
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
@@ -361,12 +362,10 @@ pub async fn fetch_file_from(
 
 /// `Basic base64(key:secret)`, via the browser's own base64.
 fn basic_auth(key: &str, secret: &str) -> Result<String, ServiceError> {
-    let window =
-        web_sys::window().ok_or_else(|| ServiceError::Request("no browser window".into()))?;
+    let window = web_sys::window()
+        .ok_or_else(|| ServiceError::Request(t::errors::request_no_window().into()))?;
     window
         .btoa(&format!("{key}:{secret}"))
         .map(|encoded| format!("Basic {encoded}"))
-        .map_err(|_| {
-            ServiceError::Request("the API key and secret must be plain ASCII text".into())
-        })
+        .map_err(|_| ServiceError::Request(t::errors::request_not_ascii().into()))
 }

@@ -1,3 +1,4 @@
+use explorer_logic::text::t;
 use leptos::either::Either;
 use leptos::prelude::*;
 
@@ -25,7 +26,7 @@ pub fn ErrorPanel(
         format!("error-panel {class}")
     };
     let retry = retry.map(|retry| {
-        view! { <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button> }
+        view! { <button type="button" class="button" on:click=move |_| retry.run(())>{t::errors::try_again()}</button> }
     });
     // `Either`, not `into_any`: each any-view costs the wasm a few hundred bytes.
     let actions = match children {
@@ -79,8 +80,10 @@ pub fn ErrorView(
 ) -> impl IntoView {
     let service_error = error.downcast_ref::<ServiceError>();
     let links = service_error.map(service_links).unwrap_or_default();
-    let title =
-        service_error.map_or_else(|| "Something went wrong".to_owned(), ServiceError::title);
+    let title = service_error.map_or_else(
+        || t::errors::something_wrong().to_owned(),
+        ServiceError::title,
+    );
     view! {
         <div class="error-panel" role="alert">
             <p class="error-title">{title}</p>
@@ -89,7 +92,7 @@ pub fn ErrorView(
             </p>
             {links_list(links)}
             {retry.map(|retry| view! {
-                <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button>
+                <button type="button" class="button" on:click=move |_| retry.run(())>{t::errors::try_again()}</button>
             })}
         </div>
     }

@@ -29,4 +29,4 @@ pub use loaded::Loaded;
 pub use place_finder::{Found, PlaceFinder};
 pub use product_card::{ProductCard, ProductCardSkeleton};
 pub use session_badge::{SessionBadge, SessionReminder};
-pub use text_field::{CodeField, TextField};
+pub use text_field::{CodeField, TextField, mark, with_elements};

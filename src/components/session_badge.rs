@@ -41,19 +41,17 @@ pub fn SessionBadge() -> impl IntoView {
             let who = info
                 .key_prefix
                 .clone()
-                .unwrap_or_else(|| "Access token".to_owned());
+                .unwrap_or_else(|| t::account::access_token().to_owned());
             let how = match info.method {
-                SignInMethod::KeyAndSecret => {
-                    "Signed in with API key and secret (renewed automatically)"
-                }
-                SignInMethod::PastedToken => "Signed in with an access token",
-                SignInMethod::ApiKey => "Signed in with an API key",
+                SignInMethod::KeyAndSecret => t::account::how_secret(),
+                SignInMethod::PastedToken => t::account::how_token(),
+                SignInMethod::ApiKey => t::account::how_key(),
             };
             let expires = info.expires_at_ms;
             view! {
                 <div class="session-badge signed-in" title=how>
                     <span class="session-who">
-                        <span class="visually-hidden">"Signed in as "</span>
+                        <span class="visually-hidden">{t::account::signed_in_as()} " "</span>
                         {who}
                     </span>
                     {expires
@@ -62,13 +60,13 @@ pub fn SessionBadge() -> impl IntoView {
                                 <span
                                     class="session-time"
                                     class:renews=move || session.renews()
-                                    title="Time left on the access token"
+                                    title=t::account::time_left_title()
                                 >
                                     {move || {
                                         // `now` ticks each second; the clock itself is read
                                         // so a fresh token never shows more than its life.
                                         now.track();
-                                        format!("{} left", format_time_left(at.saturating_sub(now_ms())))
+                                        t::account::time_left(format_time_left(at.saturating_sub(now_ms())))
                                     }}
                                 </span>
                             }
@@ -78,7 +76,7 @@ pub fn SessionBadge() -> impl IntoView {
                         class="session-sign-out"
                         on:click=move |_| session.sign_out()
                     >
-                        "Sign out"
+                        {t::account::sign_out()}
                     </button>
                 </div>
             }
@@ -99,8 +97,8 @@ pub fn SessionReminder() -> impl IntoView {
     let asks_secret = Memo::new(move |_| reminder.read().is_some() && session.needs_secret());
     // Announced once per state, not each second as the time counts down.
     let announcement = move || match reminder.get() {
-        Some(Reminder::Expired) => "Your sign-in has ended.",
-        Some(Reminder::EndsSoon { .. }) => "Your sign-in ends in less than a minute.",
+        Some(Reminder::Expired) => t::account::reminder_ended_status(),
+        Some(Reminder::EndsSoon { .. }) => t::account::reminder_soon_status(),
         None => "",
     };
 
@@ -109,7 +107,7 @@ pub fn SessionReminder() -> impl IntoView {
             {announcement}
         </p>
         <Show when=move || reminder.read().is_some()>
-            <section class="session-reminder" aria-label="Your sign-in">
+            <section class="session-reminder" aria-label=t::account::reminder_label()>
                 <p class="session-reminder-text">
                     {move || {
                         reminder.get().map(|r| r.message(asks_secret.get())).unwrap_or_default()
@@ -123,7 +121,7 @@ pub fn SessionReminder() -> impl IntoView {
                                 class="button"
                                 on:click=move |_| session.stay_signed_in()
                             >
-                                "Stay signed in"
+                                {t::account::stay_signed_in()}
                             </button>
                         }
                             .into_any()
@@ -135,7 +133,7 @@ pub fn SessionReminder() -> impl IntoView {
                                 href=move || Route::sign_in_from(&here.read()).href()
                                 attr:class="button"
                             >
-                                "Sign in again"
+                                {t::account::sign_in_again()}
                             </A>
                         }
                             .into_any()
@@ -194,7 +192,7 @@ fn SecretPrompt() -> impl IntoView {
     view! {
         <form class="session-prompt" autocomplete="off" on:submit=on_submit>
             <div class="field">
-                <label for="prompt-key">"API key"</label>
+                <label for="prompt-key">{t::account::api_key()}</label>
                 <input
                     id="prompt-key"
                     type="text"
@@ -207,7 +205,7 @@ fn SecretPrompt() -> impl IntoView {
                 />
             </div>
             <div class="field">
-                <label for="prompt-secret">"API secret"</label>
+                <label for="prompt-secret">{t::account::api_secret()}</label>
                 <input
                     id="prompt-secret"
                     type="password"
@@ -218,7 +216,9 @@ fn SecretPrompt() -> impl IntoView {
                 />
             </div>
             <button type="submit" class="button" disabled=move || pending.get()>
-                {move || if pending.get() { "Renewing…" } else { "Stay signed in" }}
+                {move || {
+                    if pending.get() { t::account::renewing() } else { t::account::stay_signed_in() }
+                }}
             </button>
             {move || {
                 error

@@ -5,9 +5,10 @@ use leptos_router::hooks::use_query_map;
 
 use explorer_logic::routes::after_sign_in;
 use explorer_logic::session::{Field, SignInError};
+use explorer_logic::text::t;
 
 use crate::auth::{SignInMethod, use_session};
-use crate::components::TextField;
+use crate::components::{TextField, mark, with_elements};
 
 use crate::navigation::{Href, Route, use_go_to};
 
@@ -107,11 +108,8 @@ pub fn Login() -> impl IntoView {
 
     view! {
         <section class="page login-page">
-            <h1>"Sign in"</h1>
-            <p class="lead">
-                "Data packages belong to a project. Sign in with the credentials of your project "
-                "(from the project portal where the packages are made) to see and download them."
-            </p>
+            <h1>{t::account::sign_in()}</h1>
+            <p class="lead">{t::account::login_lead()}</p>
             {move || {
                 session
                     .notice()
@@ -127,39 +125,51 @@ pub fn Login() -> impl IntoView {
                 session
                     .info()
                     .map(|info| {
-                        let who = info.key_prefix.unwrap_or_else(|| "an access token".into());
-                        view! {
-                            <p class="signed-in-note">
-                                "You are signed in with " <strong>{who}</strong> ". "
-                                <A href=Route::Packages.href()>"Go to your data packages"</A>
-                                ", or sign in again below to switch."
-                            </p>
-                        }
+                        let who = info
+                            .key_prefix
+                            .unwrap_or_else(|| t::account::login_signed_in_token().into());
+                        let note = t::account::login_signed_in(mark(0), mark(1));
+                        let mut who = Some(who);
+                        let note = with_elements(
+                            &note,
+                            |n| match n {
+                                0 => {
+                                    view! {
+                                        <A href=Route::Packages.href()>
+                                            {t::account::login_to_packages()}
+                                        </A>
+                                    }
+                                        .into_any()
+                                }
+                                _ => view! { <strong>{who.take()}</strong> }.into_any(),
+                            },
+                        );
+                        view! { <p class="signed-in-note">{note}</p> }
                     })
             }}
             <form class="login-form" method="post" autocomplete="off" on:submit=on_submit>
                 <fieldset class="method-choice">
-                    <legend>"How do you sign in?"</legend>
+                    <legend>{t::account::login_how()}</legend>
                     {choice(
                         SignInMethod::KeyAndSecret,
-                        "API key and secret",
-                        "Recommended: the app gets a short-lived token and renews it while this tab is open.",
+                        t::account::method_secret(),
+                        t::account::method_secret_hint(),
                     )}
                     {choice(
                         SignInMethod::PastedToken,
-                        "Access token",
-                        "A token you got elsewhere (or the token endpoint's whole JSON answer).",
+                        t::account::access_token(),
+                        t::account::method_token_hint(),
                     )}
                     {choice(
                         SignInMethod::ApiKey,
-                        "API key only",
-                        "Sent in the key header with each request.",
+                        t::account::method_key(),
+                        t::account::method_key_hint(),
                     )}
                 </fieldset>
                 <Show when=move || method.get() != SignInMethod::PastedToken>
                     <TextField
                         id="login-key"
-                        label="API key"
+                        label=t::account::api_key()
                         value=key
                         invalid=invalid(Field::Key)
                         problem_id=ERROR_ID
@@ -168,21 +178,19 @@ pub fn Login() -> impl IntoView {
                 <Show when=move || method.get() == SignInMethod::KeyAndSecret>
                     <TextField
                         id="login-secret"
-                        label="API secret"
+                        label=t::account::api_secret()
                         kind="password"
                         value=secret
                         invalid=invalid(Field::Secret)
                         problem_id=ERROR_ID
                     >
-                        <p class="field-hint">
-                            "Kept in this tab's memory only, to renew the token. Never stored."
-                        </p>
+                        <p class="field-hint">{t::account::secret_hint()}</p>
                     </TextField>
                 </Show>
                 <Show when=move || method.get() == SignInMethod::PastedToken>
                     <TextField
                         id="login-token"
-                        label="Access token"
+                        label=t::account::access_token()
                         kind="password"
                         value=token
                         invalid=invalid(Field::Token)
@@ -198,11 +206,11 @@ pub fn Login() -> impl IntoView {
                                 aria-describedby="login-keep-hint"
                                 bind:checked=remember
                             />
-                            " Keep me signed in on this tab"
+                            " "
+                            {t::account::keep_signed_in()}
                         </label>
                         <p class="field-hint" id="login-keep-hint">
-                            "Through reloads and links, until the token expires or you close the tab. "
-                            "Only the token is kept, never the secret."
+                            {t::account::keep_hint()}
                         </p>
                     </div>
                 </Show>
@@ -218,7 +226,9 @@ pub fn Login() -> impl IntoView {
                         })
                 }}
                 <button type="submit" class="button" disabled=move || pending.get()>
-                    {move || if pending.get() { "Signing in…" } else { "Sign in" }}
+                    {move || {
+                        if pending.get() { t::account::signing_in() } else { t::account::sign_in() }
+                    }}
                 </button>
             </form>
         </section>

@@ -3,14 +3,14 @@
 use std::fmt;
 
 use explorer_logic::address::{AddressKind, check_address};
-use explorer_logic::counted;
+use explorer_logic::text::t;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::api::{ServiceContext, use_api};
 use crate::auth::use_session;
-use crate::components::Loaded;
+use crate::components::{Loaded, mark, with_elements};
 use crate::config::{self, ServiceConfig};
 
 /// What the last Save or Reset did; `signed_out` when a sign-in had to end.
@@ -23,14 +23,10 @@ enum Changed {
 impl fmt::Display for Changed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Changed::Saved { signed_out: true } => {
-                "Saved. Every page now uses this service; you were signed out of the old one."
-            }
-            Changed::Saved { signed_out: false } => "Saved. Every page now uses this service.",
-            Changed::Reset { signed_out: true } => {
-                "Back to the default service; you were signed out of the other one."
-            }
-            Changed::Reset { signed_out: false } => "Back to the default service.",
+            Changed::Saved { signed_out: true } => t::account::saved_signed_out(),
+            Changed::Saved { signed_out: false } => t::account::saved(),
+            Changed::Reset { signed_out: true } => t::account::reset_signed_out(),
+            Changed::Reset { signed_out: false } => t::account::reset_done(),
         })
     }
 }
@@ -115,26 +111,24 @@ pub fn Settings() -> impl IntoView {
     view! {
         <section class="page settings">
             <header class="page-header">
-                <h1>"Settings"</h1>
-                <p class="lead">
-                    "Download Explorer works with any service that follows the Download Service specification."
-                </p>
+                <h1>{t::account::settings_title()}</h1>
+                <p class="lead">{t::account::settings_lead()}</p>
             </header>
             <form class="panel settings-form" novalidate on:submit=save>
-                <h2>"Service address"</h2>
+                <h2>{t::account::service_address()}</h2>
                 <p class="hint">
                     {move || {
                         if custom.get() {
-                            "You are using your own address, saved in this browser."
+                            t::account::own_address()
                         } else {
-                            "You are using the default address of this site."
+                            t::account::default_address()
                         }
                     }}
                 </p>
                 <AddressField
                     id="settings-api-base"
-                    label="Download Service address"
-                    hint="The base address, ending in /v1."
+                    label=t::account::api_base_label()
+                    hint=t::account::api_base_hint()
                     kind=AddressKind::ApiBase
                     value=api_base
                     error=Signal::derive(move || {
@@ -143,8 +137,8 @@ pub fn Settings() -> impl IntoView {
                 />
                 <AddressField
                     id="settings-token-url"
-                    label="Token address"
-                    hint="Where API keys are exchanged for access tokens, ending in /oauth2/token/v1."
+                    label=t::account::token_url_label()
+                    hint=t::account::token_url_hint()
                     kind=AddressKind::TokenUrl
                     value=token_url
                     error=Signal::derive(move || {
@@ -153,10 +147,10 @@ pub fn Settings() -> impl IntoView {
                 />
                 <div class="form-actions">
                     <button type="submit" class="button">
-                        "Save"
+                        {t::account::save()}
                     </button>
                     <button type="button" class="button secondary" on:click=reset>
-                        "Reset to default"
+                        {t::account::reset()}
                     </button>
                     <p class="form-notice" role="status" aria-live="polite">
                         {move || notice.get().map(|changed| changed.to_string())}
@@ -167,12 +161,18 @@ pub fn Settings() -> impl IntoView {
                         defaults
                             .get()
                             .map(|defaults| {
-                                view! {
-                                    <p class="hint defaults">
-                                        "Default: " <code>{defaults.api_base}</code> " and "
-                                        <code>{defaults.token_url}</code>
-                                    </p>
-                                }
+                                let text = t::account::defaults(mark(0), mark(1));
+                                let mut addresses = [Some(defaults.api_base), Some(defaults.token_url)];
+                                let text = with_elements(
+                                    &text,
+                                    |n| {
+                                        let address = addresses
+                                            .get_mut(usize::from(n))
+                                            .and_then(Option::take);
+                                        view! { <code>{address}</code> }.into_any()
+                                    },
+                                );
+                                view! { <p class="hint defaults">{text}</p> }
                             })
                     }}
                 </Transition>
@@ -230,18 +230,21 @@ fn ConnectionCheck() -> impl IntoView {
     });
     view! {
         <section class="panel connection" aria-labelledby="connection-title">
-            <h2 id="connection-title">"Connection"</h2>
+            <h2 id="connection-title">{t::account::connection()}</h2>
             <p class="hint">
-                "Asking " <code>{move || api.read().urls().products(true)}</code>
+                {with_elements(
+                    &t::account::connection_asking(mark(0)),
+                    |_| view! { <code>{move || api.read().urls().products(true)}</code> }.into_any(),
+                )}
             </p>
             <Loaded
                 resource=products
-                fallback=|| view! { <p class="connection-status">"Checking…"</p> }
+                fallback=|| {
+                    view! { <p class="connection-status">{t::account::connection_checking()}</p> }
+                }
                 let:count
             >
-                <p class="connection-status ok">
-                    "Connected: the service lists " {counted(count, "open product", "open products")} "."
-                </p>
+                <p class="connection-status ok">{t::account::connected(count)}</p>
             </Loaded>
         </section>
     }

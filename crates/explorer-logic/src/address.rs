@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::text::t;
+
 /// Where the user's choice of service is kept (localStorage).
 pub const SAVED_SERVICE_KEY: &str = "download-explorer.service";
 /// The deployer's choice of service: a file beside the app.
@@ -82,21 +84,19 @@ impl AddressKind {
 /// Why a typed address cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum AddressError {
-    #[error("Enter an address.")]
+    #[error("{}", t::errors::address_empty())]
     Empty,
-    #[error("Start the address with http:// or https://.")]
+    #[error("{}", t::errors::address_scheme())]
     Scheme,
-    #[error("Add the server's name after the //, as in {example}.")]
+    #[error("{}", t::errors::address_no_host(example))]
     NoHost { example: &'static str },
-    #[error("Remove the spaces from the address.")]
+    #[error("{}", t::errors::address_spaces())]
     Spaces,
-    #[error(
-        "Leave the user name and password out of the address: sign in on the data packages page instead."
-    )]
+    #[error("{}", t::errors::address_credentials())]
     Credentials,
-    #[error("Leave out the part from '{0}' on: the app adds its own query.")]
+    #[error("{}", t::errors::address_query(.0))]
     QueryOrFragment(char),
-    #[error("The address must end in {ending}, as in {example}.")]
+    #[error("{}", t::errors::address_ending(ending, example))]
     Ending {
         ending: &'static str,
         example: &'static str,

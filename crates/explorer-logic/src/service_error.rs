@@ -2,6 +2,8 @@
 
 use download_api::{ErrorBody, OAuthErrorBody};
 
+use crate::text::t;
+
 /// What went wrong talking to the service, with the service's own words when it sent any.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ServiceError {
@@ -10,7 +12,7 @@ pub enum ServiceError {
     #[error("{}", .body.message)]
     Answered { status: u16, body: Box<ErrorBody> },
     /// The service answered with an error status and nothing readable.
-    #[error("The service answered {status} {status_text}.")]
+    #[error("{}", t::errors::answered(status, status_text))]
     Status { status: u16, status_text: String },
     /// The browser got no answer the app may read: the network or the address is
     /// wrong, or the service does not allow this site to read it (CORS); the
@@ -19,20 +21,16 @@ pub enum ServiceError {
     Unreachable { url: String, endpoint: Endpoint },
     /// A web page (HTML) answered where the service's JSON was expected: the address
     /// is a website, or a static host's "not found" page.
-    #[error(
-        "{url} answered with a web page, not the Download Service: check the service address in Settings."
-    )]
+    #[error("{}", t::errors::web_page(url))]
     WebPage { url: String },
     /// The browser would not send the request as it was.
-    #[error("The browser could not send the request ({0}).")]
+    #[error("{}", t::errors::request(.0))]
     Request(String),
     /// The service only redirects where the app needs a JSON answer.
-    #[error(
-        "The service only answers with a redirect here, so the browser cannot ask it for the file's direct address."
-    )]
+    #[error("{}", t::errors::only_redirects())]
     OnlyRedirects,
     /// The answer was not what the spec describes.
-    #[error("The service sent an answer this app could not read ({0}).")]
+    #[error("{}", t::errors::decode(.0))]
     Decode(String),
 }
 
@@ -49,18 +47,10 @@ pub enum Endpoint {
 }
 
 fn unreachable_message(url: &str, endpoint: Endpoint) -> String {
-    let cause = "Either it cannot be reached (check the address in Settings and your connection), \
-                 or it does not allow this site to read its answers (CORS)";
     match endpoint {
-        Endpoint::Api => format!("Could not read an answer from {url}. {cause}."),
-        Endpoint::Token => format!(
-            "Could not sign in at {url}. {cause}: sign-in with a key and secret needs the token address to allow this site. \
-             Ways that still work: paste an access token you got elsewhere (for example with curl), or sign in with the API key only."
-        ),
-        Endpoint::File => format!(
-            "Could not get the file's address from {url}. {cause}. \
-             Ways that still work: the download script or URL list on this page, which fetch the files outside the browser."
-        ),
+        Endpoint::Api => t::errors::no_answer_api(url),
+        Endpoint::Token => t::errors::no_answer_token(url),
+        Endpoint::File => t::errors::no_answer_file(url),
     }
 }
 
@@ -143,13 +133,13 @@ impl ServiceError {
     /// A short heading for the error.
     pub fn title(&self) -> String {
         match self {
-            ServiceError::WebPage { .. } => "Not the Download Service".to_owned(),
-            ServiceError::Unreachable { .. } => "No answer this app may read".to_owned(),
+            ServiceError::WebPage { .. } => t::errors::web_page_title().to_owned(),
+            ServiceError::Unreachable { .. } => t::errors::no_answer_title().to_owned(),
             _ => match self.status() {
-                Some(404) => "Not found".to_owned(),
-                Some(401) => "Sign-in needed".to_owned(),
-                Some(code) => format!("The service answered {code}"),
-                None => "Something went wrong".to_owned(),
+                Some(404) => t::errors::not_found().to_owned(),
+                Some(401) => t::errors::sign_in_needed().to_owned(),
+                Some(code) => t::errors::answered_title(code),
+                None => t::errors::something_wrong().to_owned(),
             },
         }
     }
@@ -181,7 +171,7 @@ impl ServiceError {
     /// says nothing to them, so an unreadable answer is only named.
     pub fn plain_message(&self) -> String {
         match self {
-            ServiceError::Decode(_) => "The service answered, but not with what the Download Service sends, so this app could not read it.".to_owned(),
+            ServiceError::Decode(_) => t::errors::unreadable().to_owned(),
             other => other.to_string(),
         }
     }

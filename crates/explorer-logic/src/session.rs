@@ -5,6 +5,7 @@
 use download_api::TokenResponse;
 
 use crate::service_error::ServiceError;
+use crate::text::t;
 
 mod state;
 
@@ -53,9 +54,9 @@ pub fn format_time_left(ms: u64) -> String {
     let secs = ms.div_ceil(1000);
     let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
     match (h, m) {
-        (0, 0) => format!("{s} s"),
-        (0, _) => format!("{m} min {s:02} s"),
-        _ => format!("{h} h {m:02} min"),
+        (0, 0) => t::account::time_seconds(s),
+        (0, _) => t::account::time_minutes(m, format!("{s:02}")),
+        _ => t::account::time_hours(h, format!("{m:02}")),
     }
 }
 
@@ -71,13 +72,11 @@ pub struct PastedToken {
 /// Why a pasted token cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PastedTokenError {
-    #[error("Paste an access token first.")]
+    #[error("{}", t::errors::token_empty())]
     Empty,
-    #[error("This looks like the token endpoint's answer, but it has no readable access_token.")]
+    #[error("{}", t::errors::token_unreadable_json())]
     UnreadableJson,
-    #[error(
-        "An access token is one piece of text without spaces; check that you copied only the token."
-    )]
+    #[error("{}", t::errors::token_spaces())]
     HasSpaces,
 }
 
@@ -119,17 +118,15 @@ pub fn parse_pasted_token(text: &str, now_ms: u64) -> Result<PastedToken, Pasted
 /// What is wrong with an API key and secret, found before they are sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum KeyAndSecretError {
-    #[error("Enter your project's API key.")]
+    #[error("{}", t::errors::key_missing())]
     NoKey,
-    #[error(
-        "The API key contains ':'. Put only the key in the key field and the secret in the secret field."
-    )]
+    #[error("{}", t::errors::key_colon())]
     ColonInKey,
-    #[error("Enter your project's API secret (or sign in with the API key only).")]
+    #[error("{}", t::errors::secret_missing())]
     NoSecret,
-    #[error("The API key or secret starts or ends with a space. Copy them again without spaces.")]
+    #[error("{}", t::errors::key_spaces())]
     Spaces,
-    #[error("The API key and secret must be plain ASCII text.")]
+    #[error("{}", t::errors::key_not_ascii())]
     NotAscii,
 }
 
@@ -164,12 +161,11 @@ pub enum Credential {
     ApiKey,
 }
 
-impl std::fmt::Display for Credential {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Credential::AccessToken => "access token",
-            Credential::ApiKey => "API key",
-        })
+/// The service's refusal of `credential` (its words in `error`), with what to check.
+fn refused_message(credential: Credential, error: &ServiceError) -> String {
+    match credential {
+        Credential::AccessToken => t::errors::token_refused(error),
+        Credential::ApiKey => t::errors::key_refused(error),
     }
 }
 
@@ -180,16 +176,11 @@ pub enum SignInError {
     KeyAndSecret(#[from] KeyAndSecretError),
     #[error(transparent)]
     PastedToken(#[from] PastedTokenError),
-    #[error("This token has already expired (its issued_at and expires_in say so). Get a new one.")]
+    #[error("{}", t::errors::token_expired())]
     TokenExpired,
-    #[error(
-        "The service did not accept this API key and secret (\u{201c}{0}\u{201d}): check that both are complete, \
-         each in its own field (not swapped) and without extra spaces."
-    )]
+    #[error("{}", t::errors::key_secret_refused(.0))]
     KeyAndSecretRefused(ServiceError),
-    #[error(
-        "The service did not accept this {credential}: {error} Check that you copied all of it, that it belongs to a project with data packages, and (for a token) that it has not expired."
-    )]
+    #[error("{}", refused_message(*credential, error))]
     Refused {
         credential: Credential,
         error: ServiceError,
@@ -379,5 +370,57 @@ mod tests {
             SignInError::from(KeyAndSecretError::NoSecret).fields(),
             [Field::Secret]
         );
+    }
+
+    const WELSH: &str = include_str!("../../../locales/cy.json");
+
+    /// Runs `body` with the messages in Welsh, back in English after (per thread).
+    fn in_welsh(body: impl FnOnce()) {
+        crate::text::load(crate::text::Language::Welsh, WELSH).expect("locales/cy.json loads");
+        body();
+        crate::text::use_english();
+    }
+
+    #[test]
+    fn the_connection_counts_open_products_in_both_languages() {
+        let connected = |n| t::account::connected(n);
+        assert_eq!(connected(1), "Connected: the service lists 1 open product.");
+        assert_eq!(
+            connected(1_000_000),
+            "Connected: the service lists 1,000,000 open products."
+        );
+        in_welsh(|| {
+            let lists = |n: &str| format!("Wedi cysylltu: mae'r gwasanaeth yn rhestru {n}.");
+            assert_eq!(
+                connected(0),
+                "Wedi cysylltu: nid yw'r gwasanaeth yn rhestru unrhyw gynhyrchion agored."
+            );
+            assert_eq!(connected(1), lists("1 cynnyrch agored"));
+            assert_eq!(connected(2), lists("2 gynnyrch agored"));
+            assert_eq!(connected(3), lists("3 chynnyrch agored"));
+            assert_eq!(connected(6), lists("6 chynnyrch agored"));
+            assert_eq!(connected(20), lists("20 cynnyrch agored"));
+            assert_eq!(connected(1_000_000), lists("1,000,000 cynnyrch agored"));
+        });
+    }
+
+    #[test]
+    fn times_and_sign_in_errors_are_said_in_welsh() {
+        in_welsh(|| {
+            assert_eq!(format_time_left(245_000), "4 mun 05 eiliad");
+            assert_eq!(format_time_left(3_720_000), "1 awr 02 mun");
+            assert_eq!(
+                KeyAndSecretError::NoKey.to_string(),
+                "Rhowch allwedd API eich prosiect."
+            );
+            let unauthorized =
+                ServiceError::from_answer("u", 401, "", None, r#"{"message":"Bad token"}"#);
+            let message = SignInError::check_failed(Credential::ApiKey, unauthorized).to_string();
+            assert!(
+                message.starts_with("Ni dderbyniodd y gwasanaeth yr allwedd API hon: Bad token"),
+                "{message}"
+            );
+        });
+        assert_eq!(format_time_left(245_000), "4 min 05 s");
     }
 }

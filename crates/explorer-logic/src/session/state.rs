@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::renew_delay_ms;
+use crate::text::t;
 
 /// How long before a token expires the user is told, when the app cannot renew it alone.
 pub const WARN_BEFORE_MS: u64 = 60_000;
@@ -88,19 +89,13 @@ pub enum Action {
 /// Why a session ended, said to the user on the sign-in page.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Ended {
-    #[error("Your access token has expired. Sign in again to continue where you were.")]
+    #[error("{}", t::account::ended_expired())]
     Expired,
-    #[error(
-        "The service no longer accepts your sign-in ({0}). Sign in again to continue where you were."
-    )]
+    #[error("{}", t::account::ended_not_accepted(.0))]
     NoLongerAccepted(String),
-    #[error(
-        "The service refused to renew your sign-in ({0}). Sign in again to continue where you were."
-    )]
+    #[error("{}", t::account::ended_renewal_refused(.0))]
     RenewalRefused(String),
-    #[error(
-        "Your sign-in expired and could not be renewed (the service did not answer). Sign in again to continue where you were."
-    )]
+    #[error("{}", t::account::ended_renewal_unanswered())]
     RenewalUnanswered,
 }
 
@@ -119,19 +114,15 @@ impl Reminder {
     /// secret (see [`SessionState::needs_secret`]).
     pub fn message(&self, asks_secret: bool) -> String {
         match *self {
-            Reminder::Expired => {
-                "Your sign-in has ended. Enter your API key and secret to carry on here.".into()
-            }
+            Reminder::Expired => t::account::reminder_expired().into(),
             Reminder::EndsSoon { left_ms, can_renew } => {
                 let left = super::format_time_left(left_ms);
                 if can_renew {
-                    format!("Your sign-in ends in {left}: the service has not renewed it yet.")
+                    t::account::reminder_not_renewed(left)
                 } else if asks_secret {
-                    format!(
-                        "Your sign-in ends in {left}. Enter your API key and secret to stay signed in."
-                    )
+                    t::account::reminder_give_secret(left)
                 } else {
-                    format!("Your access token ends in {left}. Sign in again to carry on.")
+                    t::account::reminder_token_ends(left)
                 }
             }
         }

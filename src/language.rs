@@ -119,7 +119,9 @@ fn load(language: Language, messages: &JsValue) -> Result<(), CatalogueError> {
                             Some((category, form.as_string()?))
                         })
                         .collect();
-                    let forms = forms.iter().map(|(category, form)| (*category, form.as_str()));
+                    let forms = forms
+                        .iter()
+                        .map(|(category, form)| (*category, form.as_str()));
                     loader.plural(&name, &key, forms)?;
                 }
             }

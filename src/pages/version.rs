@@ -15,10 +15,10 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::{ServiceError, use_api};
 use crate::auth::use_session;
-use crate::components::Loaded;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
 use crate::components::virtual_list::BoxedList;
+use crate::components::{Loaded, mark, with_elements};
 use crate::navigation::{Href, Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
@@ -198,10 +198,10 @@ fn VersionView(
         {asked_latest
             .then(|| {
                 let permalink = Route::version(&package_id, &id).href();
-                let resolved = view! { <strong class="resolved-id">{id.clone()}</strong> }.into_any();
+                let mut resolved = Some(view! { <strong class="resolved-id">{id.clone()}</strong> });
                 view! {
                     <p class="resolved-note">
-                        {with_elements(&t::packages::latest_is(SLOTS[0]), vec![resolved])} " "
+                        {with_elements(&t::packages::latest_is(mark(0)), |_| resolved.take().into_any())} " "
                         <A href=permalink>{t::packages::exact_link()}</A>
                     </p>
                 }
@@ -362,20 +362,23 @@ fn comparison_view(a: &DataPackageVersion, b: &DataPackageVersion) -> AnyView {
     let removed = result.removed.iter().map(|d| name_and_size(d)).collect();
     let changed = result.changed.iter().map(ChangedFile::describe).collect();
     let counts = result.counts();
-    let [counts_slot, newer_slot, older_slot] = SLOTS;
     let summary = if result.is_identical() {
-        t::packages::compare_same(counts_slot, newer_slot, older_slot)
+        t::packages::compare_same(mark(0), mark(1), mark(2))
     } else {
-        t::packages::compare_summary(counts_slot, newer_slot, older_slot)
+        t::packages::compare_summary(mark(0), mark(1), mark(2))
     };
-    let elements = vec![
-        view! { <span class="compare-counts">{counts}</span> }.into_any(),
-        view! { <strong>{newer.summary.id.clone()}</strong> }.into_any(),
-        view! { <strong>{older.summary.id.clone()}</strong> }.into_any(),
+    let mut elements = [
+        Some(view! { <span class="compare-counts">{counts}</span> }.into_any()),
+        Some(view! { <strong>{newer.summary.id.clone()}</strong> }.into_any()),
+        Some(view! { <strong>{older.summary.id.clone()}</strong> }.into_any()),
     ];
     view! {
         <div class="compare-result" role="status">
-            <p class="compare-summary">{with_elements(&summary, elements)}</p>
+            <p class="compare-summary">
+                {with_elements(&summary, |n| {
+                    elements.get_mut(usize::from(n)).and_then(Option::take).into_any()
+                })}
+            </p>
             {list(t::packages::added(), "added", added)}
             {list(t::packages::removed(), "removed", removed)}
             {list(t::packages::changed(), "changed", changed)}
@@ -396,34 +399,4 @@ fn CompareList(title: &'static str, class: &'static str, files: Vec<String>) -> 
             <BoxedList total class="name-box" item=move |pos| files[pos].clone() />
         </div>
     }
-}
-
-/// Stand-ins for the placeholders of a message that are shown as elements (an id in
-/// bold, say): the message is filled with them, then cut at them by [`with_elements`].
-/// Characters of Unicode's private use area, which no message or id holds.
-const SLOTS: [char; 3] = ['\u{E000}', '\u{E001}', '\u{E002}'];
-
-/// `message`, filled with [`SLOTS`], with each slot replaced by its element
-/// (`elements[0]` for `SLOTS[0]`, …), wherever the language puts it.
-fn with_elements(message: &str, elements: Vec<AnyView>) -> AnyView {
-    let mut elements: Vec<Option<AnyView>> = elements.into_iter().map(Some).collect();
-    let mut pieces = Vec::new();
-    let mut text = String::new();
-    for c in message.chars() {
-        match SLOTS.iter().position(|&slot| slot == c) {
-            Some(index) => {
-                if !text.is_empty() {
-                    pieces.push(std::mem::take(&mut text).into_any());
-                }
-                if let Some(element) = elements.get_mut(index).and_then(Option::take) {
-                    pieces.push(element);
-                }
-            }
-            None => text.push(c),
-        }
-    }
-    if !text.is_empty() {
-        pieces.push(text.into_any());
-    }
-    pieces.into_any()
 }

@@ -106,7 +106,11 @@ async fn texts_on_page(h: &Harness) -> Vec<String> {
 }
 
 /// The English messages on the page now, as readable lines.
-async fn english_on_page(h: &Harness, page: &str, english: &[(String, Vec<String>)]) -> Vec<String> {
+async fn english_on_page(
+    h: &Harness,
+    page: &str,
+    english: &[(String, Vec<String>)],
+) -> Vec<String> {
     let mut found = Vec::new();
     for text in texts_on_page(h).await {
         for (name, pieces) in english {
@@ -134,7 +138,8 @@ async fn check_in_welsh(
 ) -> Vec<String> {
     h.goto(&in_welsh(path)).await;
     h.find(ready).await;
-    h.wait_for_js("document.documentElement.lang === 'cy'").await;
+    h.wait_for_js("document.documentElement.lang === 'cy'")
+        .await;
     let mut problems = english_on_page(h, path, english).await;
     problems.extend(axe::check_all_looks(h, path).await);
     problems
@@ -147,7 +152,10 @@ fn the_english_finder_finds_messages_with_their_placeholders_filled() {
     assert!(is_message(" 12 of  18 products ", &pieces));
     assert!(!is_message("12 o 18 cynnyrch", &pieces));
     assert!(is_message("Products", &literal_pieces("Products")));
-    assert!(!is_message("Products and more", &literal_pieces("Products")));
+    assert!(!is_message(
+        "Products and more",
+        &literal_pieces("Products")
+    ));
     assert!(!english_only().is_empty());
 }
 
@@ -167,7 +175,10 @@ async fn every_page_and_state_in_welsh_shows_no_english_and_passes_axe() {
         ("/settings", ".connection-status.ok"),
         ("/no-such-page", "main h1"),
         (&format!("/products/{PRODUCT}"), ".grid-map"),
-        (&format!("/products/{PRODUCT}?areas=SU,SZ"), ".downloads-table"),
+        (
+            &format!("/products/{PRODUCT}?areas=SU,SZ"),
+            ".downloads-table",
+        ),
         ("/products/OpenRoads", ".downloads-table"),
         ("/products/NoSuchProduct", ".product-problem"),
     ] {
@@ -176,8 +187,14 @@ async fn every_page_and_state_in_welsh_shows_no_english_and_passes_axe() {
     for (path, ready) in [
         ("/packages".to_owned(), ".packages-table tbody tr"),
         (format!("/packages/{PACKAGE}"), ".versions-table"),
-        (format!("/packages/{PACKAGE}/versions/110012"), ".files-table"),
-        (format!("/packages/{PACKAGE}/versions/latest"), ".files-table"),
+        (
+            format!("/packages/{PACKAGE}/versions/110012"),
+            ".files-table",
+        ),
+        (
+            format!("/packages/{PACKAGE}/versions/latest"),
+            ".files-table",
+        ),
     ] {
         problems.extend(check_in_welsh(&h, &english, &path, ready).await);
     }
@@ -197,7 +214,8 @@ async fn the_switch_keeps_the_page_and_the_selection_and_the_choice_is_kept() {
     assert_eq!(switch.attr("lang").await.unwrap().as_deref(), Some("cy"));
 
     h.click(".language-switch").await;
-    h.wait_for_js("document.documentElement.lang === 'cy'").await;
+    h.wait_for_js("document.documentElement.lang === 'cy'")
+        .await;
     let address = h.wait_for_address(|url| url.contains("lang=cy")).await;
     assert_eq!(address, format!("/products/{PRODUCT}?areas=SU,SZ&lang=cy"));
     h.find(".downloads-table").await;
@@ -212,16 +230,19 @@ async fn the_switch_keeps_the_page_and_the_selection_and_the_choice_is_kept() {
 
     // A reload, and a later visit to a plain address, stay Welsh: the choice is kept.
     h.driver.refresh().await.unwrap();
-    h.wait_for_js("document.documentElement.lang === 'cy'").await;
+    h.wait_for_js("document.documentElement.lang === 'cy'")
+        .await;
     h.goto("/").await;
-    h.find(".product-grid .product-card:not(.skeleton-card)").await;
+    h.find(".product-grid .product-card:not(.skeleton-card)")
+        .await;
     assert_eq!(h.js("return document.documentElement.lang;").await, "cy");
     assert_eq!(h.text("main h1").await, "Cynhyrchion");
     assert!(h.driver.title().await.unwrap().starts_with("Cynhyrchion"));
 
     // And back: English again, kept too.
     h.click(".language-switch").await;
-    h.wait_for_js("document.documentElement.lang === 'en'").await;
+    h.wait_for_js("document.documentElement.lang === 'en'")
+        .await;
     h.goto("/settings").await;
     h.find(".settings-form").await;
     assert_eq!(h.js("return document.documentElement.lang;").await, "en");

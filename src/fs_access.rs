@@ -2,6 +2,7 @@
 //! API), finding and writing files in it, and reading a stream (a file's, or a
 //! download's) chunk by chunk. Everything streams: no file is ever whole in memory.
 
+use explorer_logic::text::t;
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use md5::{Digest, Md5};
 use wasm_bindgen::{JsCast, JsValue};
@@ -27,7 +28,7 @@ pub fn describe(error: &JsValue) -> String {
         // The entries API's old-style errors carry a message without being Errors.
         .or_else(|| Reflect::get(error, &"message".into()).ok()?.as_string())
         .or_else(|| error.as_string())
-        .unwrap_or_else(|| "the browser gave no reason".into())
+        .unwrap_or_else(|| t::bulk::no_reason().into())
 }
 
 /// The `name` of a thrown DOMException (`AbortError`, `NotFoundError`…).
@@ -58,7 +59,7 @@ pub fn can_pick_folder() -> bool {
 
 /// Asks the user for a folder to read and write; `None` when they cancelled.
 pub async fn pick_folder() -> Result<Option<FileSystemDirectoryHandle>, String> {
-    let picker = picker().ok_or("This browser cannot open a folder.")?;
+    let picker = picker().ok_or(t::bulk::no_folder_picker())?;
     let options = Object::new();
     let _ = Reflect::set(&options, &"mode".into(), &"readwrite".into());
     let promise = picker

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use download_api::Download;
 use explorer_logic::bulk::queue::{Event, Failure, FileId, ListedFile, Queue, REPORT_NAME};
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use md5::{Digest, Md5};
@@ -79,7 +80,7 @@ impl QueueRun for Run {
         let existing = match existing_file(&self.folder, &name).await {
             Ok(existing) => existing,
             Err(error) => {
-                let reason = format!("could not look in the folder: {error}");
+                let reason = t::bulk::folder_look_failed(error);
                 return failed(file, Failure::Other(reason));
             }
         };
@@ -117,8 +118,7 @@ impl QueueRun for Run {
             spawn_local(async move {
                 let report = run.queue.borrow().report();
                 if let Err(error) = write_text(&run.folder, REPORT_NAME, &report).await {
-                    *run.stopped.borrow_mut() =
-                        Some(format!("Could not write the report: {error}"));
+                    *run.stopped.borrow_mut() = Some(t::bulk::report_write_failed(error));
                 }
                 run.redraw(true);
             });
@@ -143,9 +143,9 @@ impl Run {
                     let kept = existing.slice_with_f64_and_f64(0.0, from as f64);
                     if let Err(error) = match kept {
                         Ok(kept) => hash_blob(&kept, &mut hasher, |_| ()).await,
-                        Err(_) => Err("the browser refused".into()),
+                        Err(_) => Err(t::bulk::browser_refused().into()),
                     } {
-                        let reason = format!("could not read {name} in the folder: {error}");
+                        let reason = t::bulk::folder_read_failed(error, &name);
                         return failed(file, Failure::Other(reason));
                     }
                 }
@@ -174,7 +174,7 @@ impl Run {
         let mut writer = match Writer::open(&self.folder, &name, start, expected).await {
             Ok(writer) => writer,
             Err(error) => {
-                let reason = format!("could not write {name} into the folder: {error}");
+                let reason = t::bulk::folder_write_failed(error, &name);
                 return failed(file, Failure::Other(reason));
             }
         };
@@ -188,7 +188,7 @@ impl Run {
                 Ok(Some(chunk)) => {
                     if let Err(error) = writer.write(&chunk).await {
                         chunks.cancel();
-                        let reason = format!("could not write {name} into the folder: {error}");
+                        let reason = t::bulk::folder_write_failed(error, &name);
                         break Some(failed(file, Failure::Other(reason)));
                     }
                     let bytes = u64::from(chunk.length());
@@ -215,7 +215,7 @@ fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
             file,
             md5: format!("{:x}", hasher.finalize()),
         },
-        Err(error) => failed(file, Failure::Other(format!("could not save it: {error}"))),
+        Err(error) => failed(file, Failure::Other(t::bulk::folder_save_failed(error))),
     }
 }
 
@@ -246,7 +246,7 @@ pub fn FolderDownload(
                 Ok(Some(folder)) => folder,
                 Ok(None) => return,
                 Err(error) => {
-                    notice.set(Some(format!("Could not open the folder: {error}")));
+                    notice.set(Some(t::bulk::folder_open_failed(error)));
                     return;
                 }
             };
@@ -293,7 +293,7 @@ pub fn FolderDownload(
         <div class="folder-download">
             <div class="folder-controls">
                 <button type="button" class="button" disabled=running on:click=start>
-                    "Download to a folder"
+                    {t::bulk::folder_start()}
                 </button>
                 <Show when=running>
                     {move || if is(|r| r.queue.borrow().is_paused()) {
@@ -301,7 +301,7 @@ pub fn FolderDownload(
                             <button type="button" class="button secondary" on:click=move |_| control(|run| {
                                 let actions = run.queue.borrow_mut().resume();
                                 run.apply(actions);
-                            })>"Resume"</button>
+                            })>{t::bulk::resume()}</button>
                         }.into_any()
                     } else {
                         view! {
@@ -309,22 +309,21 @@ pub fn FolderDownload(
                                 run.queue.borrow_mut().pause();
                                 run.interrupt_all();
                                 run.redraw(true);
-                            })>"Pause"</button>
+                            })>{t::bulk::pause()}</button>
                         }.into_any()
                     }}
                     <button type="button" class="button secondary" on:click=move |_| control(|run| {
                         let actions = run.queue.borrow_mut().cancel();
                         run.interrupt_all();
                         run.apply(actions);
-                    })>"Cancel"</button>
+                    })>{t::bulk::cancel()}</button>
                 </Show>
             </div>
             <p class="muted folder-hint">
-                "Every file is streamed to disk and its MD5 checked. Files already there are skipped, "
-                "partial ones resumed."
+                {t::bulk::folder_hint()}
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            <RunNotices run changed instead="the script or the URL list below, which fetch the files outside the browser, or the links one by one." />
+            <RunNotices run changed instead=t::bulk::folder_instead() />
             <Show when=move || is(|_| true)>
                 <RunTotal run changed />
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress.lines) /> }))}
@@ -336,7 +335,7 @@ pub fn FolderDownload(
                                 run.reported.set(false);
                                 let actions = run.queue.borrow_mut().retry_failed();
                                 run.apply(actions);
-                            })>"Retry failed"</button>
+                            })>{t::bulk::retry_failed()}</button>
                         </Show>
                     </div>
                 </Show>

@@ -14,6 +14,7 @@ mod zip_saver;
 
 use download_api::{Download, ProductDownload};
 use explorer_logic::bulk::export::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
+use explorer_logic::text::t;
 use leptos::prelude::*;
 
 use crate::components::CopyButton;
@@ -30,23 +31,10 @@ const DEFAULT_PARALLEL: usize = 3;
 /// What this browser can do with the files, in one sentence.
 fn abilities(folder: bool, zip: bool) -> &'static str {
     match (folder, zip) {
-        (true, true) => {
-            "This browser can save the files into a folder you pick, or as a zip; the script \
-             and the URL list below work anywhere."
-        }
-        (false, true) => {
-            "This browser can save the files as a zip (saving into a folder needs Chrome or \
-             Edge); the script and the URL list below work anywhere."
-        }
-        (true, false) => {
-            "This browser can save the files into a folder you pick (a zip needs service \
-             workers, which it does not allow here); the script and the URL list below work \
-             anywhere."
-        }
-        (false, false) => {
-            "This browser can neither save into a folder nor stream a zip here (no service \
-             workers, as in a private window): use the script or the URL list below."
-        }
+        (true, true) => t::bulk::abilities_both(),
+        (false, true) => t::bulk::abilities_zip(),
+        (true, false) => t::bulk::abilities_folder(),
+        (false, false) => t::bulk::abilities_neither(),
     }
 }
 
@@ -114,11 +102,11 @@ pub fn BulkExport(
     let parallel = RwSignal::new(DEFAULT_PARALLEL);
     view! {
         <Show when=move || { count() > 0 }>
-            <section class="bulk" aria-label="Download all listed files">
+            <section class="bulk" aria-label=t::bulk::panel_label()>
                 <p class="bulk-abilities">{abilities(folder, zip)}</p>
                 {(folder || zip).then(|| view! {
                     <label class="parallel">
-                        "Files at once "
+                        {t::bulk::parallel()} " "
                         <input
                             type="number"
                             min="1"
@@ -133,21 +121,21 @@ pub fn BulkExport(
                 })}
                 {folder.then(|| view! { <FolderDownload files package=package.get_value() parallel /> })}
                 {zip.then(|| view! { <ZipDownload files title package=package.get_value() parallel /> })}
-                <div class="bulk-export" role="group" aria-label="Other ways to fetch them">
-                    <span class="bulk-label">"Or, in any browser:"</span>
+                <div class="bulk-export" role="group" aria-label=t::bulk::other_ways_label()>
+                    <span class="bulk-label">{t::bulk::other_ways()}</span>
                     <button type="button" class="button secondary" on:click=move |_| save("script")>
-                        "Script (curl, resumable, checks MD5)"
+                        {t::bulk::script()}
                     </button>
                     <button type="button" class="button secondary" on:click=move |_| save("urls")>
-                        "URL list"
+                        {t::bulk::url_list()}
                     </button>
                     <button type="button" class="button secondary" on:click=move |_| save("md5")>
-                        "MD5 checklist"
+                        {t::bulk::md5_checklist()}
                     </button>
-                    <CopyButton text=list_text label="Copy URLs" title="Copy every listed URL" />
+                    <CopyButton text=list_text label=t::bulk::copy_urls() title=t::bulk::copy_urls_title() />
                     {package
                         .with_value(Option::is_some)
-                        .then(|| view! { <span class="muted">"The listed links work for about an hour."</span> })}
+                        .then(|| view! { <span class="muted">{t::bulk::links_expire()}</span> })}
                 </div>
                 // The links are drawn only while open: thousands of them nobody sees
                 // would cost the page most of its time.
@@ -157,7 +145,7 @@ pub fn BulkExport(
                         links_open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"))
                     }
                 >
-                    <summary>{move || format!("One by one ({} links)", count())}</summary>
+                    <summary>{move || t::bulk::one_by_one(count())}</summary>
                     <ul>
                         <Show when=move || links_open.get()>
                             <For

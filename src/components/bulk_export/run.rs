@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use explorer_logic::bulk::queue::{Action, Event, FileId, Queue};
+use explorer_logic::text::t;
 use gloo_timers::future::sleep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -128,12 +129,12 @@ pub(super) fn RunNotices<R: QueueRun>(
     view! {
         {move || stopped().map(|reason| view! {
             <p class="notice bulk-stopped" role="alert">
-                {reason} " Nothing was downloaded. What works instead: " {instead}
+                {t::bulk::stopped(instead, reason)}
             </p>
         })}
         <Show when=awaiting>
             <p class="notice" role="alert">
-                "Your sign-in has ended. Sign in again and the download goes on where it stopped."
+                {t::bulk::signed_out()}
             </p>
         </Show>
     }
@@ -153,7 +154,7 @@ pub(super) fn RunTotal<R: QueueRun>(run: CurrentRun<R>, changed: Trigger) -> imp
     };
     view! {
         <div class="bulk-total">
-            <Bar label="All files".into() percent />
+            <Bar label=t::bulk::all_files().into() percent />
             <span class="bulk-total-text">{text}</span>
         </div>
     }

@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::time::{Duration, SystemTime};
 
 use explorer_logic::bulk::queue::{Answer, Event, Failure, FileId};
+use explorer_logic::text::t;
 use gloo_net::http::Response;
 use web_sys::{AbortController, AbortSignal};
 
@@ -20,7 +21,7 @@ impl Transfers {
     /// A new transfer of `file`, to [`Transfers::end`] once it is over.
     pub fn begin(&self, file: FileId) -> Result<AbortSignal, Event> {
         let controller = AbortController::new()
-            .map_err(|_| failed(file, Failure::Other("the browser refused".into())))?;
+            .map_err(|_| failed(file, Failure::Other(t::bulk::browser_refused().into())))?;
         let signal = controller.signal();
         self.0.borrow_mut().push((file, controller));
         Ok(signal)

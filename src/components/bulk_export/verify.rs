@@ -11,6 +11,7 @@ use download_api::Download;
 use explorer_logic::bulk::queue::{ListedFile, percent};
 use explorer_logic::bulk::verify::{Found, Verification};
 use explorer_logic::format_size;
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -69,9 +70,9 @@ pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
                         md5,
                     }),
                     Err(error) => {
-                        check.set(Check::Failed(format!(
-                            "Could not read {}: {error}",
-                            file.name()
+                        check.set(Check::Failed(t::bulk::verify_read_failed(
+                            error,
+                            file.name(),
                         )));
                         return;
                     }
@@ -101,15 +102,13 @@ pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
         spawn_local(async move {
             match files_of(dropped).await {
                 Ok(picked) => verify(picked),
-                Err(error) => {
-                    check.set(Check::Failed(format!("Could not read the folder: {error}")))
-                }
+                Err(error) => check.set(Check::Failed(t::bulk::verify_folder_failed(error))),
             }
         });
     };
     view! {
         <details class="verify-files">
-            <summary>"Verify files you already have"</summary>
+            <summary>{t::bulk::verify_title()}</summary>
             <div
                 class="drop-zone"
                 class:dragging=move || dragging.get()
@@ -120,13 +119,13 @@ pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
                 on:dragleave=move |_| dragging.set(false)
                 on:drop=from_drop
             >
-                <p>"Drop files or a folder here, or "</p>
+                <p>{t::bulk::verify_drop()} " "</p>
                 <label class="button secondary">
-                    "Choose files…"
+                    {t::bulk::verify_choose_files()}
                     <input type="file" multiple class="visually-hidden verify-files-input" on:change=from_input />
                 </label>
                 <label class="button secondary">
-                    "Choose a folder…"
+                    {t::bulk::verify_choose_folder()}
                     <input
                         type="file"
                         prop:webkitdirectory=true
@@ -146,11 +145,11 @@ fn result_view(check: Check) -> AnyView {
         Check::Hashing { done, total } => {
             let percent = percent(done, total);
             view! {
-                <div class="bar" role="progressbar" aria-label="Computing MD5s" aria-valuemin="0"
+                <div class="bar" role="progressbar" aria-label=t::bulk::verify_computing() aria-valuemin="0"
                     aria-valuemax="100" aria-valuenow=percent.to_string()>
                     <div class="bar-fill" style:width=format!("{percent}%")></div>
                 </div>
-                <p>{format!("Computing MD5s: {} of {}", format_size(done), format_size(total))}</p>
+                <p>{t::bulk::verify_computing_progress(format_size(done), format_size(total))}</p>
             }
             .into_any()
         }
@@ -171,37 +170,58 @@ fn result_view(check: Check) -> AnyView {
                     .differs
                     .iter()
                     .map(|d| {
-                        view! {
-                            <li>
-                                <strong>{d.name.clone()}</strong>
-                                " listed " <code>{d.expected.clone()}</code>
-                                ", yours " <code>{d.actual.clone()}</code>
-                            </li>
-                        }
+                        view! { <li>{differs_line(&d.name, &d.expected, &d.actual)}</li> }
                     })
                     .collect_view();
                 view! {
                     <div class="verify-list differs">
-                        <h4>{format!("Differ ({})", result.differs.len())}</h4>
+                        <h4>{t::bulk::verify_differs(result.differs.len())}</h4>
                         <ul>{rows}</ul>
                     </div>
                 }
             });
             let verdict = if result.all_match() {
-                "Every listed file is there and matches."
+                t::bulk::verify_all_match()
             } else {
-                "Some files are missing or differ."
+                t::bulk::verify_some_differ()
             };
             view! {
                 <p class="verify-verdict">{verdict}</p>
-                {names("matches", format!("Match ({})", result.matches.len()), result.matches.clone())}
+                {names("matches", t::bulk::verify_matches(result.matches.len()), result.matches.clone())}
                 {differs}
-                {names("missing", format!("Missing ({})", result.missing.len()), result.missing.clone())}
-                {names("not-listed", format!("Not in the listing ({})", result.not_listed.len()), result.not_listed.clone())}
+                {names("missing", t::bulk::verify_missing(result.missing.len()), result.missing.clone())}
+                {names("not-listed", t::bulk::verify_not_listed(result.not_listed.len()), result.not_listed.clone())}
             }
             .into_any()
         }
     }
+}
+
+/// What stands for a value in a message until [`differs_line`] puts it in its element.
+const SLOT: char = '\u{1}';
+
+/// `a.zip listed <md5>, yours <md5>`, worded as the language has it: the name in bold,
+/// the two values as code.
+fn differs_line(name: &str, expected: &str, actual: &str) -> AnyView {
+    let slot = |which: char| format!("{SLOT}{which}");
+    let text = t::bulk::verify_differs_line(slot('a'), slot('e'), slot('n'));
+    let mut pieces = text.split(SLOT);
+    let first = pieces.next().unwrap_or_default().to_owned();
+    let rest = pieces
+        .map(|piece| {
+            let mut chars = piece.chars();
+            let which = chars.next();
+            let after = chars.as_str().to_owned();
+            let value = match which {
+                Some('n') => view! { <strong>{name.to_owned()}</strong> }.into_any(),
+                Some('e') => view! { <code>{expected.to_owned()}</code> }.into_any(),
+                Some('a') => view! { <code>{actual.to_owned()}</code> }.into_any(),
+                _ => ().into_any(),
+            };
+            view! { {value} {after} }
+        })
+        .collect_view();
+    view! { {first} {rest} }.into_any()
 }
 
 /// File names, windowed in a box of their own.

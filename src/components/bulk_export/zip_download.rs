@@ -24,6 +24,7 @@ use explorer_logic::bulk::zip::{
     CHECKSUMS_NAME, DEFAULT_PART_SIZE, Part, Written, checksums, part_file_name, plan, report,
     start_entry,
 };
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use md5::{Digest, Md5};
@@ -192,7 +193,7 @@ impl ZipRun {
             // The parts not begun are not begun at all.
             for state in self.part_states.borrow_mut().iter_mut() {
                 if *state == PartState::Waiting {
-                    *state = PartState::Failed("cancelled".into());
+                    *state = PartState::Failed(t::bulk::cancelled().into());
                 }
             }
             return;
@@ -242,7 +243,7 @@ impl ZipRun {
                     self.part_failed(part, why);
                 }
             },
-            Err(why) => self.part_failed(part, format!("the download could not start: {why}")),
+            Err(why) => self.part_failed(part, t::bulk::part_no_start(why)),
         }
         for file in self.parts[part].files.clone() {
             let mut slot = self.slots[file].borrow_mut();
@@ -260,7 +261,7 @@ impl ZipRun {
     /// A part that cannot be completed: its files are given up (and stop), the rest go on.
     fn part_failed(self: &Rc<Self>, part: usize, why: String) {
         let files = self.parts[part].files.clone();
-        let reason = format!("its zip (part {}) was not saved", part + 1);
+        let reason = t::bulk::part_failed(part + 1);
         self.part_states.borrow_mut()[part] = PartState::Failed(why);
         self.transfers.stop(|file| files.contains(&file));
         let actions = self.queue.borrow_mut().set_aside(files, &reason);
@@ -270,7 +271,7 @@ impl ZipRun {
     /// Writes the files of `part` into a zip handed to `saver` as it grows, then its
     /// checksums and report.
     async fn write_entries(&self, part: usize, saver: &ZipSaver) -> Result<(), String> {
-        let zip_error = |error: rawzip::Error| format!("the zip could not be written ({error})");
+        let zip_error = |error: rawzip::Error| t::bulk::zip_write_failed(error);
         let gathered = Rc::new(RefCell::new(Vec::with_capacity(2 * HAND_OVER_BYTES)));
         let mut archive = ZipArchiveWriter::new(Gathered(Rc::clone(&gathered)));
         let files = self.parts[part].files.clone();
@@ -282,7 +283,7 @@ impl ZipRun {
             let mut data = config.wrap(&mut entry);
             loop {
                 if saver.cancelled() {
-                    return Err("the download was cancelled in the browser".into());
+                    return Err(t::bulk::cancelled_in_browser().into());
                 }
                 match self.next_chunk(file) {
                     Next::Bytes(bytes) => {
@@ -352,9 +353,9 @@ impl ZipRun {
         let queue = self.queue.borrow();
         match queue.state(file) {
             FileState::Done(Outcome::Failed(reason)) => {
-                Next::Failed(format!("{}: {reason}", queue.file(file).name))
+                Next::Failed(t::bulk::named(&queue.file(file).name, reason))
             }
-            FileState::Done(Outcome::Cancelled) => Next::Failed("cancelled".into()),
+            FileState::Done(Outcome::Cancelled) => Next::Failed(t::bulk::cancelled().into()),
             _ => Next::Wait,
         }
     }
@@ -413,7 +414,7 @@ impl ZipRun {
                 let mut slot = self.slots[file].borrow_mut();
                 if listed.is_some_and(|size| slot.received + length as u64 > size) {
                     chunks.cancel();
-                    let reason = "the service sent more bytes than it listed".to_owned();
+                    let reason = t::bulk::too_many_bytes().to_owned();
                     return failed(file, Failure::Other(reason));
                 }
                 hasher.update(&bytes);
@@ -487,13 +488,13 @@ impl ZipRun {
             .map(|(part, state)| {
                 let name = part_file_name(&self.stem, part, count);
                 let (what, button) = match state {
-                    PartState::Waiting => ("waiting".to_owned(), PartButton::None),
-                    PartState::Ready => ("ready to save".to_owned(), PartButton::Save),
-                    PartState::Saving => ("being saved".to_owned(), PartButton::None),
-                    PartState::Saved => ("saved".to_owned(), PartButton::None),
-                    PartState::Failed(why) => (format!("not saved: {why}"), PartButton::Retry),
+                    PartState::Waiting => (t::bulk::waiting().to_owned(), PartButton::None),
+                    PartState::Ready => (t::bulk::part_ready().to_owned(), PartButton::Save),
+                    PartState::Saving => (t::bulk::part_saving().to_owned(), PartButton::None),
+                    PartState::Saved => (t::bulk::part_saved().to_owned(), PartButton::None),
+                    PartState::Failed(why) => (t::bulk::part_not_saved(why), PartButton::Retry),
                 };
-                (part, format!("{name}: {what}"), button)
+                (part, t::bulk::named(name, what), button)
             })
             .collect()
     }
@@ -576,10 +577,7 @@ pub fn ZipDownload(
             let first = match first {
                 Ok(saver) => saver,
                 Err(why) => {
-                    notice.set(Some(format!(
-                        "Could not start the zip: {why}. Nothing was downloaded. What works \
-                         instead: the script or the URL list below."
-                    )));
+                    notice.set(Some(t::bulk::zip_start_failed(why)));
                     return;
                 }
             };
@@ -625,10 +623,10 @@ pub fn ZipDownload(
         <div class="zip-download">
             <div class="folder-controls">
                 <button type="button" class="button" disabled=running on:click=start>
-                    "Download as .zip"
+                    {t::bulk::zip_start()}
                 </button>
                 <label class="parallel">
-                    "Part size (MB) "
+                    {t::bulk::zip_part_size()} " "
                     <input
                         type="number"
                         min="0"
@@ -645,19 +643,17 @@ pub fn ZipDownload(
                         let actions = run.queue.borrow_mut().cancel();
                         run.interrupt_all();
                         run.apply(actions);
-                    })>"Cancel"</button>
+                    })>{t::bulk::cancel()}</button>
                 </Show>
             </div>
             <p class="muted folder-hint">
-                "The browser saves the zip as it is written, with its real size; every file's MD5 is "
-                "checked as it arrives. A selection larger than the part size is saved as several zips, "
-                "each once you click for it (browsers ask before a page saves a second file)."
+                {t::bulk::zip_hint()}
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            <RunNotices run changed instead="the script or the URL list below, which fetch the files outside the browser." />
+            <RunNotices run changed instead=t::bulk::zip_instead() />
             <Show when=move || is(|_| true)>
                 <RunTotal run changed />
-                <ul class="zip-parts" aria-label="Zips">
+                <ul class="zip-parts" aria-label=t::bulk::zip_parts()>
                     {move || {
                         changed.track();
                         run.with(|r| r.as_ref().map(|r| r.part_lines())).unwrap_or_default()
@@ -672,8 +668,8 @@ pub fn ZipDownload(
                                     }
                                 };
                                 let label = match button {
-                                    PartButton::Save => format!("Save part {}", part + 1),
-                                    _ => format!("Retry part {}", part + 1),
+                                    PartButton::Save => t::bulk::zip_save_part(part + 1),
+                                    _ => t::bulk::zip_retry_part(part + 1),
                                 };
                                 view! {
                                     <li>

@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use explorer_logic::text::t;
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -42,7 +43,7 @@ fn field(target: &JsValue, name: &str) -> JsValue {
 fn call(target: &JsValue, name: &str, argument: &JsValue) -> Result<JsValue, String> {
     let method: Function = field(target, name)
         .dyn_into()
-        .map_err(|_| format!("this browser has no {name}"))?;
+        .map_err(|_| t::bulk::no_method(name))?;
     method.call1(target, argument).map_err(|e| describe(&e))
 }
 
@@ -77,10 +78,10 @@ pub fn can_stream_zip() -> bool {
 fn relative(path: &str) -> Result<String, String> {
     let document = web_sys::window()
         .and_then(|w| w.document())
-        .ok_or("no document")?;
+        .ok_or(t::bulk::no_document())?;
     let base = field(&document, "baseURI")
         .as_string()
-        .ok_or("no base address")?;
+        .ok_or(t::bulk::no_base())?;
     let base = base.split(['?', '#']).next().unwrap_or_default();
     let folder = &base[..base.rfind('/').map_or(base.len(), |i| i + 1)];
     Ok(format!("{folder}{path}"))
@@ -88,14 +89,14 @@ fn relative(path: &str) -> Result<String, String> {
 
 /// The app's worker, registered (once) and active.
 async fn worker() -> Result<JsValue, String> {
-    let container = service_workers().ok_or("this browser has no service workers here")?;
+    let container = service_workers().ok_or(t::bulk::no_workers_here())?;
     // Its scope is the folder it is in: the app's.
     let registering = call(&container, "register", &relative(WORKER)?.into())?;
     let registration =
         match within(START_LIMIT, JsFuture::from(Promise::resolve(&registering))).await {
             Some(Ok(registration)) => registration,
             Some(Err(error)) => return Err(describe(&error)),
-            None => return Err("its registration did not finish".into()),
+            None => return Err(t::bulk::worker_unregistered().into()),
         };
     for _ in 0..150 {
         let active = field(&registration, "active");
@@ -104,7 +105,7 @@ async fn worker() -> Result<JsValue, String> {
         }
         gloo_timers::future::sleep(Duration::from_millis(100)).await;
     }
-    Err("it did not become active".into())
+    Err(t::bulk::worker_inactive().into())
 }
 
 /// What the worker said about this zip so far.
@@ -137,10 +138,8 @@ impl ZipSaver {
     /// once the browser has asked for the bytes is the saver handed back: an error
     /// means nothing started.
     pub async fn open(name: &str, length: Option<u64>) -> Result<ZipSaver, String> {
-        let worker = worker()
-            .await
-            .map_err(|why| format!("the download worker could not start ({why})"))?;
-        let container = service_workers().ok_or("no service workers")?;
+        let worker = worker().await.map_err(t::bulk::worker_failed)?;
+        let container = service_workers().ok_or(t::bulk::no_workers())?;
         // Unique enough among this page's zips: the worker forgets each once answered.
         let id = format!("{:x}", (js_sys::Date::now() * 1000.0) as u64);
         let heard = Rc::new(RefCell::new(Heard {
@@ -176,14 +175,14 @@ impl ZipSaver {
                 let _ = call(&worker, "postMessage", &ping);
             })
         };
-        let window = web_sys::window().ok_or("no window")?;
+        let window = web_sys::window().ok_or(t::bulk::no_window())?;
         let ping = window
             .set_interval_with_callback_and_timeout_and_arguments_0(
                 on_ping.as_ref().unchecked_ref(),
                 PING_MS,
             )
             .map_err(|e| describe(&e))?;
-        let document = window.document().ok_or("no document")?;
+        let document = window.document().ok_or(t::bulk::no_document())?;
         let frame = document
             .create_element("iframe")
             .map_err(|e| describe(&e))?;
@@ -204,7 +203,7 @@ impl ZipSaver {
             &[("name", name.into()), ("length", length)],
         ))?;
         if !saver.wait(|h| h.ready).await {
-            return Err("the download worker did not answer".into());
+            return Err(t::bulk::worker_silent().into());
         }
         let address = relative(&format!(
             "{PREFIX}{}/{}",
@@ -212,15 +211,14 @@ impl ZipSaver {
             js_sys::encode_uri_component(name)
         ))?;
         let _ = saver.frame.set_attribute("hidden", "");
-        let _ = saver.frame.set_attribute("title", "zip download");
+        let _ = saver.frame.set_attribute("title", t::bulk::zip_frame());
         let _ = saver.frame.set_attribute("src", &address);
-        let body = document.body().ok_or("no page body")?;
+        let body = document.body().ok_or(t::bulk::no_body())?;
         body.append_child(&saver.frame).map_err(|e| describe(&e))?;
         if !saver.wait(|h| h.started).await {
-            saver.abort("the browser did not start the download");
-            return Err(
-                "the browser did not start the download (this site may not serve the download worker)".into(),
-            );
+            let why = t::bulk::not_started();
+            saver.abort(why);
+            return Err(why.into());
         }
         Ok(saver)
     }
@@ -262,7 +260,7 @@ impl ZipSaver {
     pub async fn write(&self, bytes: &[u8]) -> Result<(), String> {
         self.until(|h| h.credit > 0).await;
         if self.cancelled() {
-            return Err("the download was cancelled in the browser".into());
+            return Err(t::bulk::cancelled_in_browser().into());
         }
         self.heard.borrow_mut().credit -= 1;
         let chunk = Uint8Array::from(bytes);

@@ -4,6 +4,7 @@
 use download_api::{Download, ProductDownload};
 
 use crate::format_size;
+use crate::text::t;
 
 /// One file to fetch in bulk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,11 +63,12 @@ pub fn file_stem(title: &str) -> String {
 /// when any file failed or did not match its checksum.
 pub fn shell_script(title: &str, files: &[BulkFile]) -> String {
     let total: u64 = files.iter().filter_map(|f| f.size).sum();
+    let count = files.len();
     let mut script = format!(
         "#!/bin/sh\n\
          # {title}\n\
-         # {count} file(s), {size}. Made by Download Explorer.\n\
-         # Run it again to resume: complete files are skipped, partial ones continue.\n\
+         # {summary}\n\
+         # {resume}\n\
          set -u\n\
          \n\
          md5_of() {{\n\
@@ -77,24 +79,28 @@ pub fn shell_script(title: &str, files: &[BulkFile]) -> String {
          get() {{\n\
          \x20 url=$1 file=$2 want=$3\n\
          \x20 if [ -n \"$want\" ] && [ -f \"$file\" ] && [ \"$(md5_of \"$file\")\" = \"$want\" ]; then\n\
-         \x20   echo \"up to date: $file\"\n\
+         \x20   echo \"{up_to_date}\"\n\
          \x20   return 0\n\
          \x20 fi\n\
          \x20 if ! curl --fail --location --silent --show-error --retry 5 --retry-delay 3 \\\n\
          \x20     --continue-at - --output \"$file\" \"$url\"; then\n\
-         \x20   echo \"FAILED: $file\" >&2\n\
+         \x20   echo \"{failed}\" >&2\n\
          \x20   failed=$((failed + 1))\n\
          \x20 elif [ -n \"$want\" ] && [ \"$(md5_of \"$file\")\" != \"$want\" ]; then\n\
-         \x20   echo \"MD5 MISMATCH: $file (expected $want; delete it and run again)\" >&2\n\
+         \x20   echo \"{mismatch}\" >&2\n\
          \x20   failed=$((failed + 1))\n\
          \x20 else\n\
-         \x20   echo \"ok: $file\"\n\
+         \x20   echo \"{ok}\"\n\
          \x20 fi\n\
          }}\n\
          \n",
-        title = title.replace('\n', " "),
-        count = files.len(),
-        size = format_size(total),
+        title = one_line(title),
+        summary = one_line(&t::bulk::script_count(count, format_size(total))),
+        resume = one_line(t::bulk::script_resume()),
+        up_to_date = echoed(&t::bulk::script_up_to_date(var("file"))),
+        failed = echoed(&t::bulk::script_failed(var("file"))),
+        mismatch = echoed(&t::bulk::script_mismatch(var("file"), var("want"))),
+        ok = echoed(&t::bulk::script_ok(var("file"))),
     );
     for (index, file) in files.iter().enumerate() {
         script.push_str(&format!(
@@ -106,13 +112,45 @@ pub fn shell_script(title: &str, files: &[BulkFile]) -> String {
     }
     script.push_str(&format!(
         "\nif [ \"$failed\" -gt 0 ]; then\n\
-         \x20 echo \"$failed of {count} file(s) failed\" >&2\n\
+         \x20 echo \"{some_failed}\" >&2\n\
          \x20 exit 1\n\
          fi\n\
-         echo \"All {count} file(s) downloaded and checked.\"\n",
-        count = files.len()
+         echo \"{all_done}\"\n",
+        some_failed = echoed(&t::bulk::script_some_failed(count, var("failed"))),
+        all_done = echoed(&t::bulk::script_all_done(count)),
     ));
     script
+}
+
+/// Marks the shell variable `name` in a message for [`echoed`] (a message's own `$`
+/// is escaped; this one is not).
+fn var(name: &str) -> String {
+    format!("{VAR}{name}")
+}
+
+/// What stands for `$` of a shell variable in a message until [`echoed`].
+const VAR: char = '\u{1}';
+
+/// A message on one line inside `"…"` of `sh`: its `\`, `"`, `$` and backquotes
+/// escaped, and the variables [`var`] marked expanded.
+fn echoed(message: &str) -> String {
+    let mut text = String::with_capacity(message.len());
+    for c in one_line(message).chars() {
+        match c {
+            '\\' | '"' | '$' | '`' => {
+                text.push('\\');
+                text.push(c);
+            }
+            VAR => text.push('$'),
+            c => text.push(c),
+        }
+    }
+    text
+}
+
+/// `text` on one line (a script comment or an `echo` ends at a line's end).
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
 }
 
 /// The listed addresses, one per line (for `wget -i`, `aria2c -i` or a download manager).
@@ -212,5 +250,40 @@ mod tests {
             "data-package-0040046952--version-110012"
         );
         assert_eq!(file_stem("Café/x"), "caf--x");
+    }
+
+    #[test]
+    fn what_the_script_says_is_in_the_page_s_language_and_stays_in_its_quotes() {
+        let files = [file("u1", "a.zip", Some("m1")), file("u2", "b.zip", None)];
+        let english = shell_script("t", &files);
+        assert!(english.contains("# 2 file(s), 3.00 kB. Made by Download Explorer.\n"));
+        assert!(english.contains(
+            "echo \"MD5 MISMATCH: $file (expected $want; delete it and run again)\" >&2\n"
+        ));
+        assert!(english.contains("echo \"$failed of 2 file(s) failed\" >&2\n"));
+        crate::text::load(
+            crate::text::Language::Welsh,
+            include_str!("../../../../locales/cy.json"),
+        )
+        .expect("locales/cy.json loads");
+        let welsh = shell_script("t", &files);
+        crate::text::use_english();
+        assert!(
+            welsh.contains("# 2 ffeil, 3.00 kB. Gwnaed gan Download Explorer.\n"),
+            "{welsh}"
+        );
+        assert!(welsh.contains("echo \"yn gyfredol: $file\"\n"), "{welsh}");
+        assert!(
+            welsh.contains("echo \"Methodd $failed o'r 2 ffeil\" >&2\n"),
+            "{welsh}"
+        );
+        assert!(
+            welsh.contains("echo \"Mae'r ddwy ffeil wedi'u lawrlwytho a'u gwirio.\"\n"),
+            "{welsh}"
+        );
+        assert_eq!(
+            echoed(&format!("a \"$x\" `b` \\ {}", var("file"))),
+            r#"a \"\$x\" \`b\` \\ $file"#
+        );
     }
 }

@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::bulk::export::safe_name;
 use crate::format_size;
 use crate::service_error::ServiceError;
+use crate::text::t;
 
 /// The name of the report a bulk download writes into its folder (never "not listed").
 pub const REPORT_NAME: &str = "download-report.json";
@@ -125,14 +126,14 @@ impl Failure {
     /// What a user reads in the summary.
     pub fn describe(&self) -> String {
         match self {
-            Failure::Unreachable => "the service could not be reached".into(),
-            Failure::Dropped => "the connection dropped".into(),
-            Failure::Status { status: 429, .. } => "too many requests (429)".into(),
+            Failure::Unreachable => t::bulk::unreachable().into(),
+            Failure::Dropped => t::bulk::dropped().into(),
+            Failure::Status { status: 429, .. } => t::bulk::too_many_requests().into(),
             Failure::Status {
                 status: status @ (401 | 403),
                 ..
-            } => format!("the service refused it ({status}), even with a fresh link"),
-            Failure::Status { status, .. } => format!("the service answered {status}"),
+            } => t::bulk::refused(status),
+            Failure::Status { status, .. } => t::bulk::answered(status),
             Failure::Other(reason) => reason.clone(),
         }
     }
@@ -184,9 +185,7 @@ impl Answer<'_> {
         match self.status {
             200 => Ok(0),
             206 if self.content_range.and_then(content_range_start) == Some(from) => Ok(from),
-            206 => Err(Failure::Other(
-                "the service sent another part of the file than asked for".into(),
-            )),
+            206 => Err(Failure::Other(t::bulk::other_part().into())),
             status => Err(Failure::Status {
                 status,
                 retry_after: self.retry_after.and_then(|value| retry_after(value, now)),
@@ -608,21 +607,21 @@ impl Queue {
         let entry = &self.entries[file];
         let size = entry.listed.size;
         let (percent, text) = match &entry.state {
-            FileState::Waiting => (0, "waiting".into()),
-            FileState::Inspecting if self.mode == Mode::Zip => (0, "starting".into()),
-            FileState::Inspecting => (0, "looking in the folder".into()),
+            FileState::Waiting => (0, t::bulk::waiting().into()),
+            FileState::Inspecting if self.mode == Mode::Zip => (0, t::bulk::starting().into()),
+            FileState::Inspecting => (0, t::bulk::looking().into()),
             FileState::Fetching { done } => match size {
                 Some(size) => (
                     percent(*done, size),
-                    format!("{} of {}", format_size(*done), format_size(size)),
+                    t::bulk::done_of(format_size(*done), format_size(size)),
                 ),
                 None => (0, format_size(*done)),
             },
-            FileState::Backoff => (0, "retrying soon".into()),
-            FileState::Done(Outcome::Downloaded) => (100, "downloaded, MD5 checked".into()),
-            FileState::Done(Outcome::Skipped) => (100, "already there, skipped".into()),
-            FileState::Done(Outcome::Failed(reason)) => (0, format!("failed: {reason}")),
-            FileState::Done(Outcome::Cancelled) => (0, "cancelled".into()),
+            FileState::Backoff => (0, t::bulk::retrying().into()),
+            FileState::Done(Outcome::Downloaded) => (100, t::bulk::downloaded().into()),
+            FileState::Done(Outcome::Skipped) => (100, t::bulk::skipped().into()),
+            FileState::Done(Outcome::Failed(reason)) => (0, t::bulk::failed(reason)),
+            FileState::Done(Outcome::Cancelled) => (0, t::bulk::cancelled().into()),
         };
         FileProgress { percent, text }
     }
@@ -654,13 +653,13 @@ impl Queue {
     /// `40 MB of 100 MB, 2 MB/s, 30 s left`: the whole run, with its `rate` while it goes.
     pub fn total_text(&self, rate: &Rate) -> String {
         let (done, total) = self.bytes();
-        let mut text = format!("{} of {}", format_size(done), format_size(total));
+        let mut text = t::bulk::done_of(format_size(done), format_size(total));
         if !self.is_finished() {
             if let Some(speed) = rate.bytes_per_second() {
                 text += &format!(", {}/s", format_size(speed));
             }
             if let Some(left) = rate.seconds_left(total.saturating_sub(done)) {
-                text += &format!(", {} left", format_seconds(left));
+                text += &format!(", {}", t::bulk::time_left(format_seconds(left)));
             }
         }
         text
@@ -669,25 +668,22 @@ impl Queue {
     /// What a finished run says: how many files ended each way, and where the report is.
     pub fn summary_text(&self) -> String {
         let s = self.summary();
-        let mut text = format!(
-            "Done: {} downloaded, {} skipped, {} failed",
-            s.downloaded, s.skipped, s.failed
-        );
-        if s.cancelled > 0 {
-            text += &format!(", {} cancelled", s.cancelled);
-        }
+        let mut text = if s.cancelled > 0 {
+            t::bulk::summary_cancelled(s.cancelled, s.downloaded, s.failed, s.skipped)
+        } else {
+            t::bulk::summary(s.downloaded, s.failed, s.skipped)
+        };
         let mismatched = self.md5_mismatches();
         if !mismatched.is_empty() {
-            text += &format!(
-                ". MD5 differs from the listing for {}",
-                mismatched.join(", ")
-            );
+            text += " ";
+            text += &t::bulk::summary_mismatch(mismatched.join(", "));
         }
-        let place = match self.mode {
-            Mode::Folder => "in the folder",
-            Mode::Zip => "in each zip",
+        text += " ";
+        text += &match self.mode {
+            Mode::Folder => t::bulk::report_in_folder(REPORT_NAME),
+            Mode::Zip => t::bulk::report_in_zip(REPORT_NAME),
         };
-        text + &format!(". The report is {place} as {REPORT_NAME}.")
+        text
     }
 
     /// The names of the files given up because their md5 differed from the listing.
@@ -880,10 +876,7 @@ impl Queue {
         }
         let expected = entry.listed.md5.clone().unwrap_or_default();
         entry.bad_md5 = Some(md5.clone());
-        self.give_up(
-            file,
-            format!("MD5 differs from the listing: expected {expected}, got {md5}"),
-        )
+        self.give_up(file, t::bulk::md5_mismatch(md5, expected))
     }
 
     fn failed(&mut self, file: FileId, failure: Failure) -> Action {
@@ -893,9 +886,7 @@ impl Queue {
             self.stopped = true;
             self.entries[file].state = FileState::Waiting;
             return Action::Stop {
-                reason: "The first file could not be read from this page: the service's \
-                         files do not allow this site, or the service cannot be reached."
-                    .into(),
+                reason: t::bulk::first_unreachable().into(),
             };
         }
         let entry = &mut self.entries[file];
@@ -936,7 +927,7 @@ impl Queue {
             }
             _ => {
                 let tries = entry.failures + entry.paced_waits;
-                let reason = format!("{} ({})", failure.describe(), tries_text(tries));
+                let reason = t::bulk::tried(tries as usize, failure.describe());
                 self.give_up(file, reason)
             }
         }
@@ -946,14 +937,6 @@ impl Queue {
         let outcome = Outcome::Failed(reason);
         self.entries[file].state = FileState::Done(outcome.clone());
         Action::Report { file, outcome }
-    }
-}
-
-fn tries_text(tries: u32) -> String {
-    if tries == 1 {
-        "tried once".into()
-    } else {
-        format!("tried {tries} times")
     }
 }
 
@@ -1037,9 +1020,9 @@ pub fn percent(done: u64, total: u64) -> u64 {
 /// `75 s`, `4 min 10 s`, `2 h 5 min`: a time left for people.
 fn format_seconds(seconds: u64) -> String {
     match seconds {
-        0..60 => format!("{seconds} s"),
-        60..3600 => format!("{} min {} s", seconds / 60, seconds % 60),
-        _ => format!("{} h {} min", seconds / 3600, seconds % 3600 / 60),
+        0..60 => t::bulk::seconds(seconds),
+        60..3600 => t::bulk::minutes_seconds(seconds / 60, seconds % 60),
+        _ => t::bulk::hours_minutes(seconds / 3600, seconds % 3600 / 60),
     }
 }
 
@@ -1758,5 +1741,66 @@ mod tests {
         assert_eq!(q.restart(0..2), [inspect(0), inspect(1)]);
         assert_eq!(q.summary().failed, 0);
         assert_eq!(q.state(2), &FileState::Done(Outcome::Downloaded));
+    }
+
+    /// Runs `body` with the page in Welsh, back in English after (per thread).
+    fn in_welsh(body: impl FnOnce()) {
+        crate::text::load(
+            crate::text::Language::Welsh,
+            include_str!("../../../../locales/cy.json"),
+        )
+        .expect("locales/cy.json loads");
+        body();
+        crate::text::use_english();
+    }
+
+    #[test]
+    fn in_welsh_counts_of_tries_and_links_take_the_six_forms() {
+        in_welsh(|| {
+            let tried = |n| t::bulk::tried(n, "atebodd y gwasanaeth 503");
+            assert_eq!(tried(0), "atebodd y gwasanaeth 503 (heb geisio)");
+            assert_eq!(tried(1), "atebodd y gwasanaeth 503 (ceisiwyd unwaith)");
+            assert_eq!(tried(2), "atebodd y gwasanaeth 503 (ceisiwyd ddwywaith)");
+            assert_eq!(tried(3), "atebodd y gwasanaeth 503 (ceisiwyd 3 gwaith)");
+            assert_eq!(tried(6), "atebodd y gwasanaeth 503 (ceisiwyd 6 gwaith)");
+            assert_eq!(tried(20), "atebodd y gwasanaeth 503 (ceisiwyd 20 gwaith)");
+            assert_eq!(
+                tried(1_000_000),
+                "atebodd y gwasanaeth 503 (ceisiwyd 1,000,000 gwaith)"
+            );
+            let links = |n| t::bulk::one_by_one(n);
+            assert_eq!(links(0), "Fesul un (dim dolenni)");
+            assert_eq!(links(1), "Fesul un (1 ddolen)");
+            assert_eq!(links(2), "Fesul un (2 ddolen)");
+            assert_eq!(links(3), "Fesul un (3 dolen)");
+            assert_eq!(links(6), "Fesul un (6 dolen)");
+            assert_eq!(links(20), "Fesul un (20 dolen)");
+            assert_eq!(links(1_000_000), "Fesul un (1,000,000 dolen)");
+        });
+        assert_eq!(t::bulk::tried(1, "x"), "x (tried once)");
+        assert_eq!(t::bulk::tried(5, "x"), "x (tried 5 times)");
+        assert_eq!(t::bulk::one_by_one(1), "One by one (1 link)");
+        assert_eq!(t::bulk::one_by_one(1_000), "One by one (1,000 links)");
+    }
+
+    #[test]
+    fn in_welsh_a_run_says_where_each_file_is_and_how_it_ended() {
+        in_welsh(|| {
+            let mut q = three();
+            assert_eq!(q.progress(0).text, "yn aros");
+            probed(&mut q);
+            q.handle(Event::Chunk { file: 0, bytes: 4 });
+            assert_eq!(q.progress(0).text, "4 B o 10 B");
+            q.cancel();
+            q.handle(Event::Interrupted { file: 0 });
+            q.handle(Event::Interrupted { file: 1 });
+            assert_eq!(q.progress(2).text, "wedi'i chanslo");
+            assert_eq!(
+                q.summary_text(),
+                "Wedi gorffen: 0 wedi'u lawrlwytho, 0 wedi'u hepgor, 0 wedi methu, 3 wedi'u \
+                 canslo. Mae'r adroddiad yn y ffolder fel download-report.json."
+            );
+            assert_eq!(format_seconds(7_500), "2 awr 5 mun");
+        });
     }
 }

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::bulk::queue::{ListedFile, REPORT_NAME};
+use crate::text::t;
 
 /// A file the user picked, measured in the browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,8 +89,8 @@ fn differs(file: &ListedFile, picked: &Found) -> Option<Differs> {
         }),
         (None, Some(size)) if size != picked.size => Some(Differs {
             name: file.name.clone(),
-            expected: format!("{size} bytes"),
-            actual: format!("{} bytes", picked.size),
+            expected: t::bulk::bytes(size),
+            actual: t::bulk::bytes(picked.size),
         }),
         _ => None,
     }

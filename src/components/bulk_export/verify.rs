@@ -18,6 +18,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{File, FileList};
 
 use crate::components::virtual_list::BoxedList;
+use crate::components::{mark, with_elements};
 use crate::dropped::{files_of, take_dropped};
 use crate::fs_access::md5_of;
 
@@ -197,31 +198,16 @@ fn result_view(check: Check) -> AnyView {
     }
 }
 
-/// What stands for a value in a message until [`differs_line`] puts it in its element.
-const SLOT: char = '\u{1}';
-
 /// `a.zip listed <md5>, yours <md5>`, worded as the language has it: the name in bold,
 /// the two values as code.
 fn differs_line(name: &str, expected: &str, actual: &str) -> AnyView {
-    let slot = |which: char| format!("{SLOT}{which}");
-    let text = t::bulk::verify_differs_line(slot('a'), slot('e'), slot('n'));
-    let mut pieces = text.split(SLOT);
-    let first = pieces.next().unwrap_or_default().to_owned();
-    let rest = pieces
-        .map(|piece| {
-            let mut chars = piece.chars();
-            let which = chars.next();
-            let after = chars.as_str().to_owned();
-            let value = match which {
-                Some('n') => view! { <strong>{name.to_owned()}</strong> }.into_any(),
-                Some('e') => view! { <code>{expected.to_owned()}</code> }.into_any(),
-                Some('a') => view! { <code>{actual.to_owned()}</code> }.into_any(),
-                _ => ().into_any(),
-            };
-            view! { {value} {after} }
-        })
-        .collect_view();
-    view! { {first} {rest} }.into_any()
+    let text = t::bulk::verify_differs_line(mark(0), mark(1), mark(2));
+    with_elements(&text, |n| match n {
+        0 => view! { <code>{actual.to_owned()}</code> }.into_any(),
+        1 => view! { <code>{expected.to_owned()}</code> }.into_any(),
+        _ => view! { <strong>{name.to_owned()}</strong> }.into_any(),
+    })
+    .into_any()
 }
 
 /// File names, windowed in a box of their own.

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use download_api::{Area, GridSquare};
 use explorer_logic::product::grid_ref::GridPoint;
 use explorer_logic::product::selection::{Direction, neighbour};
-use explorer_logic::{Totals, counted, format_size};
+use explorer_logic::text::t;
+use explorer_logic::{Totals, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -134,7 +135,7 @@ pub fn AreaGrid(
     view! {
         <div class="area-grid">
             {has_chips.then(|| view! {
-                <div class="area-chips" role="group" aria-label="Whole areas">
+                <div class="area-chips" role="group" aria-label=t::product::whole_areas()>
                     {chip_views}
                 </div>
             })}
@@ -144,7 +145,7 @@ pub fn AreaGrid(
                 viewBox=format!("-10 -10 {} {}", 720, GRID_TOP_KM + 20)
                 role="listbox"
                 aria-multiselectable="true"
-                aria-label="100 km grid squares"
+                aria-label=t::product::grid_squares()
                 aria-describedby="grid-help"
                 on:keydown=on_keydown
             >
@@ -161,9 +162,9 @@ pub fn AreaGrid(
             })}
             <p id="grid-help" class="hint">
                 {match (has_squares, some_not_offered) {
-                    (true, true) => "Click squares to pick them, or use the arrow keys and Space. Hatched squares are not offered by this product.",
-                    (true, false) => "Click squares to pick them, or use the arrow keys and Space.",
-                    (false, _) => "This product is not split into grid squares.",
+                    (true, true) => t::product::grid_help_hatched(),
+                    (true, false) => t::product::grid_help(),
+                    (false, _) => t::product::grid_help_no_squares(),
                 }}
             </p>
         </div>
@@ -195,7 +196,7 @@ fn Square(
     // The name starts with the text the square shows (`SU 1.2 MB`), so what a voice
     // user reads off the map is what they can say.
     let label = move || match (enabled, is_selected.get(), total.get()) {
-        (false, _, _) => format!("{square}, not offered"),
+        (false, _, _) => t::product::square_not_offered(square),
         (true, true, Some(totals)) => picked_label(square, totals),
         _ => square.code().to_owned(),
     };
@@ -260,7 +261,7 @@ fn AreaChip(
     on_toggle: Callback<Area>,
 ) -> impl IntoView {
     let name = match &area {
-        Area::Gb => "All of Great Britain".to_owned(),
+        Area::Gb => t::product::all_of_gb().to_owned(),
         other => other.code().to_owned(),
     };
     let code = area.code().to_owned();
@@ -295,16 +296,13 @@ fn AreaChip(
 
 /// `SU 120 MB, 3 files`: the square's text first, then what it does not show.
 fn picked_label(square: GridSquare, totals: Totals) -> String {
-    let unknown = if totals.unsized_files > 0 {
-        ", some sizes unknown"
+    let files = t::product::files(totals.files);
+    let size = format_size(totals.bytes);
+    if totals.unsized_files > 0 {
+        t::product::square_picked_some_unknown(files, size, square)
     } else {
-        ""
-    };
-    format!(
-        "{square} {}, {}{unknown}",
-        format_size(totals.bytes),
-        counted(totals.files, "file", "files")
-    )
+        t::product::square_picked(files, size, square)
+    }
 }
 
 fn square_id(square: GridSquare) -> String {

@@ -1,5 +1,6 @@
 //! Copying a value to the clipboard.
 
+use explorer_logic::text::t;
 use leptos::prelude::*;
 
 /// A button that copies `text` to the clipboard and says so for a moment.
@@ -12,7 +13,7 @@ pub fn CopyButton(
     #[prop(into)]
     text: Signal<String>,
     /// What the button says, e.g. "Copy" or "Copy URLs".
-    #[prop(into, default = "Copy".into())]
+    #[prop(into, default = t::product::copy().into())]
     label: String,
     /// A tooltip saying more, e.g. "Copy every listed URL".
     #[prop(into, optional)]
@@ -25,7 +26,7 @@ pub fn CopyButton(
     let copy = move |_| copy_then(&text.get_untracked(), move |ok| copied.set(ok));
     view! {
         <button type="button" class="copy-button" title=title on:click=copy>
-            {move || if copied.get() { "Copied".to_owned() } else { label.clone() }}
+            {move || if copied.get() { t::product::copied().to_owned() } else { label.clone() }}
             {context.map(|context| view! { <span class="visually-hidden">{context}</span> })}
         </button>
     }

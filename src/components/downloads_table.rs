@@ -4,6 +4,7 @@
 use download_api::ProductDownload;
 use explorer_logic::format_size;
 use explorer_logic::listing::{Column, Listing, Order, RowKeys};
+use explorer_logic::text::t;
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -72,8 +73,8 @@ pub fn DownloadsTable(
     view! {
         <TableFilter
             id="downloads-filter"
-            label="Filter downloads"
-            placeholder="Name, area or format"
+            label=t::product::filter_downloads()
+            placeholder=t::product::filter_downloads_placeholder()
             filter
             shown=count
             total
@@ -87,12 +88,12 @@ pub fn DownloadsTable(
             >
                 <thead>
                     <tr aria-rowindex="1">
-                        <SortHeader column=Column::Name label="File" order />
-                        <SortHeader column=Column::Area label="Area" order />
-                        <SortHeader column=Column::Format label="Format" order />
-                        <SortHeader column=Column::Size label="Size" order class="num" />
+                        <SortHeader column=Column::Name label=t::product::column_file() order />
+                        <SortHeader column=Column::Area label=t::product::column_area() order />
+                        <SortHeader column=Column::Format label=t::product::format() order />
+                        <SortHeader column=Column::Size label=t::product::column_size() order class="num" />
                         <th scope="col">"MD5"</th>
-                        <th scope="col"><span class="visually-hidden">"Download"</span></th>
+                        <th scope="col"><span class="visually-hidden">{t::product::download()}</span></th>
                     </tr>
                 </thead>
                 <tbody
@@ -131,15 +132,15 @@ fn DownloadRow(
         subformat,
     } = download;
     let md5_cell = md5.map(|md5| {
-        let title = format!("Copy the MD5 of {file_name}");
+        let title = t::product::copy_md5_of(&file_name);
         view! {
             <code class="md5" title=md5.clone()>{short_md5(&md5)}</code>
             <button type="button" class="copy-button" title=title>
-                {move || if copied.get() == Some(index) { "Copied" } else { "Copy" }}
+                {move || if copied.get() == Some(index) { t::product::copied() } else { t::product::copy() }}
             </button>
         }
     });
-    let link_label = format!("Download {file_name}");
+    let link_label = t::product::download_file(&file_name);
     view! {
         <tr
             data-file=file_name.clone()
@@ -160,7 +161,7 @@ fn DownloadRow(
             <td class="md5-cell">{md5_cell}</td>
             <td>
                 <a class="button small secondary" href=url download=file_name.clone() aria-label=link_label>
-                    "Download"
+                    {t::product::download()}
                 </a>
             </td>
         </tr>

@@ -1,7 +1,8 @@
 use download_api::Download;
 use explorer_logic::listing::{Column, Listing, RowKeys, TableQuery};
+use explorer_logic::text::t;
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
-use explorer_logic::{Totals, counted, format_size};
+use explorer_logic::{Totals, format_size};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -100,7 +101,7 @@ pub fn FilesTable(
         let api = api.get_untracked();
         let (package_id, version_id) = (package_id.clone(), version_id.clone());
         let name = files.with_value(|f| f[index].file_name.clone());
-        status.set(Some(format!("Getting a download address for {name}…")));
+        status.set(Some(t::product::getting_address(&name)));
         leptos::task::spawn_local(async move {
             let result = api
                 .direct_download_url(&package_id, &version_id, &name)
@@ -110,7 +111,7 @@ pub fn FilesTable(
                     status.set(None);
                     start_download(&url, &name);
                 }
-                Err(error) => status.set(Some(format!("Could not download {name}: {error}"))),
+                Err(error) => status.set(Some(t::product::download_failed(&name, error))),
             }
         });
     };
@@ -118,7 +119,7 @@ pub fn FilesTable(
     let row = move |pos: usize, index: usize| {
         let file = files.with_value(|f| f[index].clone());
         let size = file.size.map(format_size).unwrap_or_else(|| "—".into());
-        let exact = file.size.map(|s| format!("{s} bytes")).unwrap_or_default();
+        let exact = file.size.map(t::product::bytes).unwrap_or_default();
         view! {
             <tr
                 data-pos=pos
@@ -131,7 +132,7 @@ pub fn FilesTable(
                         {file.file_name.clone()}
                     </a>
                 </td>
-                <td class="num" data-label="Size" title=exact>
+                <td class="num" data-label=t::product::column_size() title=exact>
                     {size}
                 </td>
                 <td class="md5" data-label="MD5">
@@ -142,16 +143,16 @@ pub fn FilesTable(
                                 " "
                                 <button type="button" class="copy-button">
                                     {move || {
-                                        if copied.get() == Some(index) { "Copied" } else { "Copy" }
+                                        if copied.get() == Some(index) { t::product::copied() } else { t::product::copy() }
                                     }}
                                     <span class="visually-hidden">
-                                        {format!(" the MD5 of {}", file.file_name)}
+                                        " " {t::product::the_md5_of(&file.file_name)}
                                     </span>
                                 </button>
                             }
                                 .into_any()
                         }
-                        None => view! { <span class="muted">"not given"</span> }.into_any(),
+                        None => view! { <span class="muted">{t::product::md5_not_given()}</span> }.into_any(),
                     }}
                 </td>
             </tr>
@@ -159,7 +160,7 @@ pub fn FilesTable(
     };
 
     let unknown = if total.unsized_files > 0 {
-        format!("{} of unknown size", total.unsized_files)
+        t::product::unknown_size(total.unsized_files)
     } else {
         String::new()
     };
@@ -178,8 +179,8 @@ pub fn FilesTable(
         }}
         <TableFilter
             id="files-filter"
-            label="Filter files"
-            placeholder="Part of a file name"
+            label=t::product::filter_files()
+            placeholder=t::product::filter_files_placeholder()
             filter
             shown=count
             total=total.files
@@ -194,8 +195,8 @@ pub fn FilesTable(
             >
                 <thead>
                     <tr aria-rowindex="1">
-                        <SortHeader column=Column::Name label="File" order />
-                        <SortHeader column=Column::Size label="Size" order class="num" />
+                        <SortHeader column=Column::Name label=t::product::column_file() order />
+                        <SortHeader column=Column::Size label=t::product::column_size() order class="num" />
                         <th scope="col">"MD5"</th>
                     </tr>
                 </thead>
@@ -216,9 +217,9 @@ pub fn FilesTable(
                 <tfoot>
                     <tr aria-rowindex=move || count.get() + 2>
                         <th scope="row" class="files-total">
-                            {counted(total.files, "file", "files")}
+                            {t::product::files(total.files)}
                         </th>
-                        <td class="num" title=format!("{} bytes", total.bytes)>
+                        <td class="num" title=t::product::bytes(total.bytes)>
                             {format_size(total.bytes)}
                         </td>
                         <td class="muted">{unknown}</td>

@@ -2,6 +2,7 @@
 //! In the lightbox the arrow keys move, Escape closes and focus goes back to the
 //! thumbnail that opened it.
 
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -27,7 +28,7 @@ pub fn ImageStrip(
         api.with(|api| id.with_value(|id| api.urls().image(id, index, large)))
     };
     let alt =
-        move |index: u32| name.with_value(|name| format!("{name}, image {} of {count}", index + 1));
+        move |index: u32| name.with_value(|name| t::product::image_alt(name, index + 1, count));
 
     let thumbnails = (0..count)
         .map(|index| {
@@ -37,7 +38,7 @@ pub fn ImageStrip(
                         type="button"
                         class="thumb"
                         id=thumb_id(index)
-                        aria-label=format!("Enlarge image {} of {count}", index + 1)
+                        aria-label=t::product::enlarge_image(index + 1, count)
                         on:click=move |_| {
                             opener.set_value(index);
                             open.set(Some(index));
@@ -91,7 +92,7 @@ pub fn ImageStrip(
     });
 
     view! {
-        <ul class="image-strip" aria-label="Images">
+        <ul class="image-strip" aria-label=t::product::images()>
             {thumbnails}
         </ul>
         <Show when=move || open.get().is_some()>
@@ -111,17 +112,17 @@ pub fn ImageStrip(
                         alt=move || open.get().map(alt).unwrap_or_default()
                     />
                     <div class="lightbox-bar">
-                        <button type="button" class="button secondary" aria-label="Previous image" on:click=move |_| step(-1)>
-                            "‹ Previous"
+                        <button type="button" class="button secondary" aria-label=t::product::previous_image() on:click=move |_| step(-1)>
+                            {t::product::previous()}
                         </button>
                         <span class="lightbox-count" aria-live="polite">
                             {move || open.get().map(|i| format!("{} / {count}", i + 1))}
                         </span>
-                        <button type="button" class="button secondary" aria-label="Next image" on:click=move |_| step(1)>
-                            "Next ›"
+                        <button type="button" class="button secondary" aria-label=t::product::next_image() on:click=move |_| step(1)>
+                            {t::product::next()}
                         </button>
                         <button type="button" class="button" node_ref=close_button on:click=move |_| close()>
-                            "Close"
+                            {t::product::close()}
                         </button>
                     </div>
                 </div>

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use explorer_logic::product::grid_ref::{GridPoint, GridRef};
 use explorer_logic::product::places::Gazetteer;
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -53,9 +54,7 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
             let reference = place.point.reference().unwrap_or_default();
             status.set(Some(format!("{} ({reference}). {message}", place.label())));
         }
-        None => status.set(Some(format!(
-            "No town or city called {typed} is known here."
-        ))),
+        None => status.set(Some(t::product::place_unknown(typed))),
     };
     let load = move || {
         if !matches!(places.get_untracked(), Places::NotAsked | Places::Failed) {
@@ -80,10 +79,7 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
                 None => {
                     places.set(Places::Failed);
                     pending.set(None);
-                    status.set(Some(
-                        "The list of places could not be loaded: try a grid reference instead."
-                            .to_owned(),
-                    ));
+                    status.set(Some(t::product::places_failed().to_owned()));
                 }
             }
         });
@@ -108,14 +104,14 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
         event.prevent_default();
         let typed = place_text.get_untracked();
         if typed.trim().is_empty() {
-            status.set(Some("Type the name of a town or city.".to_owned()));
+            status.set(Some(t::product::place_type_a_name().to_owned()));
             return;
         }
         match places.get_untracked() {
             Places::Ready(gazetteer) => find_place(&gazetteer, &typed),
             _ => {
                 pending.set(Some(typed));
-                status.set(Some("Loading the list of places…".to_owned()));
+                status.set(Some(t::product::places_loading().to_owned()));
                 load();
             }
         }
@@ -141,13 +137,13 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
     view! {
         <div class="place-finder">
             <form class="finder-form" on:submit=submit_place>
-                <label for="place-input">"Find a town or city"</label>
+                <label for="place-input">{t::product::place_label()}</label>
                 <div class="typed-row">
                     <input
                         id="place-input"
                         type="text"
                         list="place-options"
-                        placeholder="e.g. Southampton"
+                        placeholder=t::product::place_placeholder()
                         autocomplete="off"
                         on:focus=move |_| load()
                         bind:value=place_text
@@ -159,15 +155,15 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
                             children=|label| view! { <option value=label></option> }
                         />
                     </datalist>
-                    <button type="submit" class="button">"Find"</button>
+                    <button type="submit" class="button">{t::product::place_find()}</button>
                 </div>
             </form>
             <form class="finder-form" on:submit=submit_grid>
                 <CodeField
                     id="grid-ref-input"
-                    label="Grid reference"
-                    placeholder="e.g. SU 41 11 or 441000,111000"
-                    button="Go"
+                    label=t::product::grid_ref_label()
+                    placeholder=t::product::grid_ref_placeholder()
+                    button=t::product::grid_ref_go()
                     value=grid_text
                     problem=grid_problem
                     problem_id="grid-ref-problem"

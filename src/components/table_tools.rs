@@ -1,7 +1,7 @@
 //! The filter box and sortable column headers of the long files tables.
 
-use explorer_logic::counted;
 use explorer_logic::listing::{Column, Direction, Order};
+use explorer_logic::text::t;
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use leptos::prelude::*;
 
@@ -70,9 +70,9 @@ pub fn TableFilter(
                 {move || {
                     let (shown, total) = (shown.get(), total.get());
                     if shown == total {
-                        counted(total, "file", "files")
+                        t::product::files(total)
                     } else {
-                        format!("{shown} of {}", counted(total, "file", "files"))
+                        t::product::some_of_files(total, shown)
                     }
                 }}
             </p>
@@ -82,9 +82,9 @@ pub fn TableFilter(
                 class="button small secondary show-all"
                 aria-pressed=move || if show_all.get() { "true" } else { "false" }
                 on:click=move |_| show_all.update(|all| *all = !*all)
-                title="Every row in the page at once, to print or to find with the browser"
+                title=t::product::show_every_row_title()
             >
-                "Show every row"
+                {t::product::show_every_row()}
             </button>
             })}
         </div>

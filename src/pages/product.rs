@@ -11,6 +11,7 @@ use explorer_logic::product::selection::{
     AreaPicking, LIST_DEADLINE, ListError, Listing, Selection, TypedAreas, format_names,
     found_place, subformats,
 };
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
@@ -119,7 +120,7 @@ pub fn ProductPage() -> impl IntoView {
 fn ProductSkeleton() -> impl IntoView {
     view! {
         <div class="product-skeleton" role="status">
-            <span class="visually-hidden">"Loading the product…"</span>
+            <span class="visually-hidden">{t::product::loading()}</span>
             <div class="skeleton-line wide"></div>
             <div class="skeleton-line"></div>
             <div class="skeleton-block"></div>
@@ -133,19 +134,22 @@ fn ProductSkeleton() -> impl IntoView {
 fn ProductProblem(error: ServiceError, retry: Callback<()>) -> impl IntoView {
     let missing = error.status() == Some(404);
     let heading = if missing {
-        "Product not found"
+        t::product::not_found()
     } else {
-        "This product could not be loaded"
+        t::product::not_loaded()
     };
     // The service's links to its JSON catalogue are no way back for a person: the
-    // gallery is.
+    // gallery is. Found by its address: the links' labels are in the page's language.
+    let catalogue = error
+        .body()
+        .and_then(|body| body.download_catalogue_url.clone());
     let mut links = service_links(&error);
-    links.retain(|(label, _)| label != "Download catalogue");
+    links.retain(|(_, url)| Some(url) != catalogue.as_ref());
     let retry = (!missing).then_some(retry);
     view! {
         <h1>{heading}</h1>
         <ErrorPanel class="product-problem" title=error.title() message=error.plain_message() links retry>
-            <A href=Route::home().href() attr:class="button secondary">"Back to products"</A>
+            <A href=Route::home().href() attr:class="button secondary">{t::product::back_to_products()}</A>
         </ErrorPanel>
     }
 }
@@ -177,17 +181,17 @@ fn ProductView(product: Product, files: Memo<Files>, retry_list: Callback<()>) -
             {(!kinds.is_empty()).then(|| view! { <p class="eyebrow">{kinds}</p> })}
             <h1>{product.name.clone()}</h1>
             <p class="product-meta">
-                <span class="badge">"Version " {product.version.clone()}</span>
+                <span class="badge">{t::product::version(&product.version)}</span>
                 <code class="product-id">{product.id.clone()}</code>
                 {product.documentation_url.clone().map(|url| view! {
-                    <a href=url target="_blank" rel="noopener">"Documentation"</a>
+                    <a href=url target="_blank" rel="noopener">{t::product::documentation()}</a>
                 })}
             </p>
             <p class="description">{product.description.clone()}</p>
             {product.warning.clone().map(|warning| view! {
-                <p class="warning-banner" role="note"><strong>"Note: "</strong>{warning}</p>
+                <p class="warning-banner" role="note"><strong>{t::product::note()}</strong>" "{warning}</p>
             })}
-            <ul class="format-list" aria-label="Formats">{formats}</ul>
+            <ul class="format-list" aria-label=t::product::formats()>{formats}</ul>
         </header>
         {images}
         </div>
@@ -341,10 +345,10 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
                     let codes = unavailable.get();
                     (!codes.is_empty()).then(|| view! {
                         <p class="notice" role="status">
-                            "Not offered by this product, so not listed: " {codes.join(", ")} ". "
+                            {t::product::not_offered(codes.join(", "))} " "
                             <button type="button" class="link-button" on:click=move |_| {
                                 offered.with_value(|offered| state.update(|s| s.offered_only(offered)))
-                            }>"Remove them"</button>
+                            }>{t::product::remove_not_offered()}</button>
                         </p>
                     })
                 }}
@@ -355,7 +359,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
 
     view! {
         <section class="picker" aria-labelledby="picker-heading">
-            <h2 id="picker-heading">"Download"</h2>
+            <h2 id="picker-heading">{t::product::download_heading()}</h2>
             <div class="picker-layout" class:single=fixed>
                 {map_panel}
                 <div class="picker-results">
@@ -374,7 +378,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
                     }}
                     <Show when=move || !picked_any.get() && !listing.with(|l| matches!(l, Some(Err(_))))>
                         <div class="empty-state">
-                            <p><strong>"Pick one or more areas"</strong></p>
+                            <p><strong>{t::product::pick_areas()}</strong></p>
                             <p>{empty_hint}</p>
                         </div>
                     </Show>
@@ -382,7 +386,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
                         <DownloadsTable downloads />
                         <BulkExport files=Signal::derive(move || downloads.with(|d| as_downloads(d))) title=export_title />
                         <details class="queries">
-                            <summary>{move || format!("Service queries ({})", query_urls.with(Vec::len))}</summary>
+                            <summary>{move || t::product::queries(query_urls.with(Vec::len))}</summary>
                             <ul>
                                 <For
                                     each=move || query_urls.get()
@@ -391,7 +395,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
                                         <li>
                                             <span class="area-tag">{area}</span>
                                             <a class="query-url" href=url.clone() target="_blank" rel="noopener">{url.clone()}</a>
-                                            <CopyButton text=url label="Copy" title="Copy this query URL" />
+                                            <CopyButton text=url label=t::product::copy() title=t::product::copy_query() />
                                         </li>
                                     }
                                 />
@@ -409,7 +413,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
 fn FilesLoading() -> impl IntoView {
     view! {
         <div class="files-loading" role="status" aria-busy="true">
-            <p>"Getting the list of files from the service…"</p>
+            <p>{t::product::files_loading()}</p>
             <div class="skeleton-line wide"></div>
             <div class="skeleton-line wide"></div>
             <div class="skeleton-line wide"></div>
@@ -420,7 +424,7 @@ fn FilesLoading() -> impl IntoView {
 /// The one panel for a list of files that did not come.
 #[component]
 fn FilesProblem(error: ListError, retry: Callback<()>) -> impl IntoView {
-    let title = format!("The list of files did not come: {}", error.title());
+    let title = t::product::files_problem(error.title());
     view! { <ErrorPanel class="files-problem" title message=error.message() retry=Some(retry) /> }
 }
 
@@ -446,9 +450,9 @@ fn TypedAreasForm(offered: StoredValue<Vec<Area>>, state: SelectionState) -> imp
         <form class="typed-areas" on:submit=submit>
             <CodeField
                 id="typed-areas-input"
-                label="Add areas by code"
-                placeholder="e.g. SU, SZ"
-                button="Add"
+                label=t::product::typed_areas_label()
+                placeholder=t::product::typed_areas_placeholder()
+                button=t::product::typed_areas_add()
                 value=text
                 problem
                 problem_id="typed-areas-problem"
@@ -497,7 +501,7 @@ fn FormatChoosers(
     view! {
         <div class="format-choosers">
             <label>
-                <span>"Format"</span>
+                <span>{t::product::format()}</span>
                 <select
                     id="format-select"
                     prop:value=current_format
@@ -506,12 +510,12 @@ fn FormatChoosers(
                         formats.with_value(|f| state.update(|s| s.with_format(Some(value), f)));
                     }
                 >
-                    <option value="" selected=move || current_format().is_empty()>"All formats"</option>
+                    <option value="" selected=move || current_format().is_empty()>{t::product::all_formats()}</option>
                     {format_options}
                 </select>
             </label>
             <label class:hidden=move || subs.with(Vec::is_empty)>
-                <span>"Subformat"</span>
+                <span>{t::product::subformat()}</span>
                 <select
                     id="subformat-select"
                     prop:value=current_sub
@@ -521,7 +525,7 @@ fn FormatChoosers(
                         state.update(|s| s.with_subformat(Some(value)));
                     }
                 >
-                    <option value="">"All subformats"</option>
+                    <option value="">{t::product::all_subformats()}</option>
                     <For
                         each=move || subs.get()
                         key=|sub| sub.clone()

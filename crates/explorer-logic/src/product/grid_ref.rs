@@ -3,6 +3,8 @@
 
 use download_api::GridSquare;
 
+use crate::text::t;
+
 /// A point on the British National Grid, in metres from the false origin (the
 /// south-west corner of `SV`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,19 +120,15 @@ fn parse_metres(text: &str) -> Result<GridRef, GridRefError> {
 /// Why a grid reference could not be read, in words for the user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GridRefError {
-    #[error(
-        "Type a grid reference such as SU 41 11, or an easting and northing such as 441000,111000."
-    )]
+    #[error("{}", t::product::grid_ref_empty())]
     Empty,
-    #[error("This is not a grid reference: try SU 41 11, SU4111 or 441000,111000.")]
+    #[error("{}", t::product::grid_ref_not_understood())]
     NotUnderstood,
-    #[error("{0} is not one of Great Britain's 100 km squares.")]
+    #[error("{}", t::product::grid_ref_unknown_square(.0))]
     UnknownSquare(String),
-    #[error(
-        "A grid reference has as many digits for the easting as for the northing, e.g. SU 41 11."
-    )]
+    #[error("{}", t::product::grid_ref_odd_digits())]
     OddDigits,
-    #[error("That easting and northing is outside Great Britain's grid squares.")]
+    #[error("{}", t::product::grid_ref_outside())]
     OutsideGreatBritain,
 }
 

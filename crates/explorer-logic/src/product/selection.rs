@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use crate::product::grid_ref::GridPoint;
 use crate::service_error::ServiceError;
-use crate::{Totals, counted, format_size};
+use crate::text::t;
+use crate::{Totals, format_size};
 use download_api::{Area, DownloadsQuery, Format, GridSquare, ParseError, ProductDownload};
 use download_api::{encode_component, parse_query};
 
@@ -178,19 +179,16 @@ impl Selection {
     /// `3 files · 1.2 MB · 2 areas`, noting when some sizes are unknown.
     pub fn summary(&self, total: &Totals) -> String {
         if self.areas.is_empty() {
-            return "No areas picked yet.".to_owned();
+            return t::product::no_areas_picked().to_owned();
         }
-        let more = if total.unsized_files > 0 {
-            " (some sizes unknown)"
+        let files = t::product::files(total.files);
+        let size = format_size(total.bytes);
+        let areas = t::product::areas(self.areas.len());
+        if total.unsized_files > 0 {
+            t::product::summary_some_unknown(areas, files, size)
         } else {
-            ""
-        };
-        format!(
-            "{} · {} · {}{more}",
-            counted(total.files, "file", "files"),
-            format_size(total.bytes),
-            counted(self.areas.len(), "area", "areas"),
-        )
+            t::product::summary(areas, files, size)
+        }
     }
 
     /// The title of a bulk export of this choice:
@@ -203,7 +201,7 @@ impl Selection {
             .map(String::as_str)
             .collect();
         let format = if format.is_empty() {
-            "all formats".to_owned()
+            t::product::export_all_formats().to_owned()
         } else {
             format.join(" ")
         };
@@ -269,15 +267,14 @@ impl TypedAreas {
         };
         let mut sentences = Vec::new();
         if !known.is_empty() {
-            sentences.push(format!("This product is not offered for {}.", list(&known)));
+            sentences.push(t::product::not_offered_for(list(&known)));
         }
         if !unknown.is_empty() {
-            let noun = if unknown.len() == 1 {
-                "is not an area code"
+            sentences.push(if unknown.len() == 1 {
+                t::product::not_an_area_code(list(&unknown))
             } else {
-                "are not area codes"
-            };
-            sentences.push(format!("{} {noun} this product offers.", list(&unknown)));
+                t::product::not_area_codes(list(&unknown))
+            });
         }
         (!sentences.is_empty()).then(|| sentences.join(" "))
     }
@@ -358,7 +355,7 @@ pub const LIST_DEADLINE: Duration = Duration::from_secs(20);
 pub enum ListError {
     #[error(transparent)]
     Service(#[from] ServiceError),
-    #[error("The service did not send the list of files within {} seconds.", LIST_DEADLINE.as_secs())]
+    #[error("{}", t::product::list_too_slow(LIST_DEADLINE.as_secs() as usize))]
     TooSlow,
 }
 
@@ -367,7 +364,7 @@ impl ListError {
     pub fn title(&self) -> String {
         match self {
             ListError::Service(error) => error.title(),
-            ListError::TooSlow => "The service is slow to answer".to_owned(),
+            ListError::TooSlow => t::product::slow_title().to_owned(),
         }
     }
 
@@ -386,8 +383,8 @@ impl Selection {
     pub fn listing_summary(&self, listing: Option<Result<&Listing, &ListError>>) -> String {
         match listing {
             _ if self.areas.is_empty() => self.summary(&Totals::default()),
-            None => "Getting the list of files…".to_owned(),
-            Some(Err(_)) => "Files not listed".to_owned(),
+            None => t::product::listing_files().to_owned(),
+            Some(Err(_)) => t::product::files_not_listed().to_owned(),
             Some(Ok(listing)) => self.summary(&listing.total),
         }
     }
@@ -397,17 +394,14 @@ impl Selection {
 /// lies in, to pick when the product offers it, and what to tell the user.
 pub fn found_place(name: &str, point: GridPoint, offered: &[Area]) -> (Option<Area>, String) {
     let Some(square) = point.square() else {
-        return (
-            None,
-            format!("{name} is outside Great Britain's grid squares."),
-        );
+        return (None, t::product::place_outside(name));
     };
     let area = Area::Square(square);
     if offered.contains(&area) {
-        let told = format!("{name} is in {square}: {square} is picked.");
+        let told = t::product::place_picked(name, square);
         (Some(area), told)
     } else {
-        let told = format!("{name} is in {square}, which this product does not offer.");
+        let told = t::product::place_not_offered(name, square);
         (None, told)
     }
 }
@@ -449,10 +443,8 @@ impl AreaPicking {
     /// What to say of a product with one area only: it is the whole of it.
     pub fn whole_area(&self) -> Option<String> {
         match self {
-            AreaPicking::Fixed(Area::Gb) => {
-                Some("All of Great Britain (GB), the only area of this product.".to_owned())
-            }
-            AreaPicking::Fixed(area) => Some(format!("{area}, the only area of this product.")),
+            AreaPicking::Fixed(Area::Gb) => Some(t::product::only_area_gb().to_owned()),
+            AreaPicking::Fixed(area) => Some(t::product::only_area(area)),
             _ => None,
         }
     }
@@ -460,10 +452,8 @@ impl AreaPicking {
     /// What to say while nothing is picked.
     pub fn empty_hint(&self) -> &'static str {
         match self {
-            AreaPicking::Map => {
-                "Click squares on the map, find a place or grid reference, choose a whole area, or type codes such as SU, SZ."
-            }
-            _ => "Choose one of the areas above.",
+            AreaPicking::Map => t::product::hint_map(),
+            _ => t::product::hint_chips(),
         }
     }
 }
@@ -758,6 +748,59 @@ mod tests {
         assert_eq!(
             two.summary(&totals(3, 2_000_000, 1)),
             "3 files · 2.00 MB · 2 areas (some sizes unknown)"
+        );
+    }
+
+    #[test]
+    fn the_picker_speaks_welsh() {
+        /// English again when the test ends, passed or not (the language is per thread).
+        struct BackToEnglish;
+        impl Drop for BackToEnglish {
+            fn drop(&mut self) {
+                crate::text::use_english();
+            }
+        }
+        let welsh = include_str!("../../../../locales/cy.json");
+        crate::text::load(crate::text::Language::Welsh, welsh).expect("locales/cy.json loads");
+        let _english = BackToEnglish;
+        let totals = |files, bytes, unsized_files| Totals {
+            files,
+            bytes,
+            unsized_files,
+        };
+        let one = Selection::from_params(Some("SU"), None, None);
+        assert_eq!(
+            one.summary(&totals(0, 0, 0)),
+            "Dim ffeiliau · 0 B · 1 ardal"
+        );
+        let two = Selection::from_params(Some("SU,SZ"), None, None);
+        assert_eq!(
+            two.summary(&totals(3, 2_000_000, 1)),
+            "3 ffeil · 2.00 MB · 2 ardal (rhai meintiau'n anhysbys)"
+        );
+        let offered = areas(&["SU", "SZ"]);
+        assert_eq!(
+            TypedAreas::parse("su hp xx yy", &offered)
+                .problem()
+                .unwrap(),
+            "Nid yw'r cynnyrch hwn ar gael ar gyfer HP. \
+             Nid yw XX, YY yn godau ardal y mae'r cynnyrch hwn yn eu cynnig."
+        );
+        let southampton = GridPoint {
+            easting: 441_000,
+            northing: 111_000,
+        };
+        assert_eq!(
+            found_place("Southampton", southampton, &offered).1,
+            "Mae Southampton yn SU: mae SU wedi'i ddewis."
+        );
+        assert_eq!(
+            ListError::TooSlow.message(),
+            "Nid anfonodd y gwasanaeth y rhestr ffeiliau o fewn 20 eiliad."
+        );
+        assert_eq!(
+            crate::product::grid_ref::GridRefError::UnknownSquare("XX".into()).to_string(),
+            "Nid yw XX yn un o sgwariau 100 km Prydain Fawr."
         );
     }
 

@@ -18,5 +18,4 @@ pub mod versions;
 pub mod window;
 
 pub use size::format_size;
-pub use text::counted;
 pub use totals::Totals;

@@ -7,12 +7,10 @@
 //! read from its file when a page is shown in Welsh ([`load`]).
 
 mod catalogue;
-mod counted;
 mod date;
 mod language;
 
 pub use catalogue::{CatalogueError, Loader, current, group_digits, load, use_english};
-pub use counted::counted;
 pub use date::format_date;
 pub use language::{Language, PluralCategory, choose};
 

@@ -48,11 +48,11 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
         Some(found) => {
             let place = found.place;
             let message = on_found.run(Found {
-                name: place.name.clone(),
+                name: found.name().to_owned(),
                 point: place.point,
             });
             let reference = place.point.reference().unwrap_or_default();
-            status.set(Some(format!("{} ({reference}). {message}", place.label())));
+            status.set(Some(format!("{} ({reference}). {message}", found.label())));
         }
         None => status.set(Some(t::product::place_unknown(typed))),
     };

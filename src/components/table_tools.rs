@@ -1,7 +1,7 @@
 //! The filter box and sortable column headers of the long files tables.
 
 use explorer_logic::listing::{Column, Direction, Order};
-use explorer_logic::text::t;
+use explorer_logic::text::{group_digits, t};
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
 use leptos::prelude::*;
 
@@ -72,7 +72,7 @@ pub fn TableFilter(
                     if shown == total {
                         t::product::files(total)
                     } else {
-                        t::product::some_of_files(total, shown)
+                        t::product::some_of_files(total, group_digits(shown as u64))
                     }
                 }}
             </p>

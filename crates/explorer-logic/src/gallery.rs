@@ -11,7 +11,7 @@ use download_api::{Area, GridSquare, Product};
 use download_api::{encode_component, parse_query};
 
 use crate::listing::sort_positions;
-use crate::text::t;
+use crate::text::{group_digits, t};
 
 /// How the gallery orders products.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -328,7 +328,7 @@ pub fn result_summary(shown: usize, total: usize) -> String {
     if shown == total {
         t::gallery::products(total)
     } else {
-        t::gallery::some_of_products(total, shown)
+        t::gallery::some_of_products(total, group_digits(shown as u64))
     }
 }
 

@@ -243,20 +243,28 @@ impl Catalogue {
     }
 
     fn gallery_all(&self) -> Watch {
-        let all = format!("{} products", self.products);
-        Watch::text(&[&all, &self.name_prefix]).without(&format!(" of {all}"))
+        let all = counts(self.products, "products");
+        let mut watch = Watch::any_of(&all);
+        watch.text.push(self.name_prefix.clone());
+        for all in &all {
+            watch = watch.without(&format!(" of {all}"));
+        }
+        watch
     }
 
     fn version_all(&self, version: &DataPackageVersion) -> Watch {
-        let files = format!("{} files", version.downloads.len());
         let first = &version.downloads[0].file_name;
-        Watch::text(&[&files, first]).heading(&format!("Version {}", version.summary.id))
+        let mut watch = Watch::any_of(&counts(version.downloads.len(), "files"));
+        watch.text.push(first.clone());
+        watch.heading(&format!("Version {}", version.summary.id))
     }
 
     /// The load marks [`PROBE`] takes.
     fn watches(&self) -> Value {
         json!({
             "first demo name": Watch::any_of(&self.demo_names).json(),
+            "heading in English": Watch::text(&["Products"]).json(),
+            "heading in Welsh": Watch::text(&["Cynhyrchion"]).json(),
             "first name": Watch::text(&[&self.name_prefix]).json(),
             "gallery": self.gallery_all().json(),
             "first file": Watch::text(&[&self.latest.downloads[0].file_name]).json(),
@@ -295,12 +303,29 @@ fn common_prefix(names: &[&str]) -> String {
     first[..len].to_owned()
 }
 
+/// `count` things as either side writes it: the app groups digits (`1,000 files`), the
+/// plain-JS pages do not (`1000 files`).
+fn counts(count: usize, things: &str) -> Vec<String> {
+    let digits = count.to_string();
+    let mut grouped = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    vec![format!("{grouped} {things}"), format!("{digits} {things}")]
+}
+
 /// One run's figures for one side, by row label.
 type Figures = BTreeMap<&'static str, f64>;
 
 /// The table's rows, in order: label and unit.
 const ROWS: &[(&str, &str)] = &[
     ("slow 4G (demo catalogue): first product name", "ms"),
+    ("slow 4G: the heading's words shown", "ms"),
+    ("slow 4G in Welsh (?lang=cy): first product name", "ms"),
+    ("slow 4G in Welsh: the heading's words shown", "ms"),
     ("first load over the wire: html+js+wasm+css", "kB"),
     ("first load over the wire: wasm", "kB"),
     ("1,000 products: first name shown", "ms"),
@@ -361,6 +386,9 @@ async fn main() {
         for side in order {
             let started = Instant::now();
             let mut figures = slow_first_load(&catalogue, side).await;
+            if side == Side::App {
+                figures.extend(slow_first_load_in_welsh(&catalogue).await);
+            }
             figures.extend(at_scale(&catalogue, side, &Profiler(None)).await);
             println!(
                 "run {} {side:?}: {:.0} s",
@@ -496,6 +524,10 @@ async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
     .await;
     h.goto(catalogue.gallery_path(side)).await;
     let first = mark(&h, "first demo name").await;
+    let words = match side {
+        Side::App => Some(mark(&h, "heading in English").await),
+        Side::Plain => None,
+    };
     // Whatever loads on idle after the first content counts too.
     tokio::time::sleep(Duration::from_secs(3)).await;
     let bytes = h
@@ -508,13 +540,38 @@ async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
         .await;
     let bytes: (f64, f64) = serde_json::from_value(bytes).expect("byte counts");
     h.stop().await;
-    Figures::from([
+    let mut figures = Figures::from([
         ("slow 4G (demo catalogue): first product name", first),
         (
             "first load over the wire: html+js+wasm+css",
             bytes.0 / 1000.0,
         ),
         ("first load over the wire: wasm", bytes.1 / 1000.0),
+    ]);
+    if let Some(words) = words {
+        figures.insert("slow 4G: the heading's words shown", words);
+    }
+    figures
+}
+
+/// The app's slow-4G first load in Welsh, as a Welsh visitor meets it: the product
+/// names and the heading's words in Welsh (its messages come beside the code).
+async fn slow_first_load_in_welsh(catalogue: &Catalogue) -> Figures {
+    let h = open(catalogue, &catalogue.demo, Side::App).await;
+    h.slow_4g().await;
+    cdp(
+        &h,
+        "Network.setExtraHTTPHeaders",
+        json!({ "headers": { "Accept-Encoding": "br" } }),
+    )
+    .await;
+    h.goto("/?lang=cy").await;
+    let first = mark(&h, "first demo name").await;
+    let words = mark(&h, "heading in Welsh").await;
+    h.stop().await;
+    Figures::from([
+        ("slow 4G in Welsh (?lang=cy): first product name", first),
+        ("slow 4G in Welsh: the heading's words shown", words),
     ])
 }
 

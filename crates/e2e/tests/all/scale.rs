@@ -312,7 +312,7 @@ async fn ten_thousand_files_filter_and_sort_by_size() {
             .text()
             .await
             .unwrap()
-            .contains("10 of 10000 files")
+            .contains("10 of 10,000 files")
     );
 
     // Cleared, then sorted by size: the largest file first.
@@ -383,7 +383,7 @@ async fn a_gallery_of_a_thousand_products_is_windowed_and_searchable() {
     record_most(&h, cards).await;
     h.goto("/").await;
     h.find(cards).await;
-    assert_eq!(h.text(".result-count").await, "1000 products");
+    assert_eq!(h.text(".result-count").await, "1,000 products");
     let shown = count(&h, cards).await;
     assert!(
         (1..=MOST_ROWS).contains(&shown),
@@ -590,7 +590,7 @@ async fn measure(web_root: &str) -> Figures {
     .await;
     search.send_keys(Key::Control + "a").await.expect("select");
     search.send_keys(Key::Backspace).await.expect("widen");
-    h.wait_for_js("document.querySelector('.result-count').textContent === '1000 products'")
+    h.wait_for_js("document.querySelector('.result-count').textContent === '1,000 products'")
         .await;
     f.search_longest_task_ms = longest(&h).await;
     reset_longest(&h).await;

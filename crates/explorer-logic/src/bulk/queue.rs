@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::bulk::export::safe_name;
 use crate::format_size;
 use crate::service_error::ServiceError;
-use crate::text::t;
+use crate::text::{group_digits, t};
 
 /// The name of the report a bulk download writes into its folder (never "not listed").
 pub const REPORT_NAME: &str = "download-report.json";
@@ -669,9 +669,18 @@ impl Queue {
     pub fn summary_text(&self) -> String {
         let s = self.summary();
         let mut text = if s.cancelled > 0 {
-            t::bulk::summary_cancelled(s.cancelled, s.downloaded, s.failed, s.skipped)
+            t::bulk::summary_cancelled(
+                group_digits(s.cancelled as u64),
+                group_digits(s.downloaded as u64),
+                group_digits(s.failed as u64),
+                group_digits(s.skipped as u64),
+            )
         } else {
-            t::bulk::summary(s.downloaded, s.failed, s.skipped)
+            t::bulk::summary(
+                group_digits(s.downloaded as u64),
+                group_digits(s.failed as u64),
+                group_digits(s.skipped as u64),
+            )
         };
         let mismatched = self.md5_mismatches();
         if !mismatched.is_empty() {

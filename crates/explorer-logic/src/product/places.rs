@@ -5,6 +5,7 @@
 use serde::Deserialize;
 
 use crate::product::grid_ref::GridPoint;
+use crate::text::{Language, current, t};
 
 /// The gazetteer as shipped: where it comes from, and its places, largest first.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -66,15 +67,27 @@ pub struct PlaceMatch<'a> {
 }
 
 impl PlaceMatch<'_> {
-    /// The name as offered in the list: `Newport, Wales`, or for a place found by its
-    /// Welsh name, that name with the English one after it, `Casnewydd (Newport), Wales`.
+    /// The name as offered in the list: the name that matched first, so the browser's
+    /// list keeps it as typed, then the other name where the place has one and it
+    /// helps (`Casnewydd (Newport), Wales`; on a Welsh page `Newport (Casnewydd),
+    /// Cymru`), then the country in the page's language.
     pub fn label(&self) -> String {
-        match (&self.place.welsh_name, self.welsh) {
-            (Some(welsh), true) => {
-                format!("{welsh} ({}), {}", self.place.name, self.place.country)
+        let place = self.place;
+        let country = place.country_name();
+        match (&place.welsh_name, self.welsh) {
+            (Some(welsh), true) => format!("{welsh} ({}), {country}", place.name),
+            (Some(welsh), false) if current() == Language::Welsh => {
+                format!("{} ({welsh}), {country}", place.name)
             }
-            _ => self.place.label(),
+            _ => format!("{}, {country}", place.name),
         }
+    }
+
+    /// The name to show on the map: the Welsh one when it was typed or the page is in
+    /// Welsh (and the place has one), else the English one.
+    pub fn name(&self) -> &str {
+        self.place
+            .name_in(self.welsh || current() == Language::Welsh)
     }
 }
 
@@ -145,9 +158,14 @@ impl Gazetteer {
 }
 
 impl Place {
-    /// `Newport, Wales`: the English name as offered in the list.
-    pub fn label(&self) -> String {
-        format!("{}, {}", self.name, self.country)
+    /// The place's country in the page's language (`Wales`, `Cymru`).
+    pub fn country_name(&self) -> &str {
+        match self.country.as_str() {
+            "England" => t::product::country_england(),
+            "Scotland" => t::product::country_scotland(),
+            "Wales" => t::product::country_wales(),
+            other => other,
+        }
     }
 
     /// The name to show in Welsh (`welsh`) or English: the Welsh name where the place
@@ -333,6 +351,32 @@ mod tests {
         assert_eq!(g.places[1].name_in(false), "Cardiff");
         assert_eq!(g.places[0].name_in(true), "London");
         assert_eq!(g.places[0].name_in(false), "London");
+    }
+
+    #[test]
+    fn a_welsh_page_gives_countries_and_map_names_in_welsh() {
+        let g = gazetteer();
+        crate::text::load(Language::Welsh, include_str!("../../../../locales/cy.json")).unwrap();
+        let cardiff = g.best("Cardiff").unwrap();
+        let london = g.best("London").unwrap();
+        let labels = (
+            cardiff.label(),
+            cardiff.name(),
+            london.label(),
+            london.name(),
+        );
+        crate::text::use_english();
+        assert_eq!(
+            labels,
+            (
+                "Cardiff (Caerdydd), Cymru".to_owned(),
+                "Caerdydd",
+                "London, Lloegr".to_owned(),
+                "London"
+            )
+        );
+        assert_eq!(cardiff.label(), "Cardiff, Wales");
+        assert_eq!(cardiff.name(), "Cardiff");
     }
 
     /// The shipped `public/places.json` (made by `tools/places`) gives the known answers.

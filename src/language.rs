@@ -13,11 +13,9 @@ const REMEMBERED: &str = "download-explorer.lang";
 /// The query parameter that picks a language on any address.
 pub const PARAMETER: &str = "lang";
 
-/// The promise index.html's script leaves on `window` with the Welsh file, parsed.
+/// The promise index.html's script leaves on `window` with the Welsh file, read and
+/// flattened: `{ names: "part.key\n…", messages: [text, or its six plural forms] }`.
 const PREFETCHED: &str = "__downloadExplorerMessages";
-
-/// The plural categories a catalogue's forms may have (CLDR's).
-const CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
 
 /// Settles the page's language and loads its messages. When Welsh was wanted and could
 /// not be loaded the page is in English, and the error says why.
@@ -50,8 +48,8 @@ pub async fn start() -> Result<(), CatalogueError> {
     }
     let loaded = match language {
         Language::English => Ok(()),
-        other => match catalogue(other).await {
-            Some(messages) => load(other, &messages),
+        other => match prefetched().await {
+            Some(catalogue) => load(other, &catalogue),
             None => Err(CatalogueError::Unavailable(other.english_name())),
         },
     };
@@ -60,25 +58,6 @@ pub async fn start() -> Result<(), CatalogueError> {
         let _ = root.set_attribute("lang", shown.code());
     }
     loaded
-}
-
-/// The language's file parsed by the browser, as index.html's script fetched it, else
-/// fetched now.
-async fn catalogue(language: Language) -> Option<JsValue> {
-    if let Some(messages) = prefetched().await {
-        return Some(messages);
-    }
-    let address = crate::navigation::base_path().file(&format!("{}.json", language.code()));
-    // Revalidated: a file cached from an older build would not match this one.
-    let response = gloo_net::http::Request::get(&address)
-        .cache(web_sys::RequestCache::NoCache)
-        .send()
-        .await
-        .ok()?;
-    if !response.ok() {
-        return None;
-    }
-    js_sys::JSON::parse(&response.text().await.ok()?).ok()
 }
 
 /// What index.html's script fetched, taken once.
@@ -91,39 +70,22 @@ async fn prefetched() -> Option<JsValue> {
     wasm_bindgen_futures::JsFuture::from(promise).await.ok()
 }
 
-/// Gives every message in `language` from the parsed catalogue file `messages`, read
-/// in its order (explorer-logic's [`Loader`] checks it is this build's).
-fn load(language: Language, messages: &JsValue) -> Result<(), CatalogueError> {
-    let invalid = || CatalogueError::Invalid(language.english_name(), "not a catalogue".into());
-    let entries = |object: &JsValue| {
-        object
-            .dyn_ref::<js_sys::Object>()
-            .map(|object| js_sys::Object::entries(object).to_vec())
-            .ok_or_else(invalid)
-    };
+/// Gives every message in `language` from index.html's flattened `catalogue`
+/// (explorer-logic's [`Loader`] checks it is this build's).
+fn load(language: Language, catalogue: &JsValue) -> Result<(), CatalogueError> {
+    let field = |name: &str| js_sys::Reflect::get(catalogue, &name.into()).unwrap_or_default();
     let mut loader = Loader::new(language);
-    for part in entries(messages)? {
-        let part = js_sys::Array::from(&part);
-        let name = part.get(0).as_string().ok_or_else(invalid)?;
-        for message in entries(&part.get(1))? {
-            let message = js_sys::Array::from(&message);
-            let key = message.get(0).as_string().ok_or_else(invalid)?;
-            let value = message.get(1);
-            match value.as_string() {
-                Some(text) => loader.text(&name, &key, &text),
-                None => {
-                    let forms: Vec<(&str, String)> = CATEGORIES
-                        .into_iter()
-                        .filter_map(|category| {
-                            let form = js_sys::Reflect::get(&value, &category.into()).ok()?;
-                            Some((category, form.as_string()?))
-                        })
-                        .collect();
-                    let forms = forms
-                        .iter()
-                        .map(|(category, form)| (*category, form.as_str()));
-                    loader.plural(&name, &key, forms)?;
-                }
+    loader.names(&field("names").as_string().unwrap_or_default());
+    for message in js_sys::Array::from(&field("messages")).iter() {
+        match message.as_string() {
+            Some(text) => loader.text(&text),
+            None => {
+                let forms: [Option<String>; 6] = std::array::from_fn(|category| {
+                    js_sys::Reflect::get_u32(&message, category as u32)
+                        .ok()?
+                        .as_string()
+                });
+                loader.plural(forms.each_ref().map(Option::as_deref));
             }
         }
     }

@@ -60,24 +60,29 @@ pub enum CatalogueError {
 
 /// Reads `json` (the language's `locales/<code>.json`) and gives every message in
 /// `language` from now on. English needs no file: it is [`use_english`]. (The web app
-/// walks the browser's own `JSON.parse` with a [`Loader`] instead: the same checks,
-/// without a JSON reader in its first load.)
+/// has the browser read the file, index.html's script flattens it, and hands it to a
+/// [`Loader`]: the same checks, without a JSON reader in the app's first load.)
 pub fn load(language: Language, json: &str) -> Result<(), CatalogueError> {
-    let mut loader = Loader::new(language);
+    let mut file = FileWalk {
+        loader: Loader::new(language),
+        names: String::new(),
+    };
     let mut reader = serde_json::Deserializer::from_str(json);
-    (&mut loader)
+    (&mut file)
         .deserialize(&mut reader)
         .and_then(|()| reader.end())
         .map_err(|error| CatalogueError::Invalid(language.english_name(), error.to_string()))?;
+    let FileWalk { mut loader, names } = file;
+    loader.names(&names);
     loader.finish()
 }
 
-/// Takes a catalogue's messages in file order, then checks they are the ones this
-/// build has ([`Loader::finish`]).
+/// Takes a catalogue's messages in file order and their names, then checks they are
+/// the ones this build has ([`Loader::finish`]).
 #[derive(Debug)]
 pub struct Loader {
     language: Language,
-    /// The messages' names so far, hashed as the build hashed them.
+    /// The messages' names, hashed as the build hashed them.
     hash: u64,
     messages: Vec<Message>,
 }
@@ -92,40 +97,21 @@ impl Loader {
         }
     }
 
-    /// The next message's name: `part` and `key`.
-    fn name(&mut self, part: &str, key: &str) {
-        self.hash = [part.as_bytes(), b".", key.as_bytes(), b"\n"]
-            .into_iter()
-            .fold(self.hash, fnv);
+    /// The messages' names in order, a line each: `part.key\n`.
+    pub fn names(&mut self, names: &str) {
+        self.hash = fnv(self.hash, names.as_bytes());
     }
 
-    /// The next message, `part.key`, a text.
-    pub fn text(&mut self, part: &str, key: &str, text: &str) {
-        self.name(part, key);
+    /// The next message: a text.
+    pub fn text(&mut self, text: &str) {
         self.messages.push(Message::Text(leak(text)));
     }
 
-    /// The next message, `part.key`, a plural: its forms by category name (`"few"`).
-    /// An unknown category is an error.
-    pub fn plural<'a>(
-        &mut self,
-        part: &str,
-        key: &str,
-        forms: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<(), CatalogueError> {
-        self.name(part, key);
-        let mut by_category = [None; 6];
-        for (category, form) in forms {
-            let Some(category) = PluralCategory::from_name(category) else {
-                return Err(CatalogueError::Invalid(
-                    self.language.english_name(),
-                    format!("`{part}.{key}` has no plural category `{category}`"),
-                ));
-            };
-            by_category[category as usize] = Some(leak(form));
-        }
-        self.messages.push(Message::Plural(by_category));
-        Ok(())
+    /// The next message: a plural, its forms in [`PluralCategory`] order (`zero`,
+    /// `one`, `two`, `few`, `many`, `other`), `None` where the file has none.
+    pub fn plural(&mut self, forms: [Option<&str>; 6]) {
+        self.messages
+            .push(Message::Plural(forms.map(|form| form.map(leak))));
     }
 
     /// Gives every message in this catalogue's language from now on, if the messages
@@ -233,8 +219,13 @@ fn fnv(hash: u64, bytes: &[u8]) -> u64 {
 }
 
 /// A catalogue file read in order into a [`Loader`]: the parts, then each part's
-/// messages, each a text or an object of plural forms.
-impl<'de> DeserializeSeed<'de> for &mut Loader {
+/// messages, each a text or an object of plural forms; the names kept for the end.
+struct FileWalk {
+    loader: Loader,
+    names: String,
+}
+
+impl<'de> DeserializeSeed<'de> for &mut FileWalk {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -242,7 +233,7 @@ impl<'de> DeserializeSeed<'de> for &mut Loader {
     }
 }
 
-impl<'de> Visitor<'de> for &mut Loader {
+impl<'de> Visitor<'de> for &mut FileWalk {
     type Value = ();
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
@@ -251,7 +242,7 @@ impl<'de> Visitor<'de> for &mut Loader {
 
     fn visit_map<A: MapAccess<'de>>(self, mut parts: A) -> Result<(), A::Error> {
         while let Some(part) = parts.next_key::<String>()? {
-            parts.next_value_seed(Part { loader: self, part })?;
+            parts.next_value_seed(Part { file: self, part })?;
         }
         Ok(())
     }
@@ -259,7 +250,7 @@ impl<'de> Visitor<'de> for &mut Loader {
 
 /// One part's messages, in order.
 struct Part<'a> {
-    loader: &'a mut Loader,
+    file: &'a mut FileWalk,
     part: String,
 }
 
@@ -280,13 +271,22 @@ impl<'de> Visitor<'de> for Part<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut messages: A) -> Result<(), A::Error> {
         while let Some(key) = messages.next_key::<String>()? {
+            let file = &mut *self.file;
+            file.names.push_str(&format!("{}.{key}\n", self.part));
             match messages.next_value::<FileMessage>()? {
-                FileMessage::Text(text) => self.loader.text(&self.part, &key, &text),
+                FileMessage::Text(text) => file.loader.text(&text),
                 FileMessage::Plural(forms) => {
-                    let forms = forms.iter().map(|(c, f)| (c.as_str(), f.as_str()));
-                    self.loader
-                        .plural(&self.part, &key, forms)
-                        .map_err(de::Error::custom)?;
+                    let mut by_category = [None; 6];
+                    for (category, form) in &forms {
+                        let category = PluralCategory::from_name(category).ok_or_else(|| {
+                            de::Error::custom(format!(
+                                "`{}.{key}`: no plural category `{category}`",
+                                self.part
+                            ))
+                        })?;
+                        by_category[category as usize] = Some(form.as_str());
+                    }
+                    file.loader.plural(by_category);
                 }
             }
         }

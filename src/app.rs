@@ -23,10 +23,9 @@ use crate::pages::{Gallery, NotFound};
 /// How many frames to wait for a new page's heading before giving up on focusing it.
 const HEADING_WAIT_FRAMES: u32 = 600;
 
-/// The whole app. `service` is where the Download Service is at start;
-/// `language_failed` says why the page is in English when Welsh was asked for.
+/// The whole app. `service` is where the Download Service is at start.
 #[component]
-pub fn App(service: ServiceConfig, language_failed: Option<String>) -> impl IntoView {
+pub fn App(service: ServiceConfig) -> impl IntoView {
     let service = ServiceContext::provide(service);
     Session::provide(service);
     let base = base_path();
@@ -46,14 +45,6 @@ pub fn App(service: ServiceConfig, language_failed: Option<String>) -> impl Into
                 <SessionBadge />
                 <SessionReminder />
             </header>
-            {language_failed
-                .map(|reason| {
-                    view! {
-                        <p class="notice language-failed" role="status">
-                            {t::app::language_failed(reason)}
-                        </p>
-                    }
-                })}
             <main id="main" tabindex="-1">
                 <PageLoading is_routing />
                 <Routes fallback=NotFound>

@@ -4,22 +4,22 @@
 //! has usually fetched already, alongside the app's code. A page keeps its language:
 //! the switch is a link to the same address in the other language.
 
-use explorer_logic::text::{CatalogueError, Language, Loader, choose};
+use explorer_logic::text::{CatalogueError, Language, Loader, PARAMETER, choose};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Where the visitor's choice is kept (a preference, not a secret).
 const REMEMBERED: &str = "download-explorer.lang";
 
-/// The query parameter that picks a language on any address.
-pub const PARAMETER: &str = "lang";
-
 /// The promise index.html's script leaves on `window` with the Welsh file, read and
 /// flattened: `{ names: "part.key\n…", messages: [text, or its six plural forms] }`.
 const PREFETCHED: &str = "__downloadExplorerMessages";
 
+/// The element of index.html saying, in both languages, that Welsh could not be loaded.
+const FAILED_NOTICE: &str = "language-failed";
+
 /// Settles the page's language and loads its messages. When Welsh was wanted and could
-/// not be loaded the page is in English, and the error says why.
-pub async fn start() -> Result<(), CatalogueError> {
+/// not be loaded the page is in English, and index.html's notice says so (in both).
+pub async fn start() {
     let window = web_sys::window().expect("a window");
     let asked =
         web_sys::UrlSearchParams::new_with_str(&window.location().search().unwrap_or_default())
@@ -53,11 +53,16 @@ pub async fn start() -> Result<(), CatalogueError> {
             None => Err(CatalogueError::Unavailable(other.english_name())),
         },
     };
-    let shown = explorer_logic::text::current();
-    if let Some(root) = document_element() {
-        let _ = root.set_attribute("lang", shown.code());
+    let document = window.document().expect("a document");
+    if let Some(root) = document.document_element() {
+        let _ = root.set_attribute("lang", explorer_logic::text::current().code());
     }
-    loaded
+    if let Err(error) = loaded {
+        leptos::logging::warn!("{error}");
+        if let Some(notice) = document.get_element_by_id(FAILED_NOTICE) {
+            let _ = notice.remove_attribute("hidden");
+        }
+    }
 }
 
 /// What index.html's script fetched, taken once.
@@ -90,10 +95,6 @@ fn load(language: Language, catalogue: &JsValue) -> Result<(), CatalogueError> {
         }
     }
     loader.finish()
-}
-
-fn document_element() -> Option<web_sys::Element> {
-    web_sys::window()?.document()?.document_element()
 }
 
 thread_local! {

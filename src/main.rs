@@ -17,17 +17,8 @@ mod pages;
 fn main() {
     // Leptos sets up its executor in `mount_to_body`, so this first task uses the browser's.
     wasm_bindgen_futures::spawn_local(async {
-        let language = language::start().await;
-        if let Err(error) = &language {
-            leptos::logging::warn!("{error}");
-        }
-        let language_failed = language.err().map(|error| error.to_string());
+        language::start().await;
         let service = config::load().await;
-        leptos::mount::mount_to_body(move || {
-            app::App(app::AppProps {
-                service,
-                language_failed,
-            })
-        });
+        leptos::mount::mount_to_body(move || app::App(app::AppProps { service }));
     });
 }

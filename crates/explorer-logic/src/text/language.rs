@@ -111,6 +111,25 @@ pub fn choose<'a>(
         .unwrap_or(Language::English)
 }
 
+/// The query parameter that asks for a language on any address (`?lang=cy`).
+pub const PARAMETER: &str = "lang";
+
+/// `query` (without its `?`) asking for `language` instead of any language it asked
+/// for: the switch's link, which keeps the rest of the address.
+pub fn query_in(query: &str, language: Language) -> String {
+    let mut out = String::with_capacity(query.len() + 8);
+    for pair in query.split('&') {
+        if !pair.is_empty() && pair.split('=').next() != Some(PARAMETER) {
+            out.push_str(pair);
+            out.push('&');
+        }
+    }
+    out.push_str(PARAMETER);
+    out.push('=');
+    out.push_str(language.code());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use intl_pluralrules::{PluralCategory as Cldr, PluralRuleType, PluralRules};
@@ -144,6 +163,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_switch_keeps_the_query_and_asks_for_the_other_language() {
+        assert_eq!(query_in("", Language::Welsh), "lang=cy");
+        assert_eq!(
+            query_in("areas=SU,SZ", Language::Welsh),
+            "areas=SU,SZ&lang=cy"
+        );
+        assert_eq!(
+            query_in("lang=cy&q=road", Language::English),
+            "q=road&lang=en"
+        );
+        assert_eq!(
+            query_in("q=lang&language=x", Language::Welsh),
+            "q=lang&language=x&lang=cy"
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ mod language;
 
 pub use catalogue::{CatalogueError, Loader, current, group_digits, load, use_english};
 pub use date::format_date;
-pub use language::{Language, PluralCategory, choose};
+pub use language::{Language, PARAMETER, PluralCategory, choose, query_in};
 
 /// The messages: `t::gallery::heading()`, `t::gallery::shown(count)`.
 pub mod t {

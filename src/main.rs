@@ -15,9 +15,9 @@ mod navigation;
 mod pages;
 
 fn main() {
+    language::start();
     // Leptos sets up its executor in `mount_to_body`, so this first task uses the browser's.
     wasm_bindgen_futures::spawn_local(async {
-        language::start().await;
         let service = config::load().await;
         leptos::mount::mount_to_body(move || app::App(app::AppProps { service }));
     });

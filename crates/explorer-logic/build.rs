@@ -1,10 +1,10 @@
 //! Turns the message catalogues (`locales/en.json`, `locales/cy.json` at the
 //! repository's root) into `text::t`: one module per part of the app, one function per
-//! message, returning the English written here or the Welsh loaded at run time.
+//! message, holding its English and its Welsh (each build of the app keeps one).
 //!
 //! The build fails, naming the message, when the two catalogues do not have the same
-//! messages in the same order (the app reads the Welsh file in order, by position), when
-//! their placeholders differ, or when a plural has a category its language lacks.
+//! messages in the same order (so a translator reads them side by side), when their
+//! placeholders differ, or when a plural has a category its language lacks.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -40,8 +40,9 @@ fn main() {
     for (code, categories, catalogue) in &catalogues {
         check(code, categories, &messages, &flatten(catalogue));
     }
+    let (_, _, welsh) = &catalogues[1];
     let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("messages.rs");
-    fs::write(out, generate(english, &messages)).unwrap();
+    fs::write(out, generate(english, &flatten(welsh))).unwrap();
 }
 
 fn read(path: &Path) -> Map<String, Value> {
@@ -51,20 +52,8 @@ fn read(path: &Path) -> Map<String, Value> {
         .unwrap_or_else(|error| panic!("{} is not a JSON object: {error}", path.display()))
 }
 
-fn generate(english: &Map<String, Value>, messages: &[Message]) -> String {
+fn generate(english: &Map<String, Value>, welsh: &[Message]) -> String {
     let mut code = String::new();
-    let hash = messages.iter().fold(FNV_OFFSET, |hash, message| {
-        fnv(fnv(hash, message.name.as_bytes()), b"\n")
-    });
-    writeln!(code, "/// How many messages a catalogue has.").unwrap();
-    writeln!(code, "pub(crate) const COUNT: usize = {};", messages.len()).unwrap();
-    writeln!(
-        code,
-        "/// The messages' names in order, hashed: a Welsh file made for another build \
-         does not match."
-    )
-    .unwrap();
-    writeln!(code, "pub(crate) const NAMES_HASH: u64 = {hash:#x};").unwrap();
     let mut index = 0;
     for (part, keys) in english {
         assert!(
@@ -76,7 +65,7 @@ fn generate(english: &Map<String, Value>, messages: &[Message]) -> String {
         writeln!(code, "    #[allow(unused_imports)]").unwrap();
         writeln!(
             code,
-            "    use crate::text::catalogue::{{Arg, plural, text, fill}};"
+            "    use crate::text::catalogue::{{Arg, fill, plural, text}};"
         )
         .unwrap();
         for (key, value) in keys.as_object().unwrap() {
@@ -84,7 +73,7 @@ fn generate(english: &Map<String, Value>, messages: &[Message]) -> String {
                 is_identifier(key),
                 "`{part}.{key}` is not a valid key (a-z, 0-9, _)"
             );
-            code.push_str(&function(index, key, value));
+            code.push_str(&function(key, value, welsh[index].value));
             index += 1;
         }
         writeln!(code, "}}").unwrap();
@@ -93,7 +82,7 @@ fn generate(english: &Map<String, Value>, messages: &[Message]) -> String {
 }
 
 /// One message's function.
-fn function(index: usize, key: &str, value: &Value) -> String {
+fn function(key: &str, value: &Value, welsh: &Value) -> String {
     let name = identifier(key);
     let args = placeholders_of(value);
     let params: Vec<String> = args
@@ -127,11 +116,13 @@ fn function(index: usize, key: &str, value: &Value) -> String {
     let doc = doc.replace('\n', " ");
     match value {
         Value::String(text) if args.is_empty() => format!(
-            "    /// {doc}\n    pub fn {name}() -> &'static str {{\n        text({index}, {text:?})\n    }}\n"
+            "    /// {doc}\n    pub fn {name}() -> &'static str {{\n        text({text:?}, {:?})\n    }}\n",
+            welsh.as_str().unwrap_or(text)
         ),
         Value::String(text) => format!(
-            "    /// {doc}\n    pub fn {name}({}) -> String {{\n        fill({index}, {text:?}, &[{}])\n    }}\n",
+            "    /// {doc}\n    pub fn {name}({}) -> String {{\n        fill({text:?}, {:?}, &[{}])\n    }}\n",
             params.join(", "),
+            welsh.as_str().unwrap_or(text),
             pairs.join(", ")
         ),
         Value::Object(forms) => {
@@ -146,11 +137,21 @@ fn function(index: usize, key: &str, value: &Value) -> String {
                     .and_then(Value::as_str)
                     .unwrap_or_else(|| panic!("the plural `{key}` has no `other` form"))
             };
+            let welsh_forms: Vec<String> = ["zero", "one", "two", "few", "many", "other"]
+                .iter()
+                .map(
+                    |category| match welsh.get(category).and_then(Value::as_str) {
+                        Some(form) => format!("Some({form:?})"),
+                        None => "None".to_owned(),
+                    },
+                )
+                .collect();
             format!(
-                "    /// {doc}\n    pub fn {name}({}) -> String {{\n        plural({index}, count, [{:?}, {:?}], &[{}])\n    }}\n",
+                "    /// {doc}\n    pub fn {name}({}) -> String {{\n        plural(count, [{:?}, {:?}], [{}], &[{}])\n    }}\n",
                 params.join(", "),
                 form("one"),
                 form("other"),
+                welsh_forms.join(", "),
                 pairs.join(", ")
             )
         }
@@ -168,13 +169,4 @@ fn identifier(name: &str) -> String {
     } else {
         name.to_owned()
     }
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a, as `text::catalogue` computes it over the Welsh file's names.
-fn fnv(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
 }

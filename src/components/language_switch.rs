@@ -5,28 +5,27 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
 /// "Cymraeg" on an English page, "English" on a Welsh one. A full page load (the
-/// router leaves `rel="external"` links to the browser), which keeps the route and
-/// the selection: both are in the address.
+/// router leaves `rel="external"` links to the browser) of the other language's build,
+/// which keeps the route and the selection: both are in the address.
 #[component]
 pub fn LanguageSwitch() -> impl IntoView {
-    let other = current().other();
     let location = use_location();
     let href = move || {
-        format!(
-            "{}?{}",
-            location.pathname.read(),
-            query_in(&location.search.read(), other)
-        )
+        let query = query_in(&location.search.read(), current().other());
+        format!("{}?{query}", location.pathname.read())
     };
-    view! {
-        <a
-            class="language-switch"
-            href=href
-            hreflang=other.code()
-            lang=other.code()
-            rel="external"
-        >
-            {other.own_name()}
+    // Each build speaks one language, so the other one's name is written out.
+    #[cfg(not(feature = "welsh"))]
+    let switch = view! {
+        <a class="language-switch" href=href hreflang="cy" lang="cy" rel="external">
+            "Cymraeg"
         </a>
-    }
+    };
+    #[cfg(feature = "welsh")]
+    let switch = view! {
+        <a class="language-switch" href=href hreflang="en" lang="en" rel="external">
+            "English"
+        </a>
+    };
+    switch
 }

@@ -15,25 +15,25 @@ use crate::split;
 
 /// The standing goal for the gallery's first load (html + js + main wasm + css,
 /// brotli; the other pages' chunks load on demand). Not met: split by route it is
-/// about 223 kB, of which Leptos, its router and serde_json alone make about 107 kB
+/// about 227 kB, of which Leptos, its router and serde_json alone make about 107 kB
 /// (a bare app with a router, a fetch and a list, built the same way), so `cargo
 /// xtask test` reports the gap instead of failing.
 pub const GOAL_BYTES: u64 = 150_000;
 
 /// The most the first load may weigh today: the last measured size plus a small margin,
-/// so growth fails CI. Lower it whenever the app shrinks. 223.8 kB: 222.8 kB before the
-/// Content-Security-Policy `<meta>` (+0.5 kB: its script hashes do not compress) and the
-/// zip download (+0.5 kB in the main wasm: the bulk panel is shared by the product and
-/// version chunks, so wasm-split keeps its code in the main module).
-pub const LIMIT_BYTES: u64 = 224_000;
+/// so growth fails CI. Lower it whenever the app shrinks. 226.9 kB: 223.9 kB before
+/// English and Welsh, which may add at most 3 kB to an English first load (issue 22):
+/// every word from a message function (+1.5 kB: text that was static in the views is
+/// dynamic), the switch, and index.html's language script and its first view's Welsh.
+/// A Welsh page loads the Welsh build (`cy/`) instead, of the same size.
+pub const LIMIT_BYTES: u64 = 226_941;
 
 /// The files the server sends precompressed: the first load's and the chunks.
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 /// Data the product page fetches, precompressed too (places: 47 kB raw, about 10 kB
-/// brotli), the download worker a zip download registers, and the Welsh messages a
-/// Welsh page loads (none of them part of an English first load). Not `config.json`:
-/// deployers edit it in place, and a stale `.br` would win.
-const ON_DEMAND_DATA: [&str; 3] = ["places.json", "download-worker.js", "cy.json"];
+/// brotli), and the download worker a zip download registers (not part of the first
+/// load). Not `config.json`: deployers edit it in place, and a stale `.br` would win.
+const ON_DEMAND_DATA: [&str; 2] = ["places.json", "download-worker.js"];
 
 /// One file of the built app and its size raw, gzip'd and brotli'd.
 #[derive(Debug)]
@@ -90,7 +90,10 @@ fn precompress(dist: &Path) -> Result<Vec<FileSize>> {
         fs::write(with_suffix(&file, ".br"), &brotli)?;
         let name = file.strip_prefix(dist)?.display().to_string();
         sizes.push(FileSize {
-            first_load: !split::is_chunk(&name) && !is_on_demand_data(&file),
+            // The Welsh build (`cy/`) is a Welsh page's first load, not an English one's.
+            first_load: !split::is_chunk(&name)
+                && !is_on_demand_data(&file)
+                && !name.starts_with(&format!("{}/", split::WELSH_DIR)),
             name,
             raw: raw.len() as u64,
             gzip: gzip.len() as u64,

@@ -47,32 +47,55 @@ const WASM_FEATURES: [&str; 6] = [
     "--enable-multivalue",
 ];
 
-/// Builds the app split by route into `target.dist` (emptied first) for its public URL.
+/// Where in `dist` the Welsh build goes (index.html loads it for a Welsh page).
+pub const WELSH_DIR: &str = "cy";
+
+/// Builds the app split by route into `target.dist` (emptied first) for its public URL,
+/// once per language: English at the top, Welsh (the `welsh` feature) in [`WELSH_DIR`].
 pub fn build(target: &Target) -> Result {
     let dist = target.dist.as_path();
-    let work = target_dir().join("wasm-split");
-    let _ = fs::remove_dir_all(&work);
-    fs::create_dir_all(&work)?;
     let _ = fs::remove_dir_all(dist);
     fs::create_dir_all(dist)?;
+    let english = build_language(None, dist, target.names)?;
+    let welsh = build_language(Some("welsh"), &dist.join(WELSH_DIR), target.names)?;
+    write_html(dist, &target.public_url, &english, &welsh)
+}
 
-    let linked = compile()?;
+/// One language's build into `out`: its main js and wasm, the chunks and the link
+/// module, optimised and named by content. Returns the names it gave.
+fn build_language(
+    feature: Option<&str>,
+    out: &Path,
+    names: bool,
+) -> Result<BTreeMap<String, String>> {
+    let work = target_dir().join(format!(
+        "wasm-split{}",
+        feature.map_or(String::new(), |f| format!("-{f}"))
+    ));
+    let _ = fs::remove_dir_all(&work);
+    fs::create_dir_all(&work)?;
+    fs::create_dir_all(out)?;
+    let linked = compile(feature)?;
     split(&linked, &work)?;
-    bindgen(&work.join(format!("{APP}.wasm")), dist)?;
+    bindgen(&work.join(format!("{APP}.wasm")), out)?;
     for entry in fs::read_dir(&work)? {
         let path = entry?.path();
         let name = file_name(&path);
         if name == LINK_MODULE || (name.ends_with(".wasm") && name != format!("{APP}.wasm")) {
-            fs::copy(&path, dist.join(name))?;
+            fs::copy(&path, out.join(name))?;
         }
     }
-    optimize_all(&files_ending(dist, ".wasm")?, target.names)?;
-    let names = hash_names(dist)?;
-    write_html(dist, &target.public_url, &names)
+    optimize_all(&files_ending(out, ".wasm")?, names)?;
+    hash_names(out)
 }
 
-/// The linked wasm, with the relocations wasm-split reads.
-fn compile() -> Result<PathBuf> {
+/// The linked wasm, with the relocations wasm-split reads; with `feature` (`welsh`)
+/// besides `split`.
+fn compile(feature: Option<&str>) -> Result<PathBuf> {
+    let features = match feature {
+        Some(feature) => format!("split,{feature}"),
+        None => "split".to_owned(),
+    };
     // The link argument goes to this crate only (`cargo rustc`), so the dependencies
     // built for the same profile are reused.
     run(size_toolchain(&mut cargo()).args([
@@ -85,7 +108,7 @@ fn compile() -> Result<PathBuf> {
         "--bin",
         APP,
         "--features",
-        "split",
+        &features,
         "--",
         "-Clink-arg=--emit-relocs",
     ]))?;
@@ -258,7 +281,13 @@ fn rewrite_references(text: &str, names: &BTreeMap<String, String>) -> String {
 
 /// The page, from the project's `index.html` (which trunk also reads): its `data-trunk`
 /// links become what they stand for.
-fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -> Result {
+fn write_html(
+    dist: &Path,
+    public_url: &str,
+    english: &BTreeMap<String, String>,
+    welsh: &BTreeMap<String, String>,
+) -> Result {
+    let welsh_messages = welsh_messages()?;
     let source = fs::read_to_string(root().join("index.html"))
         .map_err(|error| format!("cannot read index.html: {error}"))?;
     let source = without_html_comments(&source);
@@ -288,7 +317,7 @@ fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -
                     let from = root().join(&href);
                     fs::copy(&from, dist.join(file_name(&from)))?;
                 }
-                Some("rust") => html.push_str(&start_script(names)?),
+                Some("rust") => html.push_str(&start_script(english, welsh)?),
                 other => {
                     return Err(format!(
                         "index.html: no split-build rule for <link data-trunk rel={other:?}>"
@@ -297,7 +326,7 @@ fn write_html(dist: &Path, public_url: &str, names: &BTreeMap<String, String>) -
                 }
             }
         } else {
-            html.push_str(line);
+            html.push_str(&with_welsh(line, &welsh_messages)?);
             html.push('\n');
         }
     }
@@ -326,29 +355,80 @@ fn without_html_comments(html: &str) -> String {
     kept
 }
 
-/// What starts the app: the js and the main wasm preloaded (both fetched while the
-/// page parses) and the module script that runs it. Relative addresses, so they
-/// follow the `<base href>` (the wasm's as a string, which `fetch` resolves against
-/// the page's base).
-fn start_script(names: &BTreeMap<String, String>) -> Result<String> {
-    let name = |old: &str| {
-        names
-            .get(old)
-            .ok_or_else(|| format!("the split build made no {old}"))
+/// What starts the app: the build of the page's language (`<html lang>`, which the
+/// page's first script set), its main wasm preloaded (fetched beside its js), and run.
+/// Relative addresses, so they follow the `<base href>` (the wasm's as a string, which
+/// `fetch` resolves against the page's base).
+fn start_script(
+    english: &BTreeMap<String, String>,
+    welsh: &BTreeMap<String, String>,
+) -> Result<String> {
+    let files = |names: &BTreeMap<String, String>, dir: &str| -> Result<String> {
+        let name = |old: &str| {
+            names
+                .get(old)
+                .map(|new| format!("{dir}{new}"))
+                .ok_or_else(|| format!("the split build made no {old}"))
+        };
+        // wasm-split's link module must exist too, though nothing preloads it: the main
+        // js imports it, and it arrives long before the wasm.
+        name(LINK_MODULE)?;
+        Ok(format!(
+            "[\"{}\", \"{}\"]",
+            name(&format!("{APP}.js"))?,
+            name(&format!("{APP}_bg.wasm"))?
+        ))
     };
-    let js = name(&format!("{APP}.js"))?;
-    let link = name(LINK_MODULE)?;
-    let wasm = name(&format!("{APP}_bg.wasm"))?;
+    let english = files(english, "")?;
+    let welsh = files(welsh, &format!("{WELSH_DIR}/"))?;
     Ok(format!(
-        r#"    <link rel="modulepreload" href="{js}" />
-    <link rel="modulepreload" href="{link}" />
-    <link rel="preload" href="{wasm}" as="fetch" type="application/wasm" crossorigin />
-    <script type="module">
-      import init from "./{js}";
-      init({{ module_or_path: "{wasm}" }});
+        r#"    <script type="module">
+      const [js, wasm] = document.documentElement.lang === "cy"
+        ? {welsh}
+        : {english};
+      document.head.append(Object.assign(document.createElement("link"), {{ href: wasm, rel: "preload", as: "fetch", crossOrigin: "" }}));
+      const {{ default: init }} = await import("./" + js);
+      init({{ module_or_path: wasm }});
     </script>
 "#
     ))
+}
+
+/// The Welsh of each message, by `part.key`, from `locales/cy.json`.
+fn welsh_messages() -> Result<serde_json::Map<String, serde_json::Value>> {
+    let text = fs::read_to_string(root().join("locales/cy.json"))?;
+    let catalogue: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text)?;
+    let mut messages = serde_json::Map::new();
+    for (part, keys) in catalogue {
+        if let serde_json::Value::Object(keys) = keys {
+            for (key, message) in keys {
+                messages.insert(format!("{part}.{key}"), message);
+            }
+        }
+    }
+    Ok(messages)
+}
+
+/// A line of index.html with its `data-text="part.key"` (the message a word is)
+/// replaced by that message's Welsh (`data-cy`), which the page's script puts in place
+/// on a Welsh page: the first view is in the page's language from its first frame.
+fn with_welsh(line: &str, welsh: &serde_json::Map<String, serde_json::Value>) -> Result<String> {
+    let Some(name) = attribute(line, "data-text") else {
+        return Ok(line.to_owned());
+    };
+    let message = welsh
+        .get(&name)
+        .and_then(serde_json::Value::as_str)
+        .ok_or_else(|| {
+            format!("index.html: data-text=\"{name}\" is no message of locales/cy.json")
+        })?;
+    let escaped = message
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let attribute = format!("data-text=\"{name}\"");
+    Ok(line.replacen(&attribute, &format!("data-cy=\"{escaped}\""), 1))
 }
 
 /// The value of `name="…"` in an html tag.

@@ -63,6 +63,11 @@
   });
 
   // Every WebAssembly.Memory the page instantiates (the split build's modules share one).
+  // The browser's languages as a visitor's settings give them (`["cy-GB", "en"]`).
+  if (config.languages) {
+    Object.defineProperty(navigator, "languages", { get: function () { return config.languages; } });
+  }
+
   if (config.wasmMemory) {
     window.__memories = new Set();
     ["instantiate", "instantiateStreaming"].forEach(function (name) {

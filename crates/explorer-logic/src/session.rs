@@ -372,11 +372,9 @@ mod tests {
         );
     }
 
-    const WELSH: &str = include_str!("../../../locales/cy.json");
-
     /// Runs `body` with the messages in Welsh, back in English after (per thread).
     fn in_welsh(body: impl FnOnce()) {
-        crate::text::load(crate::text::Language::Welsh, WELSH).expect("locales/cy.json loads");
+        crate::text::use_welsh();
         body();
         crate::text::use_english();
     }

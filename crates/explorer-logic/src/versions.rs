@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn package_counts_in_english_and_welsh() {
-        use crate::text::{Language, load, use_english};
+        use crate::text::{use_english, use_welsh};
         let counts = [0, 1, 2, 3, 6, 20, 1_000_000];
         let english = counts.map(t::packages::count);
         assert_eq!(
@@ -318,7 +318,7 @@ mod tests {
                 "1,000,000 data packages",
             ]
         );
-        load(Language::Welsh, include_str!("../../../locales/cy.json")).expect("cy.json");
+        use_welsh();
         let welsh = counts.map(t::packages::count);
         let before = [
             file("a.zip", Some(7), Some("aa")),

@@ -118,7 +118,7 @@ async fn the_html_shows_the_header_and_a_skeleton_before_the_code() {
     for part in [
         r#"<header class="site-header" data-boot>"#,
         "Download Explorer",
-        r#"<p class="boot-heading">Products</p>"#,
+        r#"<p class="boot-heading" data-cy="Cynhyrchion">Products</p>"#,
         "skeleton-card",
         "Loading products…",
     ] {

@@ -1754,11 +1754,7 @@ mod tests {
 
     /// Runs `body` with the page in Welsh, back in English after (per thread).
     fn in_welsh(body: impl FnOnce()) {
-        crate::text::load(
-            crate::text::Language::Welsh,
-            include_str!("../../../../locales/cy.json"),
-        )
-        .expect("locales/cy.json loads");
+        crate::text::use_welsh();
         body();
         crate::text::use_english();
     }

@@ -356,7 +356,7 @@ mod tests {
     #[test]
     fn a_welsh_page_gives_countries_and_map_names_in_welsh() {
         let g = gazetteer();
-        crate::text::load(Language::Welsh, include_str!("../../../../locales/cy.json")).unwrap();
+        crate::text::use_welsh();
         let cardiff = g.best("Cardiff").unwrap();
         let london = g.best("London").unwrap();
         let labels = (

@@ -27,14 +27,6 @@ impl Language {
         }
     }
 
-    /// The language's name in English, for messages to developers.
-    pub fn english_name(self) -> &'static str {
-        match self {
-            Language::English => "English",
-            Language::Welsh => "Welsh",
-        }
-    }
-
     /// The language of a BCP 47 tag: `cy`, `cy-GB`, `EN-us`; `None` for the others.
     pub fn from_tag(tag: &str) -> Option<Language> {
         let primary = tag.trim().split(['-', '_']).next()?;
@@ -94,21 +86,6 @@ impl PluralCategory {
             _ => return None,
         })
     }
-}
-
-/// The language a page is shown in: the address's `?lang=` first, then the choice the
-/// visitor made before, then the first of the browser's languages the app speaks, then
-/// English.
-pub fn choose<'a>(
-    asked: Option<&str>,
-    remembered: Option<&str>,
-    browser: impl IntoIterator<Item = &'a str>,
-) -> Language {
-    asked
-        .and_then(Language::from_tag)
-        .or_else(|| remembered.and_then(Language::from_tag))
-        .or_else(|| browser.into_iter().find_map(Language::from_tag))
-        .unwrap_or(Language::English)
 }
 
 /// The query parameter that asks for a language on any address (`?lang=cy`).
@@ -180,27 +157,5 @@ mod tests {
             query_in("q=lang&language=x", Language::Welsh),
             "q=lang&language=x&lang=cy"
         );
-    }
-
-    #[test]
-    fn the_address_beats_the_remembered_choice_which_beats_the_browser() {
-        assert_eq!(choose(Some("cy"), Some("en"), ["en-GB"]), Language::Welsh);
-        assert_eq!(choose(Some("en"), Some("cy"), ["cy"]), Language::English);
-        assert_eq!(choose(None, Some("cy"), ["en-GB"]), Language::Welsh);
-        assert_eq!(
-            choose(None, None, ["fr-FR", "cy-GB", "en"]),
-            Language::Welsh
-        );
-        assert_eq!(choose(None, None, ["en-US", "cy"]), Language::English);
-    }
-
-    #[test]
-    fn a_language_the_app_does_not_speak_falls_through_to_english() {
-        assert_eq!(
-            choose(Some("fr"), Some("de"), ["ga", "gd"]),
-            Language::English
-        );
-        assert_eq!(choose(Some(""), None, []), Language::English);
-        assert_eq!(choose(Some("xx"), None, ["CY"]), Language::Welsh);
     }
 }

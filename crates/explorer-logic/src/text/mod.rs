@@ -3,16 +3,18 @@
 //! The messages are in `locales/en.json` and `locales/cy.json` (at the repository's
 //! root; `docs/i18n.md` is the translators' guide). The build turns them into [`t`]:
 //! a module per part of the app and a function per message, so a message missing from
-//! either file, or a mistyped name, fails the build. English is compiled in; Welsh is
-//! read from its file when a page is shown in Welsh ([`load`]).
+//! either file, or a mistyped name, fails the build. The web app is built once per
+//! language (the `welsh` feature); index.html loads the build of the page's language.
 
 mod catalogue;
 mod date;
 mod language;
 
-pub use catalogue::{CatalogueError, Loader, current, group_digits, load, use_english};
+pub use catalogue::{current, group_digits};
+#[cfg(test)]
+pub use catalogue::{use_english, use_welsh};
 pub use date::format_date;
-pub use language::{Language, PARAMETER, PluralCategory, choose, query_in};
+pub use language::{Language, PARAMETER, PluralCategory, query_in};
 
 /// The messages: `t::gallery::heading()`, `t::gallery::shown(count)`.
 pub mod t {

@@ -1,12 +1,10 @@
-//! The catalogues as a person reads them: English compiled in, Welsh from its file.
+//! The catalogues as a person reads them, in English and in Welsh.
 
 use super::*;
 
-const WELSH: &str = include_str!("../../../../locales/cy.json");
-
 /// Runs `body` with the page in Welsh, back in English after (the language is per thread).
 fn in_welsh(body: impl FnOnce()) {
-    load(Language::Welsh, WELSH).expect("locales/cy.json loads");
+    use_welsh();
     body();
     use_english();
 }
@@ -53,26 +51,6 @@ fn welsh_replaces_every_message_and_english_comes_back() {
         t::card::preview_of("OS Open Roads"),
         "Preview of OS Open Roads"
     );
-}
-
-#[test]
-fn a_welsh_file_for_another_build_is_refused_and_english_stays() {
-    let renamed = WELSH.replacen("\"title\"", "\"heading\"", 1);
-    assert_eq!(
-        load(Language::Welsh, &renamed),
-        Err(CatalogueError::OtherVersion("Welsh"))
-    );
-    let short = r#"{"app": {"name": "Download Explorer"}}"#;
-    assert_eq!(
-        load(Language::Welsh, short),
-        Err(CatalogueError::OtherVersion("Welsh"))
-    );
-    assert!(matches!(
-        load(Language::Welsh, "<html>"),
-        Err(CatalogueError::Invalid("Welsh", _))
-    ));
-    assert_eq!(current(), Language::English);
-    assert_eq!(t::gallery::title(), "Products");
 }
 
 #[test]

@@ -238,9 +238,9 @@ async fn on_a_phone_the_files_and_packages_fit_the_screen() {
     axe::emulate(&h, PHONE, Scheme::Light).await;
     let fits = "document.documentElement.scrollWidth <= innerWidth";
     wait_for_value(&h, fits, "true").await;
-    // Dates stay whole: each on one line.
+    // Dates stay whole: each on one line (the text of its `<time>`).
     let wrapped = h
-        .js("return [...document.querySelectorAll('.packages-table .date')].filter(d => { const r = document.createRange(); r.selectNodeContents(d.querySelector('a') || d); return r.getClientRects().length > 1; }).length;")
+        .js("return [...document.querySelectorAll('.packages-table .date')].filter(d => { const r = document.createRange(); r.selectNodeContents(d.querySelector('time') || d); return r.getClientRects().length > 1; }).length;")
         .await;
     assert_eq!(wrapped, 0);
 

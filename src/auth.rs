@@ -397,7 +397,7 @@ pub fn RequireSignIn(children: ChildrenFn) -> impl IntoView {
                     replace: true,
                     ..NavigateOptions::default()
                 };
-                view! { <Redirect path=crate::language::keep_in(Route::login(&here.get_untracked()).path()) options /> }
+                view! { <Redirect path=Route::login(&here.get_untracked()).path() options /> }
             }
         >
             {children()}

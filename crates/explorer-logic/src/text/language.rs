@@ -1,4 +1,4 @@
-//! The languages the app speaks, which one a visitor gets, and their plural rules.
+//! The languages the app speaks, their plural rules, and the switch's address.
 
 /// A language of the app.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -8,31 +8,12 @@ pub enum Language {
 }
 
 impl Language {
-    /// Every language, English (the one compiled in) first.
-    pub const ALL: [Language; 2] = [Language::English, Language::Welsh];
-
     /// The BCP 47 code: `lang` attributes, `?lang=`, and the catalogue's file name.
     pub fn code(self) -> &'static str {
         match self {
             Language::English => "en",
             Language::Welsh => "cy",
         }
-    }
-
-    /// The language's name in itself, as a switch offers it.
-    pub fn own_name(self) -> &'static str {
-        match self {
-            Language::English => "English",
-            Language::Welsh => "Cymraeg",
-        }
-    }
-
-    /// The language of a BCP 47 tag: `cy`, `cy-GB`, `EN-us`; `None` for the others.
-    pub fn from_tag(tag: &str) -> Option<Language> {
-        let primary = tag.trim().split(['-', '_']).next()?;
-        Language::ALL
-            .into_iter()
-            .find(|language| primary.eq_ignore_ascii_case(language.code()))
     }
 
     /// The other language: what the switch offers.
@@ -71,21 +52,6 @@ pub enum PluralCategory {
     Few,
     Many,
     Other,
-}
-
-impl PluralCategory {
-    /// The category of a catalogue's form name (`"few"`).
-    pub fn from_name(name: &str) -> Option<PluralCategory> {
-        Some(match name {
-            "zero" => PluralCategory::Zero,
-            "one" => PluralCategory::One,
-            "two" => PluralCategory::Two,
-            "few" => PluralCategory::Few,
-            "many" => PluralCategory::Many,
-            "other" => PluralCategory::Other,
-            _ => return None,
-        })
-    }
 }
 
 /// The query parameter that asks for a language on any address (`?lang=cy`).

@@ -358,7 +358,8 @@ fn without_html_comments(html: &str) -> String {
 /// What starts the app: the build of the page's language (`<html lang>`, which the
 /// page's first script set), its main wasm preloaded (fetched beside its js), and run.
 /// Relative addresses, so they follow the `<base href>` (the wasm's as a string, which
-/// `fetch` resolves against the page's base).
+/// `fetch` resolves against the page's base; the js's made absolute first, as WebKit
+/// resolves a dynamic `import()` against the page's address, not its base).
 fn start_script(
     english: &BTreeMap<String, String>,
     welsh: &BTreeMap<String, String>,
@@ -387,7 +388,7 @@ fn start_script(
         ? {welsh}
         : {english};
       document.head.append(Object.assign(document.createElement("link"), {{ href: wasm, rel: "preload", as: "fetch", crossOrigin: "" }}));
-      const {{ default: init }} = await import("./" + js);
+      const {{ default: init }} = await import(new URL(js, document.baseURI).href);
       init({{ module_or_path: wasm }});
     </script>
 "#

@@ -263,8 +263,6 @@ impl Catalogue {
     fn watches(&self) -> Value {
         json!({
             "first demo name": Watch::any_of(&self.demo_names).json(),
-            "heading in English": Watch::text(&["Products"]).json(),
-            "heading in Welsh": Watch::text(&["Cynhyrchion"]).json(),
             "first name": Watch::text(&[&self.name_prefix]).json(),
             "gallery": self.gallery_all().json(),
             "first file": Watch::text(&[&self.latest.downloads[0].file_name]).json(),
@@ -323,9 +321,6 @@ type Figures = BTreeMap<&'static str, f64>;
 /// The table's rows, in order: label and unit.
 const ROWS: &[(&str, &str)] = &[
     ("slow 4G (demo catalogue): first product name", "ms"),
-    ("slow 4G: the heading's words shown", "ms"),
-    ("slow 4G in Welsh (?lang=cy): first product name", "ms"),
-    ("slow 4G in Welsh: the heading's words shown", "ms"),
     ("first load over the wire: html+js+wasm+css", "kB"),
     ("first load over the wire: wasm", "kB"),
     ("1,000 products: first name shown", "ms"),
@@ -386,9 +381,6 @@ async fn main() {
         for side in order {
             let started = Instant::now();
             let mut figures = slow_first_load(&catalogue, side).await;
-            if side == Side::App {
-                figures.extend(slow_first_load_in_welsh(&catalogue).await);
-            }
             figures.extend(at_scale(&catalogue, side, &Profiler(None)).await);
             println!(
                 "run {} {side:?}: {:.0} s",
@@ -524,10 +516,6 @@ async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
     .await;
     h.goto(catalogue.gallery_path(side)).await;
     let first = mark(&h, "first demo name").await;
-    let words = match side {
-        Side::App => Some(mark(&h, "heading in English").await),
-        Side::Plain => None,
-    };
     // Whatever loads on idle after the first content counts too.
     tokio::time::sleep(Duration::from_secs(3)).await;
     let bytes = h
@@ -540,38 +528,13 @@ async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
         .await;
     let bytes: (f64, f64) = serde_json::from_value(bytes).expect("byte counts");
     h.stop().await;
-    let mut figures = Figures::from([
+    Figures::from([
         ("slow 4G (demo catalogue): first product name", first),
         (
             "first load over the wire: html+js+wasm+css",
             bytes.0 / 1000.0,
         ),
         ("first load over the wire: wasm", bytes.1 / 1000.0),
-    ]);
-    if let Some(words) = words {
-        figures.insert("slow 4G: the heading's words shown", words);
-    }
-    figures
-}
-
-/// The app's slow-4G first load in Welsh, as a Welsh visitor meets it: the product
-/// names and the heading's words in Welsh (its messages come beside the code).
-async fn slow_first_load_in_welsh(catalogue: &Catalogue) -> Figures {
-    let h = open(catalogue, &catalogue.demo, Side::App).await;
-    h.slow_4g().await;
-    cdp(
-        &h,
-        "Network.setExtraHTTPHeaders",
-        json!({ "headers": { "Accept-Encoding": "br" } }),
-    )
-    .await;
-    h.goto("/?lang=cy").await;
-    let first = mark(&h, "first demo name").await;
-    let words = mark(&h, "heading in Welsh").await;
-    h.stop().await;
-    Figures::from([
-        ("slow 4G in Welsh (?lang=cy): first product name", first),
-        ("slow 4G in Welsh: the heading's words shown", words),
     ])
 }
 

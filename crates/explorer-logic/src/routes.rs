@@ -521,22 +521,22 @@ mod tests {
 
     #[test]
     fn page_titles_in_welsh() {
-        use crate::text::{use_english, use_welsh};
-        use_welsh();
         let title = |path: &str| Route::parse(path).map(|r| t::app::title(r.title()));
-        let titles = [
-            title("/packages"),
-            title("/packages/1"),
-            title("/packages/1/versions/110012"),
-            title("/packages/1/versions/latest"),
-            title("/?q=road"),
-            title("/login"),
-        ];
-        let named = [
-            version_title("110012", "Southampton Addresses"),
-            version_title("latest", "Southampton Addresses"),
-        ];
-        use_english();
+        let (titles, named) = crate::text::in_welsh(|| {
+            let titles = [
+                title("/packages"),
+                title("/packages/1"),
+                title("/packages/1/versions/110012"),
+                title("/packages/1/versions/latest"),
+                title("/?q=road"),
+                title("/login"),
+            ];
+            let named = [
+                version_title("110012", "Southampton Addresses"),
+                version_title("latest", "Southampton Addresses"),
+            ];
+            (titles, named)
+        });
         let titles = titles.map(Option::unwrap_or_default);
         assert_eq!(
             titles,

@@ -372,13 +372,6 @@ mod tests {
         );
     }
 
-    /// Runs `body` with the messages in Welsh, back in English after (per thread).
-    fn in_welsh(body: impl FnOnce()) {
-        crate::text::use_welsh();
-        body();
-        crate::text::use_english();
-    }
-
     #[test]
     fn the_connection_counts_open_products_in_both_languages() {
         let connected = |n| t::account::connected(n);
@@ -387,7 +380,7 @@ mod tests {
             connected(1_000_000),
             "Connected: the service lists 1,000,000 open products."
         );
-        in_welsh(|| {
+        crate::text::in_welsh(|| {
             let lists = |n: &str| format!("Wedi cysylltu: mae'r gwasanaeth yn rhestru {n}.");
             assert_eq!(
                 connected(0),
@@ -404,7 +397,7 @@ mod tests {
 
     #[test]
     fn times_and_sign_in_errors_are_said_in_welsh() {
-        in_welsh(|| {
+        crate::text::in_welsh(|| {
             assert_eq!(format_time_left(245_000), "4 mun 05 eiliad");
             assert_eq!(format_time_left(3_720_000), "1 awr 02 mun");
             assert_eq!(

@@ -303,7 +303,6 @@ mod tests {
 
     #[test]
     fn package_counts_in_english_and_welsh() {
-        use crate::text::{use_english, use_welsh};
         let counts = [0, 1, 2, 3, 6, 20, 1_000_000];
         let english = counts.map(t::packages::count);
         assert_eq!(
@@ -318,8 +317,6 @@ mod tests {
                 "1,000,000 data packages",
             ]
         );
-        use_welsh();
-        let welsh = counts.map(t::packages::count);
         let before = [
             file("a.zip", Some(7), Some("aa")),
             file("b.zip", Some(1), None),
@@ -329,9 +326,14 @@ mod tests {
             file("c.zip", Some(1), None),
         ];
         let result = Comparison::between(&before, &after);
-        let (compared, described) = (result.counts(), result.changed[0].describe());
-        let supply = [supply_type_label("FULL"), supply_type_label("COU")];
-        use_english();
+        let (welsh, compared, described, supply) = crate::text::in_welsh(|| {
+            (
+                counts.map(t::packages::count),
+                result.counts(),
+                result.changed[0].describe(),
+                [supply_type_label("FULL"), supply_type_label("COU")],
+            )
+        });
         assert_eq!(
             welsh,
             [

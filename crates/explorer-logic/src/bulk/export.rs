@@ -261,9 +261,7 @@ mod tests {
             "echo \"MD5 MISMATCH: $file (expected $want; delete it and run again)\" >&2\n"
         ));
         assert!(english.contains("echo \"$failed of 2 file(s) failed\" >&2\n"));
-        crate::text::use_welsh();
-        let welsh = shell_script("t", &files);
-        crate::text::use_english();
+        let welsh = crate::text::in_welsh(|| shell_script("t", &files));
         assert!(
             welsh.contains("# 2 ffeil, 3.00 kB. Gwnaed gan Download Explorer.\n"),
             "{welsh}"

@@ -1752,16 +1752,9 @@ mod tests {
         assert_eq!(q.state(2), &FileState::Done(Outcome::Downloaded));
     }
 
-    /// Runs `body` with the page in Welsh, back in English after (per thread).
-    fn in_welsh(body: impl FnOnce()) {
-        crate::text::use_welsh();
-        body();
-        crate::text::use_english();
-    }
-
     #[test]
     fn in_welsh_counts_of_tries_and_links_take_the_six_forms() {
-        in_welsh(|| {
+        crate::text::in_welsh(|| {
             let tried = |n| t::bulk::tried(n, "atebodd y gwasanaeth 503");
             assert_eq!(tried(0), "atebodd y gwasanaeth 503 (heb geisio)");
             assert_eq!(tried(1), "atebodd y gwasanaeth 503 (ceisiwyd unwaith)");
@@ -1790,7 +1783,7 @@ mod tests {
 
     #[test]
     fn in_welsh_a_run_says_where_each_file_is_and_how_it_ended() {
-        in_welsh(|| {
+        crate::text::in_welsh(|| {
             let mut q = three();
             assert_eq!(q.progress(0).text, "yn aros");
             probed(&mut q);

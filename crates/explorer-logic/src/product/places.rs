@@ -356,23 +356,23 @@ mod tests {
     #[test]
     fn a_welsh_page_gives_countries_and_map_names_in_welsh() {
         let g = gazetteer();
-        crate::text::use_welsh();
         let cardiff = g.best("Cardiff").unwrap();
         let london = g.best("London").unwrap();
-        let labels = (
-            cardiff.label(),
-            cardiff.name(),
-            london.label(),
-            london.name(),
-        );
-        crate::text::use_english();
+        let labels = crate::text::in_welsh(|| {
+            (
+                cardiff.label(),
+                cardiff.name().to_owned(),
+                london.label(),
+                london.name().to_owned(),
+            )
+        });
         assert_eq!(
             labels,
             (
                 "Cardiff (Caerdydd), Cymru".to_owned(),
-                "Caerdydd",
+                "Caerdydd".to_owned(),
                 "London, Lloegr".to_owned(),
-                "London"
+                "London".to_owned()
             )
         );
         assert_eq!(cardiff.label(), "Cardiff, Wales");

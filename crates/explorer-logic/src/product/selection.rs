@@ -753,54 +753,47 @@ mod tests {
 
     #[test]
     fn the_picker_speaks_welsh() {
-        /// English again when the test ends, passed or not (the language is per thread).
-        struct BackToEnglish;
-        impl Drop for BackToEnglish {
-            fn drop(&mut self) {
-                crate::text::use_english();
-            }
-        }
-        crate::text::use_welsh();
-        let _english = BackToEnglish;
-        let totals = |files, bytes, unsized_files| Totals {
-            files,
-            bytes,
-            unsized_files,
-        };
-        let one = Selection::from_params(Some("SU"), None, None);
-        assert_eq!(
-            one.summary(&totals(0, 0, 0)),
-            "Dim ffeiliau · 0 B · 1 ardal"
-        );
-        let two = Selection::from_params(Some("SU,SZ"), None, None);
-        assert_eq!(
-            two.summary(&totals(3, 2_000_000, 1)),
-            "3 ffeil · 2.00 MB · 2 ardal (rhai meintiau'n anhysbys)"
-        );
-        let offered = areas(&["SU", "SZ"]);
-        assert_eq!(
-            TypedAreas::parse("su hp xx yy", &offered)
-                .problem()
-                .unwrap(),
-            "Nid yw'r cynnyrch hwn ar gael ar gyfer HP. \
-             Nid yw XX, YY yn godau ardal y mae'r cynnyrch hwn yn eu cynnig."
-        );
-        let southampton = GridPoint {
-            easting: 441_000,
-            northing: 111_000,
-        };
-        assert_eq!(
-            found_place("Southampton", southampton, &offered).1,
-            "Mae Southampton yn SU: mae SU wedi'i ddewis."
-        );
-        assert_eq!(
-            ListError::TooSlow.message(),
-            "Nid anfonodd y gwasanaeth y rhestr ffeiliau o fewn 20 eiliad."
-        );
-        assert_eq!(
-            crate::product::grid_ref::GridRefError::UnknownSquare("XX".into()).to_string(),
-            "Nid yw XX yn un o sgwariau 100 km Prydain Fawr."
-        );
+        crate::text::in_welsh(|| {
+            let totals = |files, bytes, unsized_files| Totals {
+                files,
+                bytes,
+                unsized_files,
+            };
+            let one = Selection::from_params(Some("SU"), None, None);
+            assert_eq!(
+                one.summary(&totals(0, 0, 0)),
+                "Dim ffeiliau · 0 B · 1 ardal"
+            );
+            let two = Selection::from_params(Some("SU,SZ"), None, None);
+            assert_eq!(
+                two.summary(&totals(3, 2_000_000, 1)),
+                "3 ffeil · 2.00 MB · 2 ardal (rhai meintiau'n anhysbys)"
+            );
+            let offered = areas(&["SU", "SZ"]);
+            assert_eq!(
+                TypedAreas::parse("su hp xx yy", &offered)
+                    .problem()
+                    .unwrap(),
+                "Nid yw'r cynnyrch hwn ar gael ar gyfer HP. \
+                 Nid yw XX, YY yn godau ardal y mae'r cynnyrch hwn yn eu cynnig."
+            );
+            let southampton = GridPoint {
+                easting: 441_000,
+                northing: 111_000,
+            };
+            assert_eq!(
+                found_place("Southampton", southampton, &offered).1,
+                "Mae Southampton yn SU: mae SU wedi'i ddewis."
+            );
+            assert_eq!(
+                ListError::TooSlow.message(),
+                "Nid anfonodd y gwasanaeth y rhestr ffeiliau o fewn 20 eiliad."
+            );
+            assert_eq!(
+                crate::product::grid_ref::GridRefError::UnknownSquare("XX".into()).to_string(),
+                "Nid yw XX yn un o sgwariau 100 km Prydain Fawr."
+            );
+        });
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! feature makes the Welsh one), and index.html loads the build of the page's language.
 //! Each message's function ([`super::t`]) holds its text in both languages; the one
 //! this build does not use is never called, so it is not in the build. Native tests
-//! switch language per thread ([`use_welsh`], [`use_english`]).
+//! switch language per thread ([`in_welsh`]).
 
 use std::fmt;
 
@@ -35,16 +35,19 @@ fn welsh_in_tests() -> bool {
     false
 }
 
-/// Gives messages in Welsh on this thread (native tests only).
+/// `body`'s result with messages in Welsh on this thread, English again after, even
+/// when `body` panics (native tests only).
 #[cfg(test)]
-pub fn use_welsh() {
+pub fn in_welsh<T>(body: impl FnOnce() -> T) -> T {
+    struct BackToEnglish;
+    impl Drop for BackToEnglish {
+        fn drop(&mut self) {
+            WELSH_IN_TESTS.set(false);
+        }
+    }
     WELSH_IN_TESTS.set(true);
-}
-
-/// Gives messages in English on this thread again (native tests only).
-#[cfg(test)]
-pub fn use_english() {
-    WELSH_IN_TESTS.set(false);
+    let _english = BackToEnglish;
+    body()
 }
 
 /// A placeholder's value.

@@ -56,7 +56,7 @@ fn month_name(month: u32) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{use_english, use_welsh};
+    use super::super::in_welsh;
     use super::*;
 
     #[test]
@@ -69,12 +69,12 @@ mod tests {
 
     #[test]
     fn dates_read_as_day_month_year_in_welsh() {
-        use_welsh();
-        let months: Vec<String> = (1..=12)
-            .map(|month| format_date(&format!("2024-{month:02}-05")))
-            .collect();
-        let first = format_date("2024-03-01");
-        use_english();
+        let (months, first) = in_welsh(|| {
+            let months: Vec<String> = (1..=12)
+                .map(|month| format_date(&format!("2024-{month:02}-05")))
+                .collect();
+            (months, format_date("2024-03-01"))
+        });
         assert_eq!(first, "1 Mawrth 2024");
         assert_eq!(
             months,

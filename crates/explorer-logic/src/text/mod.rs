@@ -10,9 +10,9 @@ mod catalogue;
 mod date;
 mod language;
 
-pub use catalogue::{current, group_digits};
 #[cfg(test)]
-pub use catalogue::{use_english, use_welsh};
+pub use catalogue::in_welsh;
+pub use catalogue::{current, group_digits};
 pub use date::format_date;
 pub use language::{Language, PARAMETER, PluralCategory, query_in};
 

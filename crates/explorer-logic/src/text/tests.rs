@@ -2,13 +2,6 @@
 
 use super::*;
 
-/// Runs `body` with the page in Welsh, back in English after (the language is per thread).
-fn in_welsh(body: impl FnOnce()) {
-    use_welsh();
-    body();
-    use_english();
-}
-
 #[test]
 fn english_counts_take_one_and_other() {
     let products = |n| t::gallery::products(n);

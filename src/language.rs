@@ -4,7 +4,7 @@
 //! language ([`current`]). A page keeps its language: the switch is a link to the same
 //! address in the other language.
 
-use explorer_logic::text::{Language, PARAMETER, current};
+use explorer_logic::text::{Language, current, query_in};
 use leptos::prelude::document;
 
 thread_local! {
@@ -28,12 +28,12 @@ pub fn start() {
 }
 
 /// `path` (an app path, perhaps with a query) asking for the language the page's
-/// address asked for, if it did.
+/// address asked for, if it did: the switch's [`query_in`], applied to a link.
 pub fn keep_in(path: String) -> String {
     match ASKED.get() {
         Some(language) => {
-            let separator = if path.contains('?') { '&' } else { '?' };
-            format!("{path}{separator}{PARAMETER}={}", language.code())
+            let (path, query) = path.split_once('?').unwrap_or((&path, ""));
+            format!("{path}?{}", query_in(query, language))
         }
         None => path,
     }

@@ -453,6 +453,17 @@ impl Harness {
         format!("{}{path}", self.base)
     }
 
+    /// The page the server sends for an app path, as text (not run).
+    pub async fn html(&self, path: &str) -> String {
+        reqwest::get(self.url(path))
+            .await
+            .and_then(|response| response.error_for_status())
+            .unwrap_or_else(|error| panic!("GET {path}: {error}"))
+            .text()
+            .await
+            .expect("the page's text")
+    }
+
     /// Opens an app path in the browser.
     pub async fn goto(&self, path: &str) {
         self.driver.goto(self.url(path)).await.expect("navigate");

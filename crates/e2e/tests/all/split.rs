@@ -107,13 +107,7 @@ async fn the_gallery_loads_no_page_chunk_and_a_product_loads_its_own() {
 #[tokio::test]
 async fn the_html_shows_the_header_and_a_skeleton_before_the_code() {
     let h = Harness::start(&[]).await;
-    let html = reqwest::get(h.url("/"))
-        .await
-        .and_then(|r| r.error_for_status())
-        .expect("GET /")
-        .text()
-        .await
-        .expect("index.html");
+    let html = h.html("/").await;
     let body = &html[html.find("<body").expect("a body")..];
     for part in [
         r#"<header class="site-header" data-boot>"#,

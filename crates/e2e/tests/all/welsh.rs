@@ -179,6 +179,17 @@ async fn service_data(h: &Harness) -> BTreeSet<String> {
     data
 }
 
+/// The language the page says it is in (`<html lang>`).
+async fn page_language(h: &Harness) -> serde_json::Value {
+    h.js("return document.documentElement.lang;").await
+}
+
+/// Waits for the gallery's own cards (not index.html's skeleton).
+async fn gallery_shown(h: &Harness) {
+    h.find(".product-grid .product-card:not(.skeleton-card)")
+        .await;
+}
+
 /// `path` asking for Welsh.
 fn in_welsh(path: &str) -> String {
     let separator = if path.contains('?') { '&' } else { '?' };
@@ -267,7 +278,7 @@ async fn the_switch_keeps_the_page_and_the_selection_and_the_choice_is_kept() {
     let page = format!("/products/{PRODUCT}?areas=SU,SZ");
     h.goto(&page).await;
     h.find(".downloads-table").await;
-    assert_eq!(h.js("return document.documentElement.lang;").await, "en");
+    assert_eq!(page_language(&h).await, "en");
     let switch = h.find(".language-switch").await;
     assert_eq!(switch.text().await.unwrap(), "Cymraeg");
     assert_eq!(switch.attr("lang").await.unwrap().as_deref(), Some("cy"));
@@ -292,9 +303,8 @@ async fn the_switch_keeps_the_page_and_the_selection_and_the_choice_is_kept() {
     h.wait_for_js("document.documentElement.lang === 'cy'")
         .await;
     h.goto("/").await;
-    h.find(".product-grid .product-card:not(.skeleton-card)")
-        .await;
-    assert_eq!(h.js("return document.documentElement.lang;").await, "cy");
+    gallery_shown(&h).await;
+    assert_eq!(page_language(&h).await, "cy");
     assert_eq!(h.text("main h1").await, "Cynhyrchion");
     assert!(h.driver.title().await.unwrap().starts_with("Cynhyrchion"));
 
@@ -304,7 +314,7 @@ async fn the_switch_keeps_the_page_and_the_selection_and_the_choice_is_kept() {
         .await;
     h.goto("/settings").await;
     h.find(".settings-form").await;
-    assert_eq!(h.js("return document.documentElement.lang;").await, "en");
+    assert_eq!(page_language(&h).await, "en");
     assert_eq!(h.text(".language-switch").await, "Cymraeg");
     h.stop().await;
 }
@@ -315,18 +325,16 @@ async fn a_browser_in_welsh_gets_welsh_until_english_is_chosen() {
     h.preload("languages", serde_json::json!(["fr-FR", "cy-GB", "en"]))
         .await;
     h.goto("/").await;
-    h.find(".product-grid .product-card:not(.skeleton-card)")
-        .await;
-    assert_eq!(h.js("return document.documentElement.lang;").await, "cy");
+    gallery_shown(&h).await;
+    assert_eq!(page_language(&h).await, "cy");
     assert_eq!(h.text("main h1").await, "Cynhyrchion");
 
     h.click(".language-switch").await;
     h.wait_for_js("document.documentElement.lang === 'en'")
         .await;
     h.goto("/").await;
-    h.find(".product-grid .product-card:not(.skeleton-card)")
-        .await;
-    assert_eq!(h.js("return document.documentElement.lang;").await, "en");
+    gallery_shown(&h).await;
+    assert_eq!(page_language(&h).await, "en");
     assert_eq!(h.text("main h1").await, "Products");
     h.stop().await;
 }
@@ -334,13 +342,7 @@ async fn a_browser_in_welsh_gets_welsh_until_english_is_chosen() {
 #[tokio::test]
 async fn a_welsh_page_loads_the_welsh_build_alone_and_starts_in_welsh() {
     let h = Harness::start(&[]).await;
-    let html = reqwest::get(h.url("/?lang=cy"))
-        .await
-        .and_then(|r| r.error_for_status())
-        .expect("GET /?lang=cy")
-        .text()
-        .await
-        .expect("index.html");
+    let html = h.html("/?lang=cy").await;
     // The first view carries its Welsh, put in place before the page is first drawn.
     assert!(
         html.contains(r#"<p class="boot-heading" data-cy="Cynhyrchion">Products</p>"#),

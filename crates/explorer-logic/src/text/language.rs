@@ -55,7 +55,7 @@ pub enum PluralCategory {
 }
 
 /// The query parameter that asks for a language on any address (`?lang=cy`).
-pub const PARAMETER: &str = "lang";
+const PARAMETER: &str = "lang";
 
 /// `query` (without its `?`) asking for `language` instead of any language it asked
 /// for: the switch's link, which keeps the rest of the address.

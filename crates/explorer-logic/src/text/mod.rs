@@ -14,7 +14,7 @@ mod language;
 pub use catalogue::in_welsh;
 pub use catalogue::{current, group_digits};
 pub use date::format_date;
-pub use language::{Language, PARAMETER, PluralCategory, query_in};
+pub use language::{Language, PluralCategory, query_in};
 
 /// The messages: `t::gallery::heading()`, `t::gallery::shown(count)`.
 pub mod t {

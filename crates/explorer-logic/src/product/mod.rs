@@ -4,3 +4,4 @@
 pub mod grid_ref;
 pub mod places;
 pub mod selection;
+pub mod shape;

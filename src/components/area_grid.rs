@@ -25,6 +25,9 @@ pub struct MapMarker {
     pub point: GridPoint,
 }
 
+/// A point on the grid in metres (easting, northing), where a drag started or ended.
+pub type GridCorner = (f64, f64);
+
 /// The picker. Clicking a square or chip, or Space/Enter on the focused one, calls
 /// `on_toggle`; the arrow keys move between the squares the product offers.
 #[component]
@@ -42,6 +45,15 @@ pub fn AreaGrid(
     /// A place to show on the map.
     #[prop(into)]
     marker: Signal<Option<MapMarker>>,
+    /// A shape drawn over the squares: SVG path data in the map's kilometres.
+    #[prop(optional, into)]
+    overlay: Signal<Option<String>>,
+    /// While true, a drag on the map draws a rectangle and a click picks nothing.
+    #[prop(optional, into)]
+    drawing: Signal<bool>,
+    /// Called with a drawn rectangle's opposite corners, on the grid in metres.
+    #[prop(optional)]
+    on_drawn: Option<Callback<[GridCorner; 2]>>,
 ) -> impl IntoView {
     let offered_squares: Vec<GridSquare> = offered.iter().filter_map(Area::square).collect();
     let chips: Vec<Area> = offered
@@ -86,6 +98,7 @@ pub fn AreaGrid(
                 <Square
                     square
                     enabled
+                    drawing
                     selected
                     totals
                     active
@@ -132,6 +145,61 @@ pub fn AreaGrid(
         })
     };
 
+    // The rectangle being dragged, from its start to the pointer, in map units.
+    let dragged = RwSignal::new(None::<[(f64, f64); 2]>);
+    let on_pointerdown = move |event: web_sys::PointerEvent| {
+        if !drawing.get_untracked() || !event.is_primary() {
+            return;
+        }
+        if let Some(point) = map_point(&event) {
+            event.prevent_default();
+            if let Some(target) = event.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                let _ = target.set_pointer_capture(event.pointer_id());
+            }
+            dragged.set(Some([point, point]));
+        }
+    };
+    let on_pointermove = move |event: web_sys::PointerEvent| {
+        if dragged.with_untracked(Option::is_none) {
+            return;
+        }
+        if let Some(point) = map_point(&event) {
+            dragged.update(|drag| {
+                if let Some(drag) = drag {
+                    drag[1] = point;
+                }
+            });
+        }
+    };
+    let on_pointerup = move |event: web_sys::PointerEvent| {
+        let Some([start, _]) = dragged.get_untracked() else {
+            return;
+        };
+        dragged.set(None);
+        let end = map_point(&event).unwrap_or(start);
+        if let Some(on_drawn) = on_drawn {
+            on_drawn.run([grid_corner(start), grid_corner(end)]);
+        }
+    };
+    let drag_view = move || {
+        dragged.get().map(|[(x1, y1), (x2, y2)]| {
+            view! {
+                <rect
+                    class="drag-rect"
+                    x=x1.min(x2).to_string()
+                    y=y1.min(y2).to_string()
+                    width=(x1 - x2).abs().to_string()
+                    height=(y1 - y2).abs().to_string()
+                />
+            }
+        })
+    };
+    let overlay_view = move || {
+        overlay
+            .get()
+            .map(|path| view! { <path class="shape-outline" d=path aria-hidden="true" /> })
+    };
+
     view! {
         <div class="area-grid">
             {has_chips.then(|| view! {
@@ -147,7 +215,12 @@ pub fn AreaGrid(
                 aria-multiselectable="true"
                 aria-label=t::product::grid_squares()
                 aria-describedby="grid-help"
+                class:drawing=move || drawing.get()
                 on:keydown=on_keydown
+                on:pointerdown=on_pointerdown
+                on:pointermove=on_pointermove
+                on:pointerup=on_pointerup
+                on:pointercancel=move |_| dragged.set(None)
             >
                 <defs>
                     <pattern id="not-offered-hatch" width="14" height="14" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -157,6 +230,8 @@ pub fn AreaGrid(
                 <path class="coast" d=COASTLINE_PATH aria-hidden="true" />
                 <g class="towns" aria-hidden="true">{towns}</g>
                 {squares}
+                {overlay_view}
+                {drag_view}
                 {marker_view}
             </svg>
             })}
@@ -176,6 +251,7 @@ pub fn AreaGrid(
 fn Square(
     square: GridSquare,
     enabled: bool,
+    drawing: Signal<bool>,
     selected: Signal<Vec<Area>>,
     totals: Signal<BTreeMap<Area, Totals>>,
     active: RwSignal<Option<GridSquare>>,
@@ -201,7 +277,7 @@ fn Square(
         _ => square.code().to_owned(),
     };
     let click = move |_| {
-        if enabled {
+        if enabled && !drawing.get_untracked() {
             active.set(Some(square));
             on_toggle.run(Area::Square(square));
         }
@@ -303,6 +379,24 @@ fn picked_label(square: GridSquare, totals: Totals) -> String {
     } else {
         t::product::square_picked(files, size, square)
     }
+}
+
+/// Where a pointer is on the map, in the map's units (km east, km down from the top).
+fn map_point(event: &web_sys::PointerEvent) -> Option<(f64, f64)> {
+    let svg = event
+        .current_target()?
+        .dyn_into::<web_sys::SvgGraphicsElement>()
+        .ok()?;
+    let to_map = svg.get_screen_ctm()?.inverse().ok()?;
+    let (x, y) = (f64::from(event.client_x()), f64::from(event.client_y()));
+    let map_x = f64::from(to_map.a()) * x + f64::from(to_map.c()) * y + f64::from(to_map.e());
+    let map_y = f64::from(to_map.b()) * x + f64::from(to_map.d()) * y + f64::from(to_map.f());
+    Some((map_x, map_y))
+}
+
+/// A point of the map as an easting and northing in metres.
+fn grid_corner((x, y): (f64, f64)) -> GridCorner {
+    (x * 1000.0, (f64::from(GRID_TOP_KM) - y) * 1000.0)
 }
 
 fn square_id(square: GridSquare) -> String {

@@ -22,9 +22,10 @@ pub struct Found {
     pub point: GridPoint,
 }
 
-/// The gazetteer, fetched on first use.
+/// The gazetteer, fetched on first use: one for the page, shared by the place box and
+/// the shape tools.
 #[derive(Debug, Clone, Default)]
-enum Places {
+pub enum Places {
     #[default]
     NotAsked,
     Loading,
@@ -35,8 +36,7 @@ enum Places {
 /// The two boxes. `on_found` picks what was found and answers with a sentence for
 /// the user (`Southampton is in SU: SU is picked.`).
 #[component]
-pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
-    let places = RwSignal::new(Places::NotAsked);
+pub fn PlaceFinder(on_found: Callback<Found, String>, places: RwSignal<Places>) -> impl IntoView {
     let place_text = RwSignal::new(String::new());
     let grid_text = RwSignal::new(String::new());
     let status = RwSignal::new(None::<String>);
@@ -57,33 +57,26 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
         None => status.set(Some(t::product::place_unknown(typed))),
     };
     let load = move || {
-        if !matches!(places.get_untracked(), Places::NotAsked | Places::Failed) {
-            return;
+        if matches!(places.get_untracked(), Places::NotAsked | Places::Failed) {
+            spawn_local(async move {
+                load_places(places).await;
+            });
         }
-        places.set(Places::Loading);
-        spawn_local(async move {
-            let address = crate::navigation::base_path().file("places.json");
-            let loaded = match gloo_net::http::Request::get(&address).send().await {
-                Ok(response) if response.ok() => response.json::<Gazetteer>().await.ok(),
-                _ => None,
-            };
-            match loaded {
-                Some(gazetteer) => {
-                    let gazetteer = Arc::new(gazetteer);
-                    places.set(Places::Ready(gazetteer.clone()));
-                    if let Some(typed) = pending.get_untracked() {
-                        pending.set(None);
-                        find_place(&gazetteer, &typed);
-                    }
-                }
-                None => {
-                    places.set(Places::Failed);
-                    pending.set(None);
-                    status.set(Some(t::product::places_failed().to_owned()));
-                }
-            }
-        });
     };
+    // A place asked for while the list was on its way (whoever asked for the list).
+    Effect::new(move || match &*places.read() {
+        Places::Ready(gazetteer) => {
+            if let Some(typed) = pending.get_untracked() {
+                pending.set(None);
+                find_place(gazetteer, &typed);
+            }
+        }
+        Places::Failed if pending.get_untracked().is_some() => {
+            pending.set(None);
+            status.set(Some(t::product::places_failed().to_owned()));
+        }
+        _ => {}
+    });
 
     let suggestions = Memo::new(move |_| match &*places.read() {
         Places::Ready(gazetteer) => place_text.with(|typed| {
@@ -173,4 +166,26 @@ pub fn PlaceFinder(on_found: Callback<Found, String>) -> impl IntoView {
             {move || source().map(|source| view! { <p class="credit">{source}</p> })}
         </div>
     }
+}
+
+/// The gazetteer, fetched into `places` unless it is there already.
+pub async fn load_places(places: RwSignal<Places>) -> Option<Arc<Gazetteer>> {
+    if let Places::Ready(gazetteer) = places.get_untracked() {
+        return Some(gazetteer);
+    }
+    places.set(Places::Loading);
+    let address = crate::navigation::base_path().file("places.json");
+    let loaded = match gloo_net::http::Request::get(&address).send().await {
+        Ok(response) if response.ok() => response.json::<Gazetteer>().await.ok(),
+        _ => None,
+    };
+    let (state, found) = match loaded {
+        Some(gazetteer) => {
+            let gazetteer = Arc::new(gazetteer);
+            (Places::Ready(gazetteer.clone()), Some(gazetteer))
+        }
+        None => (Places::Failed, None),
+    };
+    places.set(state);
+    found
 }

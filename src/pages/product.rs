@@ -11,6 +11,7 @@ use explorer_logic::product::selection::{
     AreaPicking, LIST_DEADLINE, ListError, Listing, Selection, TypedAreas, format_names,
     found_place, subformats,
 };
+use explorer_logic::product::shape::ShapePick;
 use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
@@ -22,7 +23,7 @@ use crate::api::{ServiceError, use_api, within};
 use crate::components::bulk_export::{BulkExport, as_downloads};
 use crate::components::{
     AreaGrid, CodeField, CopyButton, DownloadsTable, ErrorPanel, Found, ImageStrip, MapMarker,
-    PlaceFinder, service_links,
+    PlaceFinder, Places, ShapeState, ShapeTools, service_links,
 };
 use crate::navigation::{Href, Route, set_page_title, use_go_to};
 
@@ -324,6 +325,11 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
         }
         told
     });
+    let places = RwSignal::new(Places::NotAsked);
+    let shape = ShapeState::new(
+        offered,
+        Callback::new(move |pick: ShapePick| state.update(|s| pick.applied_to(s))),
+    );
     let (name, version) = (product.name.clone(), product.version.clone());
     let export_title = Signal::derive(move || wanted.read().export_title(&name, &version));
 
@@ -336,10 +342,14 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
                     totals=by_area
                     on_toggle
                     marker
+                    overlay=shape.overlay
+                    drawing=shape.drawing
+                    on_drawn=Callback::new(move |corners| shape.drawn(corners))
                 />
                 {has_map.then(|| view! {
-                    <PlaceFinder on_found />
+                    <PlaceFinder on_found places />
                     <TypedAreasForm offered state />
+                    <ShapeTools shape places />
                 })}
                 {move || {
                     let codes = unavailable.get();

@@ -11,6 +11,7 @@ mod product;
 mod quirky_service;
 mod scale;
 mod session;
+mod shapes;
 mod shell;
 mod split;
 mod static_host;

@@ -1,0 +1,187 @@
+//! Picking squares by shape on a product page: a rectangle dragged on the map or typed
+//! as corners, a circle round a place, and boundary files (GeoJSON, a zipped
+//! shapefile) chosen in the file box; a broken file keeps the choice and says why.
+//! The expected squares are worked out by hand from the grid (100 km squares; SU is
+//! 400–500 km east, 100–200 km north), not by the app's code.
+
+use std::path::PathBuf;
+
+use e2e::thirtyfour::prelude::*;
+use e2e::{Engine, Harness, axe};
+
+const PRODUCT: &str = "OpenMapLocal";
+
+/// The Isle of Wight, roughly, in longitude and latitude (RFC 7946 GeoJSON): all of it
+/// in SZ, north of the Solent's far side in SU.
+const ISLE_OF_WIGHT: &str = r#"{"type": "FeatureCollection", "features": [{"type": "Feature",
+  "properties": {"name": "Isle of Wight"}, "geometry": {"type": "Polygon", "coordinates": [[
+  [-1.586, 50.662], [-1.500, 50.706], [-1.298, 50.763], [-1.162, 50.731], [-1.080, 50.686],
+  [-1.150, 50.650], [-1.205, 50.593], [-1.297, 50.576], [-1.400, 50.628], [-1.510, 50.668],
+  [-1.586, 50.662]]]}}]}"#;
+
+/// Waits until the address's areas are exactly `areas` (`ST,SU`).
+async fn wait_for_areas(h: &Harness, areas: &str) {
+    h.wait_for_address(|url| url.contains(&format!("areas={areas}")) && !url.contains(&format!("areas={areas},")))
+        .await;
+}
+
+/// The squares picked on the map now, in the map's order.
+async fn picked(h: &Harness) -> Vec<String> {
+    let codes = h
+        .js("return [...document.querySelectorAll('.square[aria-selected=\"true\"]')].map(s => s.id.replace('square-', ''));")
+        .await;
+    serde_json::from_value(codes).expect("codes")
+}
+
+/// The status line of the shape tools once it says something.
+async fn told(h: &Harness) -> String {
+    h.wait_for_js("document.querySelector('#shape-status').textContent.trim() !== '' && document.querySelector('#shape-status').getAttribute('aria-busy') !== 'true'").await;
+    h.text("#shape-status").await
+}
+
+/// Where a square's middle is on the screen now (scrolled into view).
+async fn centre_of(h: &Harness, code: &str) -> (i64, i64) {
+    let centre = h
+        .js(&format!(
+            "const e = document.querySelector('#square-{code} rect'); e.scrollIntoView({{block: 'center'}}); \
+             const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];"
+        ))
+        .await;
+    (
+        centre[0].as_f64().unwrap_or_default() as i64,
+        centre[1].as_f64().unwrap_or_default() as i64,
+    )
+}
+
+/// Writes `bytes` to a file called `name` and chooses it in the boundary file box.
+async fn choose_file(h: &Harness, dir: &tempfile::TempDir, name: &str, bytes: &[u8]) {
+    let path: PathBuf = dir.path().join(name);
+    std::fs::write(&path, bytes).expect("write the file");
+    let input = h.find("#shape-file").await;
+    input
+        .send_keys(path.display().to_string())
+        .await
+        .expect("choose the file");
+}
+
+#[tokio::test]
+async fn a_dragged_rectangle_picks_every_square_it_touches() {
+    let h = Harness::start(&[]).await;
+    h.goto(&format!("/products/{PRODUCT}?areas=NT")).await;
+    h.find("#square-ST").await;
+    h.click("#draw-rectangle").await;
+    h.wait_for_js("document.querySelector('#draw-rectangle').getAttribute('aria-pressed') === 'true'")
+        .await;
+    // From the middle of ST (350, 150 km) to the middle of SZ (450, 50 km).
+    let from = centre_of(&h, "ST").await;
+    let to = centre_of(&h, "SZ").await;
+    h.driver
+        .action_chain()
+        .move_to(from.0, from.1)
+        .click_and_hold()
+        .move_to((from.0 + to.0) / 2, (from.1 + to.1) / 2)
+        .move_to(to.0, to.1)
+        .release()
+        .perform()
+        .await
+        .expect("drag on the map");
+    wait_for_areas(&h, "ST,SU,SY,SZ").await;
+    assert_eq!(picked(&h).await, ["ST", "SU", "SY", "SZ"]);
+    let status = told(&h).await;
+    assert!(
+        status.contains("The rectangle touches 4 squares: ST, SU, SY, SZ.") && status.contains("4 squares are picked."),
+        "{status}"
+    );
+    h.find(".grid-map .shape-outline").await;
+
+    // Drawing off, a click toggles a square again.
+    h.click("#draw-rectangle").await;
+    h.click("#square-NT").await;
+    wait_for_areas(&h, "NT,ST,SU,SY,SZ").await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
+    let h = Harness::start(&[]).await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+    // SU 41 11 (441.5, 111.5 km) to TQ 30 80 (530.5, 180.5 km): SU and TQ only.
+    h.type_into("#corner-one", "SU 41 11").await;
+    h.type_into("#corner-other", "TQ 30 80").await;
+    h.find("#corner-other").await.send_keys(Key::Enter).await.unwrap();
+    wait_for_areas(&h, "SU,TQ").await;
+    assert!(told(&h).await.contains("The rectangle touches 2 squares: SU, TQ."));
+
+    // Bristol is at about (358.9, 172.9) km: 30 km reaches 202.9 km north, into SO,
+    // and stays inside ST's other edges (300 and 400 km east, 100 km north).
+    h.type_into("#circle-centre", "Bristol").await;
+    h.type_into("#circle-radius", "30").await;
+    h.find("#circle-radius").await.send_keys(Key::Enter).await.unwrap();
+    wait_for_areas(&h, "SO,ST").await;
+    let status = told(&h).await;
+    assert!(status.contains("The circle touches 2 squares: SO, ST."), "{status}");
+    h.find(".grid-map .shape-outline").await;
+
+    // A typing slip keeps the choice and says why.
+    h.type_into("#circle-radius", "lots").await;
+    h.find("#circle-radius").await.send_keys(Key::Enter).await.unwrap();
+    h.wait_for_text("#shape-status", "Type the radius in kilometres").await;
+    assert!(h.text("#shape-status").await.contains("The choice is unchanged."));
+    h.type_into("#corner-one", "Atlantis").await;
+    h.find("#corner-one").await.send_keys(Key::Enter).await.unwrap();
+    h.wait_for_text("#shape-status", "“Atlantis” is neither a grid reference").await;
+    wait_for_areas(&h, "SO,ST").await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn an_uploaded_geojson_picks_the_squares_it_touches() {
+    let h = Harness::start(&[]).await;
+    let dir = tempfile::tempdir().unwrap();
+    h.goto(&format!("/products/{PRODUCT}?areas=NT,SU&format=GeoPackage")).await;
+    h.find("#shape-file").await;
+    choose_file(&h, &dir, "wight.geojson", ISLE_OF_WIGHT.as_bytes()).await;
+    wait_for_areas(&h, "SZ&format=GeoPackage").await;
+    assert_eq!(picked(&h).await, ["SZ"]);
+    let status = told(&h).await;
+    assert!(
+        status.contains("The boundary in wight.geojson touches 1 square: SZ.") && status.contains("1 square is picked."),
+        "{status}"
+    );
+    h.find(".grid-map .shape-outline").await;
+    let problems = axe::check_all_looks(&h, "product page with a boundary picked").await;
+    axe::assert_none(&problems);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_broken_or_distant_file_keeps_the_choice_and_says_why() {
+    let h = Harness::start(&[]).await;
+    let dir = tempfile::tempdir().unwrap();
+    h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
+    h.find("#shape-file").await;
+
+    choose_file(&h, &dir, "broken.geojson", b"{ \"type\": \"FeatureCollection\", ").await;
+    let status = told(&h).await;
+    assert!(
+        status.contains("broken.geojson is not GeoJSON") && status.contains("The choice is unchanged."),
+        "{status}"
+    );
+    assert!(h.find("#shape-status.problem").await.is_displayed().await.unwrap());
+
+    let sea = r#"{"type": "Point", "coordinates": [4.5, 55.0]}"#;
+    choose_file(&h, &dir, "north-sea.geojson", sea.as_bytes()).await;
+    h.wait_for_text("#shape-status", "north-sea.geojson lies wholly outside Great Britain's squares.")
+        .await;
+
+    choose_file(&h, &dir, "notes.txt", b"just some notes").await;
+    h.wait_for_text("#shape-status", "notes.txt is not GeoJSON, KML, GPX or a zipped shapefile.")
+        .await;
+    wait_for_areas(&h, "SU,SZ").await;
+    assert_eq!(picked(&h).await, ["SU", "SZ"]);
+    if h.engine == Engine::Chromium {
+        let problems = axe::check_all_looks(&h, "product page after a broken file").await;
+        axe::assert_none(&problems);
+    }
+    h.stop().await;
+}

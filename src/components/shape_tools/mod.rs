@@ -1,0 +1,309 @@
+//! Picking squares by shape on a product page: a rectangle dragged on the map or typed
+//! as two corners, a circle round a place or grid reference, and a boundary file
+//! (GeoJSON, KML, GPX, zipped shapefile) chosen or dropped. Each picks every square the
+//! shape touches; what that does to the choice is `explorer_logic::product::shape`'s.
+
+mod reader;
+
+use area_shapes::{BngPoint, rectangle, within};
+use download_api::{Area, GridSquare};
+use explorer_logic::format_size;
+use explorer_logic::product::grid_ref::GridPoint;
+use explorer_logic::product::shape::{
+    PointProblem, ShapePick, ShapeSource, TypedPoint, find_point, is_grid_ref, parse_radius_km,
+};
+use explorer_logic::text::t;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen_futures::JsFuture;
+
+use super::area_grid::GridCorner;
+use super::place_finder::{Places, load_places};
+use crate::navigation::base_path;
+
+/// The largest boundary file read: a detailed national boundary is a few megabytes.
+const FILE_LIMIT_BYTES: u64 = 20 * 1024 * 1024;
+
+/// The map's height in km, as the area grid draws it (y grows southwards).
+const MAP_TOP_KM: f64 = 1300.0;
+
+/// What the page last said of a shape.
+#[derive(Debug, Clone, PartialEq)]
+enum Told {
+    Working(String),
+    Done(String),
+    Problem(String),
+}
+
+/// The shape tools' shared state: what is drawn over the map, whether a drag draws,
+/// and what the page last said. Made by the product page, which applies each pick.
+#[derive(Debug, Clone, Copy)]
+pub struct ShapeState {
+    /// The last shape, drawn over the squares (SVG path data in map km).
+    pub overlay: RwSignal<Option<String>>,
+    /// Whether a drag on the map draws a rectangle.
+    pub drawing: RwSignal<bool>,
+    told: RwSignal<Option<Told>>,
+    offered: StoredValue<Vec<Area>>,
+    apply: Callback<ShapePick>,
+}
+
+impl ShapeState {
+    /// The state for a product offering `offered`; `apply` changes the choice.
+    pub fn new(offered: StoredValue<Vec<Area>>, apply: Callback<ShapePick>) -> Self {
+        ShapeState {
+            overlay: RwSignal::new(None),
+            drawing: RwSignal::new(false),
+            told: RwSignal::new(None),
+            offered,
+            apply,
+        }
+    }
+
+    /// A rectangle dragged on the map.
+    pub fn drawn(&self, [a, b]: [GridCorner; 2]) {
+        self.rectangle(bng(a), bng(b));
+    }
+
+    fn rectangle(&self, a: BngPoint, b: BngPoint) {
+        let outline = format!(
+            "M{} {}H{}V{}H{}Z",
+            km(a.easting),
+            map_y(a.northing),
+            km(b.easting),
+            map_y(b.northing),
+            km(a.easting)
+        );
+        self.picked(ShapeSource::Rectangle, rectangle(a, b), false, outline);
+    }
+
+    fn circle(&self, centre: BngPoint, radius_m: f64) {
+        let (x, y, r) = (km(centre.easting), map_y(centre.northing), km(radius_m));
+        let outline = format!("M{} {y}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 -{} 0Z", x - r, 2.0 * r, 2.0 * r);
+        self.picked(ShapeSource::Circle, within(centre, radius_m), false, outline);
+    }
+
+    fn picked(&self, source: ShapeSource, touched: Vec<GridSquare>, outside: bool, outline: String) {
+        let pick = self
+            .offered
+            .with_value(|offered| ShapePick::new(source, touched, outside, offered));
+        self.overlay.set(Some(outline));
+        self.told.set(Some(Told::Done(pick.message())));
+        self.apply.run(pick);
+    }
+
+    /// Something was wrong: said, and the choice left as it was.
+    fn problem(&self, message: String) {
+        self.told.set(Some(Told::Problem(format!(
+            "{message} {}",
+            t::shape::choice_kept()
+        ))));
+    }
+}
+
+fn bng((easting, northing): GridCorner) -> BngPoint {
+    BngPoint { easting, northing }
+}
+
+fn point(found: &TypedPoint) -> BngPoint {
+    let GridPoint { easting, northing } = found.point;
+    BngPoint {
+        easting: f64::from(easting),
+        northing: f64::from(northing),
+    }
+}
+
+fn km(metres: f64) -> f64 {
+    metres / 1000.0
+}
+
+fn map_y(northing: f64) -> f64 {
+    MAP_TOP_KM - km(northing)
+}
+
+/// Reads typed points (`SU 41 11`, `Bristol`), fetching the places only when one of
+/// them is not a grid reference.
+async fn find_points(places: RwSignal<Places>, typed: &[String]) -> Result<Vec<TypedPoint>, PointProblem> {
+    let gazetteer = if typed.iter().all(|text| is_grid_ref(text) || text.trim().is_empty()) {
+        None
+    } else {
+        load_places(places).await
+    };
+    typed
+        .iter()
+        .map(|text| find_point(text, gazetteer.as_deref()))
+        .collect()
+}
+
+/// The tools, under the map.
+#[component]
+pub fn ShapeTools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
+    let corner_one = RwSignal::new(String::new());
+    let corner_other = RwSignal::new(String::new());
+    let centre = RwSignal::new(String::new());
+    let radius = RwSignal::new(String::from("20"));
+
+    let submit_corners = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let typed = [corner_one.get_untracked(), corner_other.get_untracked()];
+        spawn_local(async move {
+            match find_points(places, &typed).await {
+                Ok(found) => shape.rectangle(point(&found[0]), point(&found[1])),
+                Err(problem) => shape.problem(problem.message()),
+            }
+        });
+    };
+    let submit_circle = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let radius_km = match parse_radius_km(&radius.get_untracked()) {
+            Ok(km) => km,
+            Err(problem) => return shape.problem(problem),
+        };
+        let typed = [centre.get_untracked()];
+        spawn_local(async move {
+            match find_points(places, &typed).await {
+                Ok(found) => shape.circle(point(&found[0]), radius_km * 1000.0),
+                Err(problem) => shape.problem(problem.message()),
+            }
+        });
+    };
+    let read = move |file: web_sys::File| {
+        let name = file.name();
+        let size = file.size() as u64;
+        if size > FILE_LIMIT_BYTES {
+            let limit = format_size(FILE_LIMIT_BYTES);
+            return shape.problem(t::shape::error_too_large(limit, &name, format_size(size)));
+        }
+        shape.told.set(Some(Told::Working(t::shape::reading(&name))));
+        spawn_local(async move {
+            let bytes = match JsFuture::from(file.array_buffer()).await {
+                Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
+                Err(error) => {
+                    let reason = crate::fs_access::describe(&error);
+                    return shape.problem(t::shape::error_not_read(&name, reason));
+                }
+            };
+            match reader::read_file(name.clone(), bytes, FILE_LIMIT_BYTES).await {
+                Ok(read) => shape.picked(ShapeSource::File(name), read.touched, read.outside, read.outline),
+                Err(problem) => shape.problem(problem),
+            }
+        });
+    };
+    let on_change = move |event: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&event);
+        if let Some(file) = input.files().and_then(|files| files.get(0)) {
+            read(file);
+        }
+        // The same file chosen again is read again.
+        input.set_value("");
+    };
+    let dragging_over = RwSignal::new(false);
+    let on_drop = move |event: web_sys::DragEvent| {
+        event.prevent_default();
+        dragging_over.set(false);
+        if let Some(file) = event.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+            read(file);
+        }
+    };
+    let told = move || shape.told.get();
+    let told_text = move || match told() {
+        Some(Told::Working(text) | Told::Done(text) | Told::Problem(text)) => text,
+        None => String::new(),
+    };
+
+    view! {
+        <section class="shape-tools" aria-labelledby="shape-heading">
+            // Its own stylesheet, fetched with the page's code rather than with the gallery.
+            <link rel="stylesheet" href=base_path().file("shapes.css") />
+            <h3 id="shape-heading">{t::shape::heading()}</h3>
+            <p class="hint">{t::shape::intro()}</p>
+            <div class="shape-draw">
+                <button
+                    type="button"
+                    id="draw-rectangle"
+                    class="button secondary"
+                    aria-pressed=move || if shape.drawing.get() { "true" } else { "false" }
+                    on:click=move |_| shape.drawing.update(|on| *on = !*on)
+                >
+                    {t::shape::draw()}
+                </button>
+                <Show when=move || shape.drawing.get()>
+                    <p class="hint">{t::shape::draw_help()}</p>
+                </Show>
+            </div>
+            <form id="corners-form" class="shape-form" on:submit=submit_corners>
+                <fieldset>
+                    <legend>{t::shape::corners_legend()}</legend>
+                    <PointInput id="corner-one" label=t::shape::corner_one() value=corner_one />
+                    <PointInput id="corner-other" label=t::shape::corner_other() value=corner_other />
+                    <button type="submit" class="button">{t::shape::pick()}</button>
+                </fieldset>
+            </form>
+            <form id="circle-form" class="shape-form" on:submit=submit_circle>
+                <fieldset>
+                    <legend>{t::shape::circle_legend()}</legend>
+                    <PointInput id="circle-centre" label=t::shape::centre() value=centre />
+                    <div class="shape-field">
+                        <label for="circle-radius">{t::shape::radius()}</label>
+                        <input id="circle-radius" type="text" inputmode="decimal" autocomplete="off" bind:value=radius />
+                    </div>
+                    <button type="submit" class="button">{t::shape::pick()}</button>
+                </fieldset>
+            </form>
+            <div
+                class="shape-file"
+                class:over=move || dragging_over.get()
+                on:dragover=move |event: web_sys::DragEvent| {
+                    event.prevent_default();
+                    dragging_over.set(true);
+                }
+                on:dragleave=move |_| dragging_over.set(false)
+                on:drop=on_drop
+            >
+                <label for="shape-file">{t::shape::file_label(format_size(FILE_LIMIT_BYTES))}</label>
+                <input
+                    id="shape-file"
+                    type="file"
+                    accept=".geojson,.json,.kml,.gpx,.zip,application/geo+json,application/vnd.google-earth.kml+xml,application/gpx+xml,application/zip"
+                    on:change=on_change
+                />
+                <p class="hint">{t::shape::file_drop()}</p>
+            </div>
+            <p
+                id="shape-status"
+                class="shape-status"
+                class:problem=move || matches!(told(), Some(Told::Problem(_)))
+                role="status"
+                aria-busy=move || matches!(told(), Some(Told::Working(_))).then_some("true")
+            >
+                {told_text}
+            </p>
+            <Show when=move || shape.overlay.with(Option::is_some)>
+                <button type="button" class="link-button" on:click=move |_| {
+                    shape.overlay.set(None);
+                    shape.told.set(None);
+                }>
+                    {t::shape::clear()}
+                </button>
+            </Show>
+        </section>
+    }
+}
+
+/// A labelled box for a grid reference or a place.
+#[component]
+fn PointInput(id: &'static str, label: &'static str, value: RwSignal<String>) -> impl IntoView {
+    view! {
+        <div class="shape-field">
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="text"
+                placeholder=t::shape::point_placeholder()
+                autocomplete="off"
+                spellcheck="false"
+                bind:value=value
+            />
+        </div>
+    }
+}

@@ -1,0 +1,36 @@
+/// The kinds of boundary file read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    GeoJson,
+    Kml,
+    Gpx,
+    ZippedShapefile,
+}
+
+/// Everything that can be wrong with a boundary file. Each variant is shown as one
+/// sentence by the app (which writes the sentences, in English and Welsh), so each carries
+/// only what such a sentence needs; the messages here are for logs.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ShapeError {
+    /// The file (or the shapefile's `.shp` inside its zip) is larger than the limit.
+    #[error("the file is {size} bytes, over the limit of {limit}")]
+    TooLarge { size: u64, limit: u64 },
+    /// Neither its name nor its content says GeoJSON, KML, GPX or zipped shapefile.
+    #[error("not GeoJSON, KML, GPX or a zipped shapefile")]
+    UnknownKind,
+    /// It claims to be this kind but does not parse as it.
+    #[error("cannot be read as {0:?}")]
+    Unreadable(FileKind),
+    /// It parses, but holds no point, line or polygon.
+    #[error("no point, line or polygon")]
+    NoGeometry,
+    /// A coordinate reference system it cannot read: the name as written (trimmed, short).
+    #[error("unknown projection {0}")]
+    UnknownProjection(String),
+    /// A zipped shapefile without this part: `".shp"`, `".dbf"` or `".prj"`.
+    #[error("no {0} in the zip")]
+    MissingPart(&'static str),
+    /// Every part lies outside Great Britain's squares.
+    #[error("wholly outside Great Britain's squares")]
+    OutsideGreatBritain,
+}

@@ -1,0 +1,53 @@
+//! Shapes to British National Grid 100 km squares: a boundary file (GeoJSON, KML, GPX or a
+//! zipped shapefile), a rectangle or a circle, and the squares of [`GridSquare::all`] it
+//! touches. Plain Rust with no I/O, so the web app runs it in the browser (wasm32).
+//!
+//! # Exact, and in slices
+//!
+//! A square is picked when the shape really meets it, not its bounding box: a polygon
+//! when its area overlaps the square's (holes and separate parts respected), a line when
+//! it passes through the square, a point when it lies in it. Squares are half-open,
+//! `[origin, origin + 100 km)`, so a line or point ending exactly on a grid line does not
+//! pick the neighbour, and a polygon whose edge runs along one picks only the side its area
+//! is on. The work grows with the vertices alone (each edge is walked through the cells it
+//! crosses, and one sweep decides the squares no edge crosses), so a 5 MB boundary of
+//! hundreds of thousands of vertices takes milliseconds per slice.
+//!
+//! [`Reading`] is that work as a job the app runs a slice at a time (a browser task must
+//! stay under 100 ms): parsing the file is one step, then each step projects and
+//! intersects at most the vertices it is given. [`read_boundary`] runs the whole job at
+//! once. `cargo xtask bench shapes` measures it (docs/performance.md).
+//!
+//! # How close the projection is
+//!
+//! Longitude and latitude (WGS84, as GeoJSON, KML and GPX are) go to the British National
+//! Grid by the seven-parameter Helmert transformation Ordnance Survey publishes for
+//! ETRS89/WGS84 to OSGB36, then the National Grid's transverse Mercator ([`to_bng`], with
+//! proj4rs). OS's definitive transformation, OSTN15, is a grid of measured shifts too
+//! large to ship in the app; the Helmert transformation stays within about 5 m of it
+//! across Great Britain (2.1 m at most at OS's 40 OSTN15 test points, measured in this
+//! crate's tests), and WGS84 itself is within a metre of ETRS89. A square is 100 km wide: a
+//! few metres matter only for a shape within metres of a grid line, where the file's own
+//! precision is no better.
+
+mod boundary;
+mod error;
+mod grid;
+mod projection;
+mod read;
+mod reading;
+mod shapes;
+
+pub use boundary::{Boundary, Coverage};
+pub use download_api::GridSquare;
+pub use error::{FileKind, ShapeError};
+pub use grid::{rectangle, within};
+pub use projection::to_bng;
+pub use reading::{Reading, Step, read_boundary};
+
+/// A point on the British National Grid in metres.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BngPoint {
+    pub easting: f64,
+    pub northing: f64,
+}

@@ -1,0 +1,190 @@
+//! Reading a boundary as a job done in slices, so that no browser task runs long.
+
+use crate::boundary::Boundary;
+use crate::grid::Cover;
+use crate::projection;
+use crate::read::{self, Crs};
+use crate::shapes::{PartKind, Shapes};
+use crate::{FileKind, ShapeError};
+
+/// A boundary file being read: [`Reading::step`] until [`Step::Done`].
+///
+/// The first step parses the file (about 10 ms natively for 4 MB of GeoJSON or KML); each
+/// step after projects and intersects at most the vertices it is given, in order through
+/// the file. The job borrows the file's bytes: keep them alive while it runs, e.g. in the
+/// same async block that steps it and yields between steps.
+#[derive(Debug)]
+pub struct Reading<'a> {
+    kind: FileKind,
+    bytes: &'a [u8],
+    limit: u64,
+    stage: Stage,
+}
+
+#[derive(Debug)]
+enum Stage {
+    Parse,
+    Walk(Box<Walk>),
+    Finished,
+}
+
+/// How far a job is.
+#[derive(Debug)]
+pub enum Step {
+    /// `done` of the file's `total` vertices are projected and intersected.
+    Working { done: usize, total: usize },
+    /// The boundary with its coverage, or why there is none.
+    Done(Result<Boundary, ShapeError>),
+}
+
+impl<'a> Reading<'a> {
+    /// Starts reading `bytes`, the file called `name`: it must be at most `limit` bytes and
+    /// of a kind known by its name or content.
+    pub fn new(name: &str, bytes: &'a [u8], limit: u64) -> Result<Self, ShapeError> {
+        let size = bytes.len() as u64;
+        if size > limit {
+            return Err(ShapeError::TooLarge { size, limit });
+        }
+        Ok(Reading {
+            kind: read::detect(name, bytes)?,
+            bytes,
+            limit,
+            stage: Stage::Parse,
+        })
+    }
+
+    /// The kind of file, by its name or content.
+    pub fn kind(&self) -> FileKind {
+        self.kind
+    }
+
+    /// Does the next slice of work: the parse, or up to `budget_vertices` vertices (at
+    /// least one).
+    ///
+    /// # Panics
+    ///
+    /// When called again after it returned [`Step::Done`].
+    pub fn step(&mut self, budget_vertices: usize) -> Step {
+        match std::mem::replace(&mut self.stage, Stage::Finished) {
+            Stage::Parse => match read::parse(self.kind, self.bytes, self.limit) {
+                Err(error) => Step::Done(Err(error)),
+                Ok(parsed) if parsed.shapes.is_empty() => Step::Done(Err(ShapeError::NoGeometry)),
+                Ok(parsed) => {
+                    self.kind = parsed.kind;
+                    let total = parsed.shapes.coords.len();
+                    self.stage = Stage::Walk(Box::new(Walk {
+                        lon_lat: parsed.crs == Crs::LonLat,
+                        shapes: parsed.shapes,
+                        next: 0,
+                        part: 0,
+                        moved: false,
+                        cover: Cover::default(),
+                    }));
+                    Step::Working { done: 0, total }
+                }
+            },
+            Stage::Walk(mut walk) => {
+                if let Err(error) = walk.advance(budget_vertices.max(1), self.kind) {
+                    return Step::Done(Err(error));
+                }
+                let total = walk.shapes.coords.len();
+                if walk.next < total {
+                    let done = walk.next;
+                    self.stage = Stage::Walk(walk);
+                    return Step::Working { done, total };
+                }
+                let coverage = walk.cover.coverage();
+                Step::Done(if coverage.squares.is_empty() {
+                    Err(ShapeError::OutsideGreatBritain)
+                } else {
+                    Ok(Boundary {
+                        kind: self.kind,
+                        shapes: walk.shapes,
+                        coverage,
+                    })
+                })
+            }
+            Stage::Finished => panic!("Reading::step called after Step::Done"),
+        }
+    }
+}
+
+/// Reads a file by its name and bytes in one go. `limit` is the largest size accepted, in
+/// bytes (it applies to a zipped shapefile's `.shp` inflated too).
+pub fn read_boundary(name: &str, bytes: &[u8], limit: u64) -> Result<Boundary, ShapeError> {
+    let mut reading = Reading::new(name, bytes, limit)?;
+    loop {
+        if let Step::Done(result) = reading.step(usize::MAX) {
+            return result;
+        }
+    }
+}
+
+/// Projecting and intersecting the vertices in order, each part's as they come.
+#[derive(Debug)]
+struct Walk {
+    shapes: Shapes,
+    /// Whether the vertices are longitudes and latitudes, to project (else they are in
+    /// British National Grid metres already).
+    lon_lat: bool,
+    /// The next vertex, and the part it is in.
+    next: usize,
+    part: usize,
+    /// Whether the current line has gone anywhere yet (one that never does is a point).
+    moved: bool,
+    cover: Cover,
+}
+
+impl Walk {
+    fn advance(&mut self, budget: usize, kind: FileKind) -> Result<(), ShapeError> {
+        let end = self
+            .next
+            .saturating_add(budget)
+            .min(self.shapes.coords.len());
+        if self.lon_lat {
+            projection::project(&mut self.shapes.coords[self.next..end])
+                .map_err(|_| ShapeError::Unreadable(kind))?;
+        }
+        for index in self.next..end {
+            self.vertex(index);
+        }
+        self.next = end;
+        Ok(())
+    }
+
+    fn vertex(&mut self, index: usize) {
+        let range = self.shapes.range(self.part);
+        let kind = self.shapes.parts[self.part].kind;
+        let coords = &self.shapes.coords;
+        let at = coords[index];
+        if kind == PartKind::Points {
+            self.cover.point(at);
+        } else if index > range.start {
+            let before = coords[index - 1];
+            self.moved |= before != at;
+            match kind {
+                PartKind::Line => self.cover.line(before, at),
+                _ => self.cover.edge(before, at),
+            }
+        }
+        if index + 1 < range.end {
+            return;
+        }
+        // The part's last vertex.
+        let first = coords[range.start];
+        match kind {
+            PartKind::Points => {}
+            PartKind::Line if !self.moved => self.cover.point(first),
+            PartKind::Line => {}
+            PartKind::Ring { .. } => {
+                self.cover.edge(at, first);
+                let next = self.shapes.parts.get(self.part + 1).map(|part| part.kind);
+                if next != Some(PartKind::Ring { first: false }) {
+                    self.cover.end_polygon();
+                }
+            }
+        }
+        self.part += 1;
+        self.moved = false;
+    }
+}

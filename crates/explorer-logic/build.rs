@@ -25,6 +25,11 @@ const LANGUAGES: [(&str, &[&str]); 2] = [
     ("cy", &["zero", "one", "two", "few", "many", "other"]),
 ];
 
+/// The parts whose messages load with the feature that shows them, not with the app
+/// (`text::later`): features loaded on demand, whose words would otherwise stay in the
+/// gallery's first load.
+const LATER_PARTS: [&str; 1] = ["shape"];
+
 fn main() {
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../locales");
     let catalogues: Vec<(&str, &[&str], Map<String, Value>)> = LANGUAGES
@@ -68,12 +73,20 @@ fn generate(english: &Map<String, Value>, welsh: &[Message]) -> String {
             "    use crate::text::catalogue::{{Arg, fill, plural, text}};"
         )
         .unwrap();
-        for (key, value) in keys.as_object().unwrap() {
+        let keys = keys.as_object().unwrap();
+        let mut sorted: Vec<&String> = keys.keys().collect();
+        sorted.sort();
+        for (key, value) in keys {
             assert!(
                 is_identifier(key),
                 "`{part}.{key}` is not a valid key (a-z, 0-9, _)"
             );
-            code.push_str(&function(key, value, welsh[index].value));
+            code.push_str(&if LATER_PARTS.contains(&part.as_str()) {
+                let place = sorted.iter().position(|k| *k == key).unwrap();
+                later_function(part, place, key, value)
+            } else {
+                function(key, value, welsh[index].value)
+            });
             index += 1;
         }
         writeln!(code, "}}").unwrap();
@@ -85,35 +98,8 @@ fn generate(english: &Map<String, Value>, welsh: &[Message]) -> String {
 fn function(key: &str, value: &Value, welsh: &Value) -> String {
     let name = identifier(key);
     let args = placeholders_of(value);
-    let params: Vec<String> = args
-        .iter()
-        .map(|arg| {
-            if arg == COUNT && value.is_object() {
-                format!("{arg}: usize")
-            } else {
-                format!("{}: impl core::fmt::Display", identifier(arg))
-            }
-        })
-        .collect();
-    let pairs: Vec<String> = args
-        .iter()
-        .map(|arg| {
-            if arg == COUNT && value.is_object() {
-                format!("({arg:?}, Arg::Count({arg}))")
-            } else {
-                format!("({arg:?}, Arg::Text(&{}))", identifier(arg))
-            }
-        })
-        .collect();
-    let doc = match value {
-        Value::String(text) => text.clone(),
-        _ => value
-            .get("other")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned(),
-    };
-    let doc = doc.replace('\n', " ");
+    let (params, pairs) = parameters(value);
+    let doc = doc_of(value);
     match value {
         Value::String(text) if args.is_empty() => format!(
             "    /// {doc}\n    pub fn {name}() -> &'static str {{\n        text({text:?}, {:?})\n    }}\n",
@@ -155,6 +141,71 @@ fn function(key: &str, value: &Value, welsh: &Value) -> String {
                 pairs.join(", ")
             )
         }
+        _ => unreachable!("checked"),
+    }
+}
+
+/// A message's parameters (`count: usize, name: impl Display`) and the placeholder
+/// pairs its function passes on (`("count", Arg::Count(count))`).
+fn parameters(value: &Value) -> (Vec<String>, Vec<String>) {
+    let args = placeholders_of(value);
+    let params = args
+        .iter()
+        .map(|arg| {
+            if arg == COUNT && value.is_object() {
+                format!("{arg}: usize")
+            } else {
+                format!("{}: impl core::fmt::Display", identifier(arg))
+            }
+        })
+        .collect();
+    let pairs = args
+        .iter()
+        .map(|arg| {
+            if arg == COUNT && value.is_object() {
+                format!("({arg:?}, Arg::Count({arg}))")
+            } else {
+                format!("({arg:?}, Arg::Text(&{}))", identifier(arg))
+            }
+        })
+        .collect();
+    (params, pairs)
+}
+
+/// A message's doc comment: its English (a plural's `other` form).
+fn doc_of(value: &Value) -> String {
+    let doc = match value {
+        Value::String(text) => text.clone(),
+        _ => value
+            .get("other")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+    };
+    doc.replace('\n', " ")
+}
+
+/// One message's function in a part that loads later: it reads the message loaded at
+/// run time by its place (`place`) among the part's keys in alphabetical order.
+fn later_function(part: &str, place: usize, key: &str, value: &Value) -> String {
+    let name = identifier(key);
+    let (params, pairs) = parameters(value);
+    let doc = doc_of(value);
+    let later = "crate::text::later";
+    match value {
+        Value::String(_) if params.is_empty() => format!(
+            "    /// {doc}\n    pub fn {name}() -> String {{\n        {later}::text({part:?}, {place})\n    }}\n"
+        ),
+        Value::String(_) => format!(
+            "    /// {doc}\n    pub fn {name}({}) -> String {{\n        {later}::fill({part:?}, {place}, &[{}])\n    }}\n",
+            params.join(", "),
+            pairs.join(", ")
+        ),
+        Value::Object(_) => format!(
+            "    /// {doc}\n    pub fn {name}({}) -> String {{\n        {later}::plural({part:?}, {place}, count, &[{}])\n    }}\n",
+            params.join(", "),
+            pairs.join(", ")
+        ),
         _ => unreachable!("checked"),
     }
 }

@@ -17,6 +17,10 @@ use super::towns::MAP_TOWNS;
 
 /// Height of the drawn grid in km (13 rows of 100 km squares: SV to HP).
 const GRID_TOP_KM: u32 = 1300;
+/// The drawn map's width in km, its margins included.
+const MAP_WIDTH_KM: u32 = 720;
+/// The margin round the grid in km.
+const MAP_MARGIN_KM: u32 = 10;
 
 /// A place shown on the map (found by name or grid reference).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,7 +152,7 @@ pub fn AreaGrid(
     // The rectangle being dragged, from its start to the pointer, in map units.
     let dragged = RwSignal::new(None::<[(f64, f64); 2]>);
     let on_pointerdown = move |event: web_sys::PointerEvent| {
-        if !drawing.get_untracked() || !event.is_primary() {
+        if !drawing.get_untracked() {
             return;
         }
         if let Some(point) = map_point(&event) {
@@ -210,7 +214,7 @@ pub fn AreaGrid(
             {has_squares.then(|| view! {
             <svg
                 class="grid-map"
-                viewBox=format!("-10 -10 {} {}", 720, GRID_TOP_KM + 20)
+                viewBox=format!("-{MAP_MARGIN_KM} -{MAP_MARGIN_KM} {MAP_WIDTH_KM} {}", GRID_TOP_KM + 2 * MAP_MARGIN_KM)
                 role="listbox"
                 aria-multiselectable="true"
                 aria-label=t::product::grid_squares()
@@ -382,16 +386,17 @@ fn picked_label(square: GridSquare, totals: Totals) -> String {
 }
 
 /// Where a pointer is on the map, in the map's units (km east, km down from the top).
+/// The map keeps its shape (`viewBox`, centred), so one scale serves both axes.
 fn map_point(event: &web_sys::PointerEvent) -> Option<(f64, f64)> {
-    let svg = event
-        .current_target()?
-        .dyn_into::<web_sys::SvgGraphicsElement>()
-        .ok()?;
-    let to_map = svg.get_screen_ctm()?.inverse().ok()?;
-    let (x, y) = (f64::from(event.client_x()), f64::from(event.client_y()));
-    let map_x = f64::from(to_map.a()) * x + f64::from(to_map.c()) * y + f64::from(to_map.e());
-    let map_y = f64::from(to_map.b()) * x + f64::from(to_map.d()) * y + f64::from(to_map.f());
-    Some((map_x, map_y))
+    let svg = event.current_target()?.dyn_into::<web_sys::Element>().ok()?;
+    let rect = svg.get_bounding_client_rect();
+    let (width, height) = (f64::from(MAP_WIDTH_KM), f64::from(GRID_TOP_KM + 2 * MAP_MARGIN_KM));
+    let scale = (width / rect.width()).max(height / rect.height());
+    let left = rect.left() + (rect.width() - width / scale) / 2.0;
+    let top = rect.top() + (rect.height() - height / scale) / 2.0;
+    let x = (f64::from(event.client_x()) - left) * scale - f64::from(MAP_MARGIN_KM);
+    let y = (f64::from(event.client_y()) - top) * scale - f64::from(MAP_MARGIN_KM);
+    Some((x, y))
 }
 
 /// A point of the map as an easting and northing in metres.

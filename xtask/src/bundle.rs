@@ -32,8 +32,15 @@ pub const LIMIT_BYTES: u64 = 226_941;
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 /// Data the product page fetches, precompressed too (places: 47 kB raw, about 10 kB
 /// brotli), and the download worker a zip download registers (not part of the first
-/// load), and the shape tools' stylesheet, which they link themselves. Not `config.json`: deployers edit it in place, and a stale `.br` would win.
-const ON_DEMAND_DATA: [&str; 3] = ["places.json", "download-worker.js", "shapes.css"];
+/// load), the shape tools' stylesheet, which they link themselves, and the catalogues
+/// whose words load with their features (`text::later`). Not `config.json`: deployers edit it in place, and a stale `.br` would win.
+const ON_DEMAND_DATA: [&str; 5] = [
+    "places.json",
+    "download-worker.js",
+    "shapes.css",
+    "en.json",
+    "cy.json",
+];
 
 /// One file of the built app and its size raw, gzip'd and brotli'd.
 #[derive(Debug)]

@@ -154,6 +154,51 @@ async fn an_uploaded_geojson_picks_the_squares_it_touches() {
     h.stop().await;
 }
 
+/// The British National Grid as ESRI writes it in a shapefile's `.prj`.
+const BNG_PRJ: &str = r#"PROJCS["British_National_Grid",GEOGCS["GCS_OSGB_1936",DATUM["D_OSGB_1936",SPHEROID["Airy_1830",6377563.396,299.3249646]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",400000.0],PARAMETER["False_Northing",-100000.0],PARAMETER["Central_Meridian",-2.0],PARAMETER["Scale_Factor",0.9996012717],PARAMETER["Latitude_Of_Origin",49.0],UNIT["Meter",1.0]]"#;
+
+/// A zipped shapefile (`.shp`, `.shx`, `.dbf`, `.prj` in a folder) of one polygon in
+/// British National Grid metres: a square from (440, 90) to (460, 110) km, astride the
+/// line between SZ and SU.
+fn zipped_shapefile(dir: &tempfile::TempDir) -> Vec<u8> {
+    use shapefile::dbase::{FieldName, FieldValue, Record, TableWriterBuilder};
+    use shapefile::{Point, Polygon, PolygonRing};
+    let shp = dir.path().join("solent.shp");
+    let table = TableWriterBuilder::new()
+        .add_character_field(FieldName::try_from("NAME").unwrap(), 20);
+    let mut writer = shapefile::Writer::from_path(&shp, table).expect("shapefile writer");
+    let ring = [(440_000.0, 90_000.0), (440_000.0, 110_000.0), (460_000.0, 110_000.0), (460_000.0, 90_000.0), (440_000.0, 90_000.0)];
+    let polygon = Polygon::new(PolygonRing::Outer(ring.iter().map(|&(x, y)| Point::new(x, y)).collect()));
+    let mut record = Record::default();
+    record.insert("NAME".to_owned(), FieldValue::Character(Some("Solent".to_owned())));
+    writer.write_shape_and_record(&polygon, &record).expect("write the polygon");
+    drop(writer);
+    std::fs::write(shp.with_extension("prj"), BNG_PRJ).unwrap();
+
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for extension in ["shp", "shx", "dbf", "prj"] {
+        zip.start_file(format!("solent/solent.{extension}"), options).unwrap();
+        std::io::Write::write_all(&mut zip, &std::fs::read(shp.with_extension(extension)).unwrap()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[tokio::test]
+async fn a_zipped_shapefile_picks_the_squares_it_touches() {
+    let h = Harness::start(&[]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let zipped = zipped_shapefile(&dir);
+    h.goto(&format!("/products/{PRODUCT}?areas=NT")).await;
+    h.find("#shape-file").await;
+    choose_file(&h, &dir, "solent.zip", &zipped).await;
+    wait_for_areas(&h, "SU,SZ").await;
+    assert_eq!(picked(&h).await, ["SU", "SZ"]);
+    let status = told(&h).await;
+    assert!(status.contains("The boundary in solent.zip touches 2 squares: SU, SZ."), "{status}");
+    h.stop().await;
+}
+
 #[tokio::test]
 async fn a_broken_or_distant_file_keeps_the_choice_and_says_why() {
     let h = Harness::start(&[]).await;

@@ -57,6 +57,15 @@ pub enum Arg<'a> {
     Text(&'a dyn fmt::Display),
 }
 
+impl fmt::Debug for Arg<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Arg::Count(count) => write!(f, "Count({count})"),
+            Arg::Text(text) => write!(f, "Text({text})"),
+        }
+    }
+}
+
 /// A message with no placeholders, in the current language.
 #[inline]
 pub fn text(english: &'static str, welsh: &'static str) -> &'static str {
@@ -95,7 +104,7 @@ pub fn plural(
 }
 
 /// `template` with each `{name}` replaced by its value in `args`.
-fn substitute(template: &str, args: &[(&str, Arg)]) -> String {
+pub(super) fn substitute(template: &str, args: &[(&str, Arg)]) -> String {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
     while let Some(start) = rest.find('{') {

@@ -9,6 +9,7 @@
 mod catalogue;
 mod date;
 mod language;
+pub mod later;
 
 #[cfg(test)]
 pub use catalogue::in_welsh;

@@ -2,6 +2,7 @@
 //! and zips written here, the grid's squares worked out on paper, and Ordnance Survey's
 //! published control points.
 
+mod against_geo;
 mod common;
 mod errors;
 mod formats;

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use area_shapes::{Reading, Step, read_boundary};
 
-use crate::common::{LIMIT, coverage, fixture};
+use crate::common::{COTSWOLDS, LIMIT, WGS84_PRJ, coverage, fixture, polygon_shapefile, zip};
 
 /// Runs a job to the end with `budget` vertices a step: the boundary, and each step's
 /// (done, total).
@@ -50,6 +50,7 @@ fn slices_of_any_size_give_the_one_shot_answer() {
         ("cotswolds.kml", fixture("cotswolds.kml")),
         ("cotswolds.gpx", fixture("cotswolds.gpx")),
         ("wavy.geojson", wavy.into_bytes()),
+        ("cotswolds.zip", zipped_cotswolds()),
     ] {
         let whole = read_boundary(name, &bytes, LIMIT).unwrap();
         for budget in [1, 3, 7, 100, 5000] {
@@ -85,6 +86,40 @@ fn every_step_stays_within_its_vertex_budget() {
     }
     assert_eq!(steps.len(), 1 + total.div_ceil(budget));
     assert_eq!(steps.last(), Some(&(total, total)));
+}
+
+fn zipped_cotswolds() -> Vec<u8> {
+    let (shp, dbf) = polygon_shapefile(&COTSWOLDS);
+    zip(&[
+        ("a.shp", &shp),
+        ("a.dbf", &dbf),
+        ("a.prj", WGS84_PRJ.as_bytes()),
+    ])
+}
+
+#[test]
+fn a_zip_is_inflated_over_steps_before_its_vertices_count() {
+    // 236 bytes of .shp (a header of 100, a record of 8 + 44 + 4 + 5 × 16), 2 vertices'
+    // worth (32 bytes) a step: the open, 8 steps to inflate, the last of them reading the
+    // 5 vertices, then 3 steps of vertices.
+    let (_, steps) = run("cotswolds.zip", &zipped_cotswolds(), 2);
+    assert_eq!(
+        steps,
+        [
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 5),
+            (2, 5),
+            (4, 5),
+            (5, 5)
+        ]
+    );
 }
 
 #[test]

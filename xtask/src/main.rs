@@ -4,6 +4,7 @@
 
 mod bench;
 mod bench_download;
+mod bench_shapes;
 mod bench_storage;
 mod bench_web;
 mod build_target;
@@ -99,6 +100,9 @@ enum Bench {
     /// The server on object storage (Garage): presigned redirects against its own links,
     /// and `publish` against `aws s3 cp --recursive`
     Storage,
+    /// Reading a detailed 5 MB boundary file (GeoJSON, KML, GPX, zipped shapefile) in the
+    /// app's slices: parse, longest slice and total, natively in release
+    Shapes,
     /// The web app at 1,000 products and 10,000 files, and on slow 4G, next to plain-JS pages
     Web {
         /// The app alone, once, with CPU profiles of each step (target/bench-web-profile/)
@@ -128,6 +132,9 @@ fn main() -> ExitCode {
         Command::Bench {
             what: Some(Bench::Storage),
         } => bench_storage::bench(),
+        Command::Bench {
+            what: Some(Bench::Shapes),
+        } => bench_shapes::bench(),
         Command::Bench {
             what: Some(Bench::Web { profile }),
         } => bench_web::bench(profile),

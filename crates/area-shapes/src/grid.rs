@@ -165,12 +165,15 @@ impl Cover {
     /// cells' centres), and its crossings of the rows' centre lines.
     pub fn edge(&mut self, a: Coord, b: Coord) {
         self.beyond |= beyond_grid(a) || beyond_grid(b);
-        pieces(a, b, |middle| {
-            let on_line = middle.x.rem_euclid(SIZE) == 0.0 || middle.y.rem_euclid(SIZE) == 0.0;
-            if let (false, Some(index)) = (on_line, cell(middle)) {
-                self.touched[index] = true;
-            }
-        });
+        // Only an edge along a grid line has pieces on one (any other crosses them).
+        let on_grid_line = |u: f64, v: f64| u == v && u.rem_euclid(SIZE) == 0.0;
+        if !(on_grid_line(a.x, b.x) || on_grid_line(a.y, b.y)) {
+            pieces(a, b, |middle| {
+                if let Some(index) = cell(middle) {
+                    self.touched[index] = true;
+                }
+            });
+        }
         let (low, high) = (a.y.min(b.y), a.y.max(b.y));
         let first = ((low / SIZE - 0.5).floor().max(0.0) as usize).min(ROWS);
         let last = ((high / SIZE - 0.5).ceil().max(0.0) as usize).min(ROWS - 1);

@@ -64,15 +64,23 @@ fn sniff(bytes: &[u8]) -> Option<FileKind> {
     }
 }
 
-/// Reads a file of a known kind.
-pub(crate) fn parse(kind: FileKind, bytes: &[u8], limit: u64) -> Result<Parsed, ShapeError> {
+pub(crate) use shapefile::Unzipping;
+
+/// A file read, or a zip opened with a file in it to inflate before it is read.
+pub(crate) enum Opened<'a> {
+    Parsed(Parsed),
+    Unzipping(Unzipping<'a>),
+}
+
+/// Reads a file of a known kind, or opens a zip.
+pub(crate) fn open(kind: FileKind, bytes: &[u8], limit: u64) -> Result<Opened<'_>, ShapeError> {
     let (shapes, crs) = match kind {
         FileKind::GeoJson => geojson::read(bytes)?,
         FileKind::Kml => (xml::read_kml(bytes)?, Crs::LonLat),
         FileKind::Gpx => (xml::read_gpx(bytes)?, Crs::LonLat),
-        FileKind::ZippedShapefile => return shapefile::read(bytes, limit),
+        FileKind::ZippedShapefile => return shapefile::open(bytes, limit).map(Opened::Unzipping),
     };
-    Ok(Parsed { kind, shapes, crs })
+    Ok(Opened::Parsed(Parsed { kind, shapes, crs }))
 }
 
 /// A projection's name as the app shows it: trimmed, and cut short.

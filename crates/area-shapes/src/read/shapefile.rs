@@ -6,7 +6,10 @@ use std::io::{Cursor, Read};
 
 use flate2::read::DeflateDecoder;
 use geo::Coord;
-use rawzip::{CompressionMethod, ZipArchive, ZipArchiveEntryWayfinder, ZipSliceArchive};
+use rawzip::{
+    CompressionMethod, Crc32, ZipArchive, ZipArchiveEntryWayfinder, ZipSliceArchive,
+    ZipVerification,
+};
 use shapefile::record::traits::HasXY;
 use shapefile::{PolygonRing, Shape, ShapeReader};
 
@@ -25,7 +28,9 @@ struct Entry {
     wayfinder: ZipArchiveEntryWayfinder,
 }
 
-pub(super) fn read(bytes: &[u8], limit: u64) -> Result<Parsed, ShapeError> {
+/// Opens the zip: finds the shapefile's parts and reads its projection, or finds the KML
+/// of a KMZ. The `.shp` (or KML) is left to inflate a slice at a time.
+pub(super) fn open(bytes: &[u8], limit: u64) -> Result<Unzipping<'_>, ShapeError> {
     let archive = ZipArchive::from_slice(bytes).map_err(|_| UNREADABLE)?;
     let mut files = Vec::new();
     let mut entries = archive.entries();
@@ -46,10 +51,9 @@ pub(super) fn read(bytes: &[u8], limit: u64) -> Result<Parsed, ShapeError> {
     let with = |extension: &str| files.iter().find(|file| file.path.ends_with(extension));
     let Some(shp) = with(".shp") else {
         return match with(".kml") {
-            Some(kml) => Ok(Parsed {
-                kind: FileKind::Kml,
-                shapes: xml::read_kml(&contents(&archive, kml, limit)?)?,
-                crs: Crs::LonLat,
+            Some(kml) => Ok(Unzipping {
+                file: Inflating::new(bytes, &archive, kml, limit)?,
+                then: Then::Kml,
             }),
             None => Err(ShapeError::MissingPart(".shp")),
         };
@@ -65,44 +69,131 @@ pub(super) fn read(bytes: &[u8], limit: u64) -> Result<Parsed, ShapeError> {
     };
     // Every shapefile has one, though its attributes are not needed here.
     part(".dbf")?;
-    let prj = contents(&archive, part(".prj")?, limit)?;
-    let crs = projection(&String::from_utf8_lossy(&prj))?;
-    let shapes = shapes(&contents(&archive, shp, limit)?)?;
-    Ok(Parsed {
-        kind: FileKind::ZippedShapefile,
-        shapes,
-        crs,
+    let mut prj = Inflating::new(bytes, &archive, part(".prj")?, limit)?;
+    while !prj.inflate(usize::MAX)? {}
+    Ok(Unzipping {
+        file: Inflating::new(bytes, &archive, shp, limit)?,
+        then: Then::Shapefile(projection(&String::from_utf8_lossy(&prj.bytes))?),
     })
 }
 
-/// A file's bytes, inflated and checked (size and CRC); one over `limit` is too large.
-fn contents(
-    archive: &ZipSliceArchive<&[u8]>,
-    file: &Entry,
-    limit: u64,
-) -> Result<Vec<u8>, ShapeError> {
-    let too_large = |size| ShapeError::TooLarge { size, limit };
-    if file.size > limit {
-        return Err(too_large(file.size));
+/// A zip's `.shp` (or a KMZ's KML) being inflated, to read when it is.
+pub(crate) struct Unzipping<'a> {
+    file: Inflating<'a>,
+    then: Then,
+}
+
+impl Unzipping<'_> {
+    /// Inflates up to `most` more bytes: whether all are, and checked.
+    pub fn inflate(&mut self, most: usize) -> Result<bool, ShapeError> {
+        self.file.inflate(most)
     }
-    let entry = archive.get_entry(file.wayfinder).map_err(|_| UNREADABLE)?;
-    let data = entry.data();
-    let reader: Box<dyn Read> = if file.method == CompressionMethod::STORE {
-        Box::new(entry.verifying_reader(data))
-    } else if file.method == CompressionMethod::DEFLATE {
-        Box::new(entry.verifying_reader(DeflateDecoder::new(data)))
-    } else {
-        return Err(UNREADABLE);
-    };
-    let mut bytes = Vec::new();
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
+
+    /// Reads what was inflated.
+    pub fn finish(self) -> Result<Parsed, ShapeError> {
+        let bytes = &self.file.bytes;
+        Ok(match self.then {
+            Then::Shapefile(crs) => Parsed {
+                kind: FileKind::ZippedShapefile,
+                shapes: shapes(bytes)?,
+                crs,
+            },
+            Then::Kml => Parsed {
+                kind: FileKind::Kml,
+                shapes: xml::read_kml(bytes)?,
+                crs: Crs::LonLat,
+            },
+        })
+    }
+}
+
+/// What an inflated file is.
+enum Then {
+    Shapefile(Crs),
+    Kml,
+}
+
+/// A file in the zip being inflated, a slice at a time (5 MB takes about 20 ms), and
+/// checked (size and CRC) at the end.
+struct Inflating<'a> {
+    source: Source<'a>,
+    expected: ZipVerification,
+    crc: Crc32,
+    bytes: Vec<u8>,
+    limit: u64,
+}
+
+enum Source<'a> {
+    Stored(&'a [u8]),
+    Deflated(DeflateDecoder<&'a [u8]>),
+}
+
+impl<'a> Inflating<'a> {
+    fn new(
+        bytes: &'a [u8],
+        archive: &ZipSliceArchive<&[u8]>,
+        file: &Entry,
+        limit: u64,
+    ) -> Result<Self, ShapeError> {
+        if file.size > limit {
+            return Err(ShapeError::TooLarge {
+                size: file.size,
+                limit,
+            });
+        }
+        let entry = archive.get_entry(file.wayfinder).map_err(|_| UNREADABLE)?;
+        // The compressed bytes, borrowed from the file rather than the archive.
+        let (start, end) = entry.compressed_data_range();
+        let data = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(start, end)| bytes.get(start..end))
+            .ok_or(UNREADABLE)?;
+        let source = if file.method == CompressionMethod::STORE {
+            Source::Stored(data)
+        } else if file.method == CompressionMethod::DEFLATE {
+            Source::Deflated(DeflateDecoder::new(data))
+        } else {
+            return Err(UNREADABLE);
+        };
+        Ok(Inflating {
+            source,
+            expected: entry.claim_verifier(),
+            crc: Crc32::new(),
+            bytes: Vec::new(),
+            limit,
+        })
+    }
+
+    /// Inflates up to `most` more bytes: whether all are, and checked.
+    fn inflate(&mut self, most: usize) -> Result<bool, ShapeError> {
+        let start = self.bytes.len();
+        // One byte past the limit tells a file that is over it.
+        let room = self.limit.saturating_add(1).saturating_sub(start as u64);
+        let most = room.min(u64::try_from(most).unwrap_or(u64::MAX));
+        let read = match &mut self.source {
+            Source::Stored(data) => data.take(most).read_to_end(&mut self.bytes),
+            Source::Deflated(decoder) => decoder.take(most).read_to_end(&mut self.bytes),
+        }
         .map_err(|_| UNREADABLE)?;
-    match bytes.len() as u64 {
-        // The zip's directory said less than the entry holds.
-        size if size > limit => Err(too_large(size)),
-        _ => Ok(bytes),
+        self.crc.update(&self.bytes[start..]);
+        let size = self.bytes.len() as u64;
+        if size > self.limit {
+            // The zip's directory said less than the entry holds.
+            return Err(ShapeError::TooLarge {
+                size: size.max(self.expected.uncompressed_size),
+                limit: self.limit,
+            });
+        }
+        if read as u64 == most && most > 0 {
+            return Ok(false);
+        }
+        let actual = ZipVerification {
+            crc: self.crc.checksum(),
+            uncompressed_size: size,
+        };
+        self.expected.valid(actual).map_err(|_| UNREADABLE)?;
+        Ok(true)
     }
 }
 

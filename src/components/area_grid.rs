@@ -157,7 +157,10 @@ pub fn AreaGrid(
         }
         if let Some(point) = map_point(&event) {
             event.prevent_default();
-            if let Some(target) = event.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+            if let Some(target) = event
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            {
                 let _ = target.set_pointer_capture(event.pointer_id());
             }
             dragged.set(Some([point, point]));
@@ -388,9 +391,15 @@ fn picked_label(square: GridSquare, totals: Totals) -> String {
 /// Where a pointer is on the map, in the map's units (km east, km down from the top).
 /// The map keeps its shape (`viewBox`, centred), so one scale serves both axes.
 fn map_point(event: &web_sys::PointerEvent) -> Option<(f64, f64)> {
-    let svg = event.current_target()?.dyn_into::<web_sys::Element>().ok()?;
+    let svg = event
+        .current_target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?;
     let rect = svg.get_bounding_client_rect();
-    let (width, height) = (f64::from(MAP_WIDTH_KM), f64::from(GRID_TOP_KM + 2 * MAP_MARGIN_KM));
+    let (width, height) = (
+        f64::from(MAP_WIDTH_KM),
+        f64::from(GRID_TOP_KM + 2 * MAP_MARGIN_KM),
+    );
     let scale = (width / rect.width()).max(height / rect.height());
     let left = rect.left() + (rect.width() - width / scale) / 2.0;
     let top = rect.top() + (rect.height() - height / scale) / 2.0;

@@ -79,11 +79,27 @@ impl ShapeState {
 
     fn circle(&self, centre: BngPoint, radius_m: f64) {
         let (x, y, r) = (km(centre.easting), map_y(centre.northing), km(radius_m));
-        let outline = format!("M{} {y}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 -{} 0Z", x - r, 2.0 * r, 2.0 * r);
-        self.picked(ShapeSource::Circle, within(centre, radius_m), false, outline);
+        let outline = format!(
+            "M{} {y}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 -{} 0Z",
+            x - r,
+            2.0 * r,
+            2.0 * r
+        );
+        self.picked(
+            ShapeSource::Circle,
+            within(centre, radius_m),
+            false,
+            outline,
+        );
     }
 
-    fn picked(&self, source: ShapeSource, touched: Vec<GridSquare>, outside: bool, outline: String) {
+    fn picked(
+        &self,
+        source: ShapeSource,
+        touched: Vec<GridSquare>,
+        outside: bool,
+        outline: String,
+    ) {
         let pick = self
             .offered
             .with_value(|offered| ShapePick::new(source, touched, outside, offered));
@@ -123,8 +139,14 @@ fn map_y(northing: f64) -> f64 {
 
 /// Reads typed points (`SU 41 11`, `Bristol`), fetching the places only when one of
 /// them is not a grid reference.
-async fn find_points(places: RwSignal<Places>, typed: &[String]) -> Result<Vec<TypedPoint>, PointProblem> {
-    let gazetteer = if typed.iter().all(|text| is_grid_ref(text) || text.trim().is_empty()) {
+async fn find_points(
+    places: RwSignal<Places>,
+    typed: &[String],
+) -> Result<Vec<TypedPoint>, PointProblem> {
+    let gazetteer = if typed
+        .iter()
+        .all(|text| is_grid_ref(text) || text.trim().is_empty())
+    {
         None
     } else {
         load_places(places).await
@@ -214,7 +236,9 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
             let limit = format_size(FILE_LIMIT_BYTES);
             return shape.problem(t::shape::error_too_large(limit, &name, format_size(size)));
         }
-        shape.told.set(Some(Told::Working(t::shape::reading(&name))));
+        shape
+            .told
+            .set(Some(Told::Working(t::shape::reading(&name))));
         spawn_local(async move {
             let bytes = match JsFuture::from(file.array_buffer()).await {
                 Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
@@ -224,7 +248,12 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
                 }
             };
             match reader::read_file(name.clone(), bytes, FILE_LIMIT_BYTES).await {
-                Ok(read) => shape.picked(ShapeSource::File(name), read.touched, read.outside, read.outline),
+                Ok(read) => shape.picked(
+                    ShapeSource::File(name),
+                    read.touched,
+                    read.outside,
+                    read.outline,
+                ),
                 Err(problem) => shape.problem(problem),
             }
         });
@@ -241,7 +270,11 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
     let on_drop = move |event: web_sys::DragEvent| {
         event.prevent_default();
         dragging_over.set(false);
-        if let Some(file) = event.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+        if let Some(file) = event
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0))
+        {
             read(file);
         }
     };

@@ -21,8 +21,10 @@ const ISLE_OF_WIGHT: &str = r#"{"type": "FeatureCollection", "features": [{"type
 
 /// Waits until the address's areas are exactly `areas` (`ST,SU`).
 async fn wait_for_areas(h: &Harness, areas: &str) {
-    h.wait_for_address(|url| url.contains(&format!("areas={areas}")) && !url.contains(&format!("areas={areas},")))
-        .await;
+    h.wait_for_address(|url| {
+        url.contains(&format!("areas={areas}")) && !url.contains(&format!("areas={areas},"))
+    })
+    .await;
 }
 
 /// The squares picked on the map now, in the map's order.
@@ -39,12 +41,12 @@ async fn told(h: &Harness) -> String {
     h.text("#shape-status").await
 }
 
-/// Where a square's middle is on the screen now (scrolled into view).
+/// Where a square's middle is on the screen now (scroll it into view first).
 async fn centre_of(h: &Harness, code: &str) -> (i64, i64) {
     let centre = h
         .js(&format!(
-            "const e = document.querySelector('#square-{code} rect'); e.scrollIntoView({{block: 'center'}}); \
-             const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];"
+            "const r = document.querySelector('#square-{code} rect').getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2];"
         ))
         .await;
     (
@@ -70,9 +72,14 @@ async fn a_dragged_rectangle_picks_every_square_it_touches() {
     h.goto(&format!("/products/{PRODUCT}?areas=NT")).await;
     h.find("#square-ST").await;
     h.click("#draw-rectangle").await;
-    h.wait_for_js("document.querySelector('#draw-rectangle').getAttribute('aria-pressed') === 'true'")
+    h.wait_for_js(
+        "document.querySelector('#draw-rectangle').getAttribute('aria-pressed') === 'true'",
+    )
+    .await;
+    // From the middle of ST (350, 150 km) to the middle of SZ (450, 50 km), both in
+    // view at once.
+    h.js("document.querySelector('#square-SZ').scrollIntoView({block: 'center'}); return true;")
         .await;
-    // From the middle of ST (350, 150 km) to the middle of SZ (450, 50 km).
     let from = centre_of(&h, "ST").await;
     let to = centre_of(&h, "SZ").await;
     h.driver
@@ -89,13 +96,16 @@ async fn a_dragged_rectangle_picks_every_square_it_touches() {
     assert_eq!(picked(&h).await, ["ST", "SU", "SY", "SZ"]);
     let status = told(&h).await;
     assert!(
-        status.contains("The rectangle touches 4 squares: ST, SU, SY, SZ.") && status.contains("4 squares are picked."),
+        status.contains("The rectangle touches 4 squares: ST, SU, SY, SZ.")
+            && status.contains("4 squares are picked."),
         "{status}"
     );
     h.find(".grid-map .shape-outline").await;
 
     // Drawing off, a click toggles a square again.
     h.click("#draw-rectangle").await;
+    h.js("document.querySelector('#square-NT').scrollIntoView({block: 'center'}); return true;")
+        .await;
     h.click("#square-NT").await;
     wait_for_areas(&h, "NT,ST,SU,SY,SZ").await;
     h.stop().await;
@@ -108,28 +118,57 @@ async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
     // SU 41 11 (441.5, 111.5 km) to TQ 30 80 (530.5, 180.5 km): SU and TQ only.
     h.type_into("#corner-one", "SU 41 11").await;
     h.type_into("#corner-other", "TQ 30 80").await;
-    h.find("#corner-other").await.send_keys(Key::Enter).await.unwrap();
+    h.find("#corner-other")
+        .await
+        .send_keys(Key::Enter)
+        .await
+        .unwrap();
     wait_for_areas(&h, "SU,TQ").await;
-    assert!(told(&h).await.contains("The rectangle touches 2 squares: SU, TQ."));
+    assert!(
+        told(&h)
+            .await
+            .contains("The rectangle touches 2 squares: SU, TQ.")
+    );
 
     // Bristol is at about (358.9, 172.9) km: 30 km reaches 202.9 km north, into SO,
     // and stays inside ST's other edges (300 and 400 km east, 100 km north).
     h.type_into("#circle-centre", "Bristol").await;
     h.type_into("#circle-radius", "30").await;
-    h.find("#circle-radius").await.send_keys(Key::Enter).await.unwrap();
+    h.find("#circle-radius")
+        .await
+        .send_keys(Key::Enter)
+        .await
+        .unwrap();
     wait_for_areas(&h, "SO,ST").await;
     let status = told(&h).await;
-    assert!(status.contains("The circle touches 2 squares: SO, ST."), "{status}");
+    assert!(
+        status.contains("The circle touches 2 squares: SO, ST."),
+        "{status}"
+    );
     h.find(".grid-map .shape-outline").await;
 
     // A typing slip keeps the choice and says why.
     h.type_into("#circle-radius", "lots").await;
-    h.find("#circle-radius").await.send_keys(Key::Enter).await.unwrap();
-    h.wait_for_text("#shape-status", "Type the radius in kilometres").await;
-    assert!(h.text("#shape-status").await.contains("The choice is unchanged."));
+    h.find("#circle-radius")
+        .await
+        .send_keys(Key::Enter)
+        .await
+        .unwrap();
+    h.wait_for_text("#shape-status", "Type the radius in kilometres")
+        .await;
+    assert!(
+        h.text("#shape-status")
+            .await
+            .contains("The choice is unchanged.")
+    );
     h.type_into("#corner-one", "Atlantis").await;
-    h.find("#corner-one").await.send_keys(Key::Enter).await.unwrap();
-    h.wait_for_text("#shape-status", "“Atlantis” is neither a grid reference").await;
+    h.find("#corner-one")
+        .await
+        .send_keys(Key::Enter)
+        .await
+        .unwrap();
+    h.wait_for_text("#shape-status", "“Atlantis” is neither a grid reference")
+        .await;
     wait_for_areas(&h, "SO,ST").await;
     h.stop().await;
 }
@@ -138,14 +177,18 @@ async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
 async fn an_uploaded_geojson_picks_the_squares_it_touches() {
     let h = Harness::start(&[]).await;
     let dir = tempfile::tempdir().unwrap();
-    h.goto(&format!("/products/{PRODUCT}?areas=NT,SU&format=GeoPackage")).await;
+    h.goto(&format!(
+        "/products/{PRODUCT}?areas=NT,SU&format=GeoPackage"
+    ))
+    .await;
     h.find("#shape-file").await;
     choose_file(&h, &dir, "wight.geojson", ISLE_OF_WIGHT.as_bytes()).await;
     wait_for_areas(&h, "SZ&format=GeoPackage").await;
     assert_eq!(picked(&h).await, ["SZ"]);
     let status = told(&h).await;
     assert!(
-        status.contains("The boundary in wight.geojson touches 1 square: SZ.") && status.contains("1 square is picked."),
+        status.contains("The boundary in wight.geojson touches 1 square: SZ.")
+            && status.contains("1 square is picked."),
         "{status}"
     );
     h.find(".grid-map .shape-outline").await;
@@ -164,22 +207,41 @@ fn zipped_shapefile(dir: &tempfile::TempDir) -> Vec<u8> {
     use shapefile::dbase::{FieldName, FieldValue, Record, TableWriterBuilder};
     use shapefile::{Point, Polygon, PolygonRing};
     let shp = dir.path().join("solent.shp");
-    let table = TableWriterBuilder::new()
-        .add_character_field(FieldName::try_from("NAME").unwrap(), 20);
+    let table =
+        TableWriterBuilder::new().add_character_field(FieldName::try_from("NAME").unwrap(), 20);
     let mut writer = shapefile::Writer::from_path(&shp, table).expect("shapefile writer");
-    let ring = [(440_000.0, 90_000.0), (440_000.0, 110_000.0), (460_000.0, 110_000.0), (460_000.0, 90_000.0), (440_000.0, 90_000.0)];
-    let polygon = Polygon::new(PolygonRing::Outer(ring.iter().map(|&(x, y)| Point::new(x, y)).collect()));
+    let ring = [
+        (440_000.0, 90_000.0),
+        (440_000.0, 110_000.0),
+        (460_000.0, 110_000.0),
+        (460_000.0, 90_000.0),
+        (440_000.0, 90_000.0),
+    ];
+    let polygon = Polygon::new(PolygonRing::Outer(
+        ring.iter().map(|&(x, y)| Point::new(x, y)).collect(),
+    ));
     let mut record = Record::default();
-    record.insert("NAME".to_owned(), FieldValue::Character(Some("Solent".to_owned())));
-    writer.write_shape_and_record(&polygon, &record).expect("write the polygon");
+    record.insert(
+        "NAME".to_owned(),
+        FieldValue::Character(Some("Solent".to_owned())),
+    );
+    writer
+        .write_shape_and_record(&polygon, &record)
+        .expect("write the polygon");
     drop(writer);
     std::fs::write(shp.with_extension("prj"), BNG_PRJ).unwrap();
 
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     for extension in ["shp", "shx", "dbf", "prj"] {
-        zip.start_file(format!("solent/solent.{extension}"), options).unwrap();
-        std::io::Write::write_all(&mut zip, &std::fs::read(shp.with_extension(extension)).unwrap()).unwrap();
+        zip.start_file(format!("solent/solent.{extension}"), options)
+            .unwrap();
+        std::io::Write::write_all(
+            &mut zip,
+            &std::fs::read(shp.with_extension(extension)).unwrap(),
+        )
+        .unwrap();
     }
     zip.finish().unwrap().into_inner()
 }
@@ -195,7 +257,10 @@ async fn a_zipped_shapefile_picks_the_squares_it_touches() {
     wait_for_areas(&h, "SU,SZ").await;
     assert_eq!(picked(&h).await, ["SU", "SZ"]);
     let status = told(&h).await;
-    assert!(status.contains("The boundary in solent.zip touches 2 squares: SU, SZ."), "{status}");
+    assert!(
+        status.contains("The boundary in solent.zip touches 2 squares: SU, SZ."),
+        "{status}"
+    );
     h.stop().await;
 }
 
@@ -206,22 +271,41 @@ async fn a_broken_or_distant_file_keeps_the_choice_and_says_why() {
     h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
     h.find("#shape-file").await;
 
-    choose_file(&h, &dir, "broken.geojson", b"{ \"type\": \"FeatureCollection\", ").await;
+    choose_file(
+        &h,
+        &dir,
+        "broken.geojson",
+        b"{ \"type\": \"FeatureCollection\", ",
+    )
+    .await;
     let status = told(&h).await;
     assert!(
-        status.contains("broken.geojson is not GeoJSON") && status.contains("The choice is unchanged."),
+        status.contains("broken.geojson is not GeoJSON")
+            && status.contains("The choice is unchanged."),
         "{status}"
     );
-    assert!(h.find("#shape-status.problem").await.is_displayed().await.unwrap());
+    assert!(
+        h.find("#shape-status.problem")
+            .await
+            .is_displayed()
+            .await
+            .unwrap()
+    );
 
     let sea = r#"{"type": "Point", "coordinates": [4.5, 55.0]}"#;
     choose_file(&h, &dir, "north-sea.geojson", sea.as_bytes()).await;
-    h.wait_for_text("#shape-status", "north-sea.geojson lies wholly outside Great Britain's squares.")
-        .await;
+    h.wait_for_text(
+        "#shape-status",
+        "north-sea.geojson lies wholly outside Great Britain's squares.",
+    )
+    .await;
 
     choose_file(&h, &dir, "notes.txt", b"just some notes").await;
-    h.wait_for_text("#shape-status", "notes.txt is not GeoJSON, KML, GPX or a zipped shapefile.")
-        .await;
+    h.wait_for_text(
+        "#shape-status",
+        "notes.txt is not GeoJSON, KML, GPX or a zipped shapefile.",
+    )
+    .await;
     wait_for_areas(&h, "SU,SZ").await;
     assert_eq!(picked(&h).await, ["SU", "SZ"]);
     if h.engine == Engine::Chromium {

@@ -68,7 +68,10 @@ fn loaded<T>(part: &str, index: usize, read: impl FnOnce(&Value) -> T) -> Option
 
 /// Message `index` of `part`, or nothing before the part is loaded.
 pub fn text(part: &str, index: usize) -> String {
-    loaded(part, index, |value| value.as_str().unwrap_or_default().to_owned()).unwrap_or_default()
+    loaded(part, index, |value| {
+        value.as_str().unwrap_or_default().to_owned()
+    })
+    .unwrap_or_default()
 }
 
 /// Message `index` of `part` with its placeholders filled in.
@@ -97,7 +100,11 @@ pub fn plural(part: &str, index: usize, count: usize, args: &[(&str, Arg)]) -> S
 #[cfg(test)]
 fn load_for_tests(part: &str) -> String {
     let key = format!("{}:{part}", current().code());
-    if !LOADED.read().unwrap_or_else(PoisonError::into_inner).contains_key(&key) {
+    if !LOADED
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .contains_key(&key)
+    {
         let file = match current().code() {
             "cy" => include_str!("../../../../locales/cy.json"),
             _ => include_str!("../../../../locales/en.json"),

@@ -16,6 +16,7 @@ use leptos_router::LazyRoute;
 use crate::auth::RequireSignIn;
 use crate::navigation::Route;
 use crate::pages::{login, package, packages, product, settings, version};
+use crate::stylesheet;
 
 /// A function showing a page of a chunk: with `split`, a `#[lazy]` split point (and
 /// `__preload_<name>`, made by `#[lazy]`, fetches its chunk); without, plain code.
@@ -83,9 +84,10 @@ chunk!(
     }
 );
 
-/// A route shown by `$view` (a chunk function's call), whose chunk `$preload` fetches.
+/// A route shown by `$view` (a chunk function's call), whose chunk `$preload` fetches;
+/// with `styles`, those stylesheets are fetched beside its code (`crate::stylesheet`).
 macro_rules! lazy_route {
-    ($(#[$doc:meta])* $route:ident => $view:expr, $preload:ident) => {
+    ($(#[$doc:meta])* $route:ident => $view:expr, $preload:ident $(, styles: $sheets:expr)?) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy)]
         pub struct $route;
@@ -96,10 +98,12 @@ macro_rules! lazy_route {
             }
 
             async fn view(_: Self) -> AnyView {
+                $(stylesheet::start($sheets);)?
                 $view.await
             }
 
             async fn preload() {
+                $(stylesheet::start($sheets);)?
                 #[cfg(feature = "split")]
                 $preload().await;
             }
@@ -109,7 +113,8 @@ macro_rules! lazy_route {
 
 lazy_route!(
     /// `/products/:id`.
-    ProductRoute => product_chunk(), __preload_product_chunk
+    ProductRoute => product_chunk(), __preload_product_chunk,
+    styles: &[stylesheet::MAP, stylesheet::BULK]
 );
 lazy_route!(
     /// `/packages`.
@@ -121,7 +126,8 @@ lazy_route!(
 );
 lazy_route!(
     /// `/packages/:id/versions/:version`.
-    VersionRoute => data_package_chunk(DataPackagePage::Version), __preload_data_package_chunk
+    VersionRoute => data_package_chunk(DataPackagePage::Version), __preload_data_package_chunk,
+    styles: &[stylesheet::BULK]
 );
 lazy_route!(
     /// `/login`.

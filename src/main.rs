@@ -13,6 +13,7 @@ mod fs_access;
 mod language;
 mod navigation;
 mod pages;
+mod stylesheet;
 
 fn main() {
     language::start();

@@ -32,12 +32,13 @@ pub const LIMIT_BYTES: u64 = 226_941;
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 /// Data the product page fetches, precompressed too (places: 47 kB raw, about 10 kB
 /// brotli), and the download worker a zip download registers (not part of the first
-/// load), the shape tools' stylesheet, which they link themselves, and the catalogues
+/// load), the stylesheets of pages loaded on demand (`src/stylesheet.rs`), and the catalogues
 /// whose words load with their features (`text::later`). Not `config.json`: deployers edit it in place, and a stale `.br` would win.
-const ON_DEMAND_DATA: [&str; 5] = [
+const ON_DEMAND_DATA: [&str; 6] = [
     "places.json",
     "download-worker.js",
-    "shapes.css",
+    "map.css",
+    "bulk.css",
     "en.json",
     "cy.json",
 ];

@@ -286,8 +286,6 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
 
     view! {
         <section class="shape-tools" aria-labelledby="shape-heading">
-            // Its own stylesheet, fetched with the page's code rather than with the gallery.
-            <link rel="stylesheet" href=base_path().file("shapes.css") />
             <h3 id="shape-heading">{t::shape::heading()}</h3>
             <p class="hint">{t::shape::intro()}</p>
             <div class="shape-draw">

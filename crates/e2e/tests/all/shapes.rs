@@ -35,6 +35,16 @@ async fn picked(h: &Harness) -> Vec<String> {
     serde_json::from_value(codes).expect("codes")
 }
 
+/// Types `text` into the box at `css` and presses Enter, as a keyboard user submits it.
+async fn submit(h: &Harness, css: &str, text: &str) {
+    h.type_into(css, text).await;
+    h.find(css)
+        .await
+        .send_keys(Key::Enter)
+        .await
+        .expect("press Enter");
+}
+
 /// The status line of the shape tools once it says something.
 async fn told(h: &Harness) -> String {
     h.wait_for_js("document.querySelector('#shape-status').textContent.trim() !== '' && document.querySelector('#shape-status').getAttribute('aria-busy') !== 'true'").await;
@@ -117,12 +127,7 @@ async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
     h.goto(&format!("/products/{PRODUCT}")).await;
     // SU 41 11 (441.5, 111.5 km) to TQ 30 80 (530.5, 180.5 km): SU and TQ only.
     h.type_into("#corner-one", "SU 41 11").await;
-    h.type_into("#corner-other", "TQ 30 80").await;
-    h.find("#corner-other")
-        .await
-        .send_keys(Key::Enter)
-        .await
-        .unwrap();
+    submit(&h, "#corner-other", "TQ 30 80").await;
     wait_for_areas(&h, "SU,TQ").await;
     assert!(
         told(&h)
@@ -133,12 +138,7 @@ async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
     // Bristol is at about (358.9, 172.9) km: 30 km reaches 202.9 km north, into SO,
     // and stays inside ST's other edges (300 and 400 km east, 100 km north).
     h.type_into("#circle-centre", "Bristol").await;
-    h.type_into("#circle-radius", "30").await;
-    h.find("#circle-radius")
-        .await
-        .send_keys(Key::Enter)
-        .await
-        .unwrap();
+    submit(&h, "#circle-radius", "30").await;
     wait_for_areas(&h, "SO,ST").await;
     let status = told(&h).await;
     assert!(
@@ -148,12 +148,7 @@ async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
     h.find(".grid-map .shape-outline").await;
 
     // A typing slip keeps the choice and says why.
-    h.type_into("#circle-radius", "lots").await;
-    h.find("#circle-radius")
-        .await
-        .send_keys(Key::Enter)
-        .await
-        .unwrap();
+    submit(&h, "#circle-radius", "lots").await;
     h.wait_for_text("#shape-status", "Type the radius in kilometres")
         .await;
     assert!(
@@ -161,12 +156,7 @@ async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
             .await
             .contains("The choice is unchanged.")
     );
-    h.type_into("#corner-one", "Atlantis").await;
-    h.find("#corner-one")
-        .await
-        .send_keys(Key::Enter)
-        .await
-        .unwrap();
+    submit(&h, "#corner-one", "Atlantis").await;
     h.wait_for_text("#shape-status", "“Atlantis” is neither a grid reference")
         .await;
     wait_for_areas(&h, "SO,ST").await;

@@ -14,7 +14,8 @@ use crate::listing::TableQuery;
 use crate::product::selection::Selection;
 use crate::text::t;
 
-/// What must be encoded in a `next` query value; `/` stays readable.
+/// What must be encoded in a `next` or `items` query value; `/`, `,` and `;` stay
+/// readable.
 const NEXT_VALUE: &AsciiSet = &CONTROLS
     .add(b' ')
     .add(b'"')
@@ -51,6 +52,9 @@ pub enum Route {
     },
     /// `/settings`.
     Settings,
+    /// `/basket`; `items` is a shared basket's (`?items=`, see
+    /// [`crate::basket::Basket::link_text`]), read by the basket page.
+    Basket { items: Option<String> },
 }
 
 impl Route {
@@ -144,6 +148,10 @@ impl Route {
                     .join("&"),
             ),
             Route::Settings => "/settings".to_owned(),
+            Route::Basket { items } => match items {
+                Some(items) => format!("/basket?items={}", utf8_percent_encode(items, NEXT_VALUE)),
+                None => "/basket".to_owned(),
+            },
         }
     }
 
@@ -193,6 +201,9 @@ impl Route {
                 ),
             },
             ["settings"] => Route::Settings,
+            ["basket"] => Route::Basket {
+                items: param("items"),
+            },
             _ => return None,
         })
     }
@@ -207,6 +218,8 @@ pub enum Section {
     Packages,
     /// Which service the app talks to.
     Settings,
+    /// The basket.
+    Basket,
 }
 
 impl Route {
@@ -218,6 +231,7 @@ impl Route {
                 Some(Section::Packages)
             }
             Route::Settings => Some(Section::Settings),
+            Route::Basket { .. } => Some(Section::Basket),
             Route::Login { .. } => None,
         }
     }
@@ -244,6 +258,7 @@ impl Route {
                 }
             }
             Route::Settings => t::app::nav_settings().into(),
+            Route::Basket { .. } => t::basket::title().into(),
         }
     }
 }
@@ -386,6 +401,13 @@ mod tests {
             (Route::package("1"), "/packages/1"),
             (Route::version("1", "latest"), "/packages/1/versions/latest"),
             (Route::Settings, "/settings"),
+            (Route::Basket { items: None }, "/basket"),
+            (
+                Route::Basket {
+                    items: Some("OpenTOID/1/SU,SZ;OpenRoads/2//GML".into()),
+                },
+                "/basket?items=OpenTOID/1/SU,SZ;OpenRoads/2//GML",
+            ),
         ];
         for (route, path) in routes {
             assert_eq!(route.path(), path);

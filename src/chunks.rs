@@ -1,8 +1,8 @@
 //! The routes that load a page's code on demand.
 //!
 //! The gallery (`/`) is in the main wasm. Every other page is a [`LazyRoute`] whose
-//! code is in one of three chunks: the product page; the data-package pages; sign-in
-//! and settings. In the release build (`cargo xtask build`, with the `split` feature)
+//! code is in one of three chunks: the product page and the basket (which shares its
+//! listing of a product's files); the data-package pages; sign-in and settings. In the release build (`cargo xtask build`, with the `split` feature)
 //! each chunk function below is a `#[lazy]` split point, cut out of the main wasm
 //! with all the code only it uses and fetched when one of its pages is first shown or
 //! prefetched. Three split points rather than one per page: wasm-split puts the code
@@ -15,7 +15,7 @@ use leptos_router::LazyRoute;
 
 use crate::auth::RequireSignIn;
 use crate::navigation::Route;
-use crate::pages::{login, package, packages, product, settings, version};
+use crate::pages::{basket, login, package, packages, product, settings, version};
 
 /// A function showing a page of a chunk: with `split`, a `#[lazy]` split point (and
 /// `__preload_<name>`, made by `#[lazy]`, fetches its chunk); without, plain code.
@@ -32,10 +32,22 @@ macro_rules! chunk {
     };
 }
 
+/// A page of the product chunk.
+#[derive(Debug, Clone, Copy)]
+#[repr(u8)]
+enum ProductPage {
+    Product,
+    Basket,
+}
+
 chunk!(
-    /// The product page, with its map, table, bulk tools and place finder.
-    fn product_chunk() {
-        product::ProductPage().into_any()
+    /// The product page, with its map, table, bulk tools and place finder; and the
+    /// basket, the same listing and bulk tools for several products.
+    fn product_chunk(page: ProductPage) {
+        match page {
+            ProductPage::Product => product::ProductPage().into_any(),
+            ProductPage::Basket => basket::BasketPage().into_any(),
+        }
     }
 );
 
@@ -109,7 +121,11 @@ macro_rules! lazy_route {
 
 lazy_route!(
     /// `/products/:id`.
-    ProductRoute => product_chunk(), __preload_product_chunk
+    ProductRoute => product_chunk(ProductPage::Product), __preload_product_chunk
+);
+lazy_route!(
+    /// `/basket`.
+    BasketRoute => product_chunk(ProductPage::Basket), __preload_product_chunk
 );
 lazy_route!(
     /// `/packages`.
@@ -135,7 +151,7 @@ lazy_route!(
 /// Fetches the code of `route`'s page, if it is loaded on demand and not yet here.
 pub async fn preload(route: Route) {
     match route {
-        Route::Product { .. } => ProductRoute::preload().await,
+        Route::Product { .. } | Route::Basket { .. } => ProductRoute::preload().await,
         Route::Packages => PackagesRoute::preload().await,
         Route::Package { .. } => PackageRoute::preload().await,
         Route::Version { .. } => VersionRoute::preload().await,

@@ -9,7 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     Blob, File, FileSystemCreateWritableOptions, FileSystemDirectoryHandle, FileSystemFileHandle,
-    FileSystemGetFileOptions, FileSystemWritableFileStream, ReadableStream,
+    FileSystemGetDirectoryOptions, FileSystemGetFileOptions, FileSystemWritableFileStream, ReadableStream,
     ReadableStreamDefaultReader,
 };
 
@@ -82,6 +82,22 @@ pub async fn existing_file(
             let handle: FileSystemFileHandle = handle.unchecked_into();
             Ok(Some(wait(handle.get_file()).await?.unchecked_into()))
         }
+        Err(e) if error_name(&e) == "NotFoundError" => Ok(None),
+        Err(e) => Err(describe(&e)),
+    }
+}
+
+/// The sub-folder `name` of `folder` (a basket's product): made when `create` and it
+/// is not there yet, else `None` when there is none.
+pub async fn sub_folder(
+    folder: &FileSystemDirectoryHandle,
+    name: &str,
+    create: bool,
+) -> Result<Option<FileSystemDirectoryHandle>, String> {
+    let options = FileSystemGetDirectoryOptions::new();
+    options.set_create(create);
+    match JsFuture::from(folder.get_directory_handle_with_options(name, &options)).await {
+        Ok(handle) => Ok(Some(handle.unchecked_into())),
         Err(e) if error_name(&e) == "NotFoundError" => Ok(None),
         Err(e) => Err(describe(&e)),
     }

@@ -1,6 +1,7 @@
 //! Download Explorer: find and fetch geographic data from a Download Service.
 
 mod api;
+mod basket;
 mod app;
 mod auth;
 #[cfg(all(test, target_arch = "wasm32"))]

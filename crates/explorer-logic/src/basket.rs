@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Totals;
 use crate::bulk::export::{BulkDownload, safe_name};
-use crate::product::selection::Selection;
+use crate::product::selection::{AreaPicking, Selection};
 use crate::routes::Route;
 use crate::text::t;
 
@@ -43,7 +43,7 @@ fn link_field(text: &str) -> String {
 }
 
 /// One product in the basket and what was picked of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Item {
     pub product_id: String,
     /// Its name when it was added (the id, for an item opened from a link).
@@ -61,6 +61,13 @@ impl Item {
             id: self.product_id.clone(),
             selection: self.selection.clone(),
         }
+    }
+
+    /// What the item lists of a product offering `offered`, as the product page lists
+    /// it for the same choice: a product of one area lists that area whatever was
+    /// picked; areas it no longer offers are left out.
+    pub fn wanted(&self, offered: &[Area]) -> Selection {
+        AreaPicking::of(offered).wanted(&self.selection, offered)
     }
 
     /// Whether the product is at another version than when it was added.
@@ -648,6 +655,17 @@ mod tests {
             Notice::FromLink { count: 2 }.text(),
             "2 products from the link are in your basket."
         );
+    }
+
+    #[test]
+    fn an_item_lists_what_its_product_page_would() {
+        let squares = [Area::from("SU"), Area::from("SZ")];
+        let toid = item("OpenTOID", "1", "SU,TQ", Some("GML"));
+        let wanted = toid.wanted(&squares);
+        assert_eq!(wanted.areas, [Area::from("SU")]);
+        assert_eq!(wanted.format.as_deref(), Some("GML"));
+        let roads = item("OpenRoads", "1", "", None);
+        assert_eq!(roads.wanted(&[Area::Gb]).areas, [Area::Gb]);
     }
 
     #[test]

@@ -13,8 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::api::ServiceContext;
 use crate::auth::Session;
 use crate::chunks::{
-    BasketRoute, LoginRoute, PackageRoute, PackagesRoute, ProductRoute, SettingsRoute,
-    VersionRoute,
+    BasketRoute, LoginRoute, PackageRoute, PackagesRoute, ProductRoute, SettingsRoute, VersionRoute,
 };
 use crate::components::{LanguageSwitch, SessionBadge, SessionReminder};
 use crate::config::ServiceConfig;

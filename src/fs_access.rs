@@ -9,8 +9,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     Blob, File, FileSystemCreateWritableOptions, FileSystemDirectoryHandle, FileSystemFileHandle,
-    FileSystemGetDirectoryOptions, FileSystemGetFileOptions, FileSystemWritableFileStream, ReadableStream,
-    ReadableStreamDefaultReader,
+    FileSystemGetDirectoryOptions, FileSystemGetFileOptions, FileSystemWritableFileStream,
+    ReadableStream, ReadableStreamDefaultReader,
 };
 
 use crate::api::next_task;

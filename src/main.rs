@@ -1,9 +1,9 @@
 //! Download Explorer: find and fetch geographic data from a Download Service.
 
 mod api;
-mod basket;
 mod app;
 mod auth;
+mod basket;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod browser_tests;
 mod chunks;

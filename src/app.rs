@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::api::ServiceContext;
 use crate::auth::Session;
 use crate::chunks::{
-    BasketRoute, LoginRoute, PackageRoute, PackagesRoute, ProductRoute, SettingsRoute, VersionRoute,
+    LoginRoute, PackageRoute, PackagesRoute, ProductRoute, SettingsRoute, VersionRoute,
 };
 use crate::components::{LanguageSwitch, SessionBadge, SessionReminder};
 use crate::config::ServiceConfig;
@@ -28,7 +28,6 @@ const HEADING_WAIT_FRAMES: u32 = 600;
 pub fn App(service: ServiceConfig) -> impl IntoView {
     let service = ServiceContext::provide(service);
     Session::provide(service);
-    BasketCount::provide();
     let base = base_path();
     provide_context(base.clone());
     let (is_routing, set_is_routing) = signal(false);
@@ -59,7 +58,7 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
                     />
                     <Route path=path!("/products/:id") view={Lazy::<ProductRoute>::new()} />
                     <Route path=path!("/settings") view={Lazy::<SettingsRoute>::new()} />
-                    <Route path=path!("/basket") view={Lazy::<BasketRoute>::new()} />
+                    <Route path=path!("/basket") view={Lazy::<ProductRoute>::new()} />
                 </Routes>
             </main>
         </Router>
@@ -142,38 +141,14 @@ fn MainNav() -> impl IntoView {
             </a>
         }
     };
-    let count = expect_context::<BasketCount>().0;
     view! {
         <nav aria-label=t::app::main_navigation()>
             {link(Section::Products, Route::home(), t::app::nav_products())}
             {link(Section::Packages, Route::Packages, t::app::nav_packages())}
             {link(Section::Settings, Route::Settings, t::app::nav_settings())}
-            {link(Section::Basket, Route::Basket { items: None }, t::basket::title())}
-            // The count beside its link, not in it: links keep their plain names.
-            {move || count.get().map(|count| view! { <span class="badge">{count}</span> })}
+            // Its count is index.html's (`--basket-count`): no code of the first load.
+            {link(Section::Basket, Route::Basket, t::basket::title())}
         </nav>
-    }
-}
-
-/// How many items the basket holds, for the header: read as plain digits from
-/// localStorage (the basket itself is read only by the pages that use it), set by
-/// those pages when they change it, and read again when another tab does. `None`
-/// when it is empty.
-#[derive(Debug, Clone, Copy)]
-pub struct BasketCount(pub RwSignal<Option<String>>);
-
-impl BasketCount {
-    fn provide() {
-        let read = || {
-            crate::config::local_storage()?
-                .get_item(explorer_logic::basket::COUNT_KEY)
-                .ok()?
-                .filter(|count| count != "0")
-        };
-        let count = RwSignal::new(read());
-        provide_context(BasketCount(count));
-        // Kept for the page's life: dropping the handle leaves the listener in place.
-        _ = window_event_listener_untyped("storage", move |_| count.set(read()));
     }
 }
 

@@ -1,12 +1,12 @@
 //! The basket in this browser: read from and kept in localStorage, followed when
 //! another tab changes it (the `storage` event), and its count in the header kept
-//! current. The rules are `explorer_logic::basket`'s; this only reads, writes and
+//! current (the header shows `--basket`, which index.html's script sets from
+//! [`COUNT_KEY`] at start and when another tab changes it). The rules are `explorer_logic::basket`'s; this only reads, writes and
 //! listens. Only the pages loaded on demand use it.
 
 use explorer_logic::basket::{Action, Basket, COUNT_KEY, Event, STORAGE_KEY};
 use leptos::prelude::*;
 
-use crate::app::BasketCount;
 use crate::config::local_storage;
 
 /// The basket as stored now.
@@ -48,7 +48,21 @@ fn store(basket: &Basket) {
         let _ = storage.set_item(STORAGE_KEY, &basket.to_storage());
         let _ = storage.set_item(COUNT_KEY, &count);
     }
-    if let Some(BasketCount(header)) = use_context() {
-        header.set((!basket.is_empty()).then_some(count));
-    }
+    show_count(&count);
 }
+
+/// The header's count, as index.html's script shows it: none for an empty basket.
+/// (Nothing else styles `<html>` itself.)
+fn show_count(count: &str) {
+    let Some(root) = document().document_element() else {
+        return;
+    };
+    let _ = if count == "0" {
+        root.remove_attribute("style")
+    } else {
+        root.set_attribute("style", &format!("{COUNT_PROPERTY}: \" {count}\""))
+    };
+}
+
+/// The CSS property the header's basket link shows its count from.
+const COUNT_PROPERTY: &str = "--basket";

@@ -56,7 +56,7 @@ pub fn AddToBasket(
             </Show>
             " "
             <Show when=move || held.with(Option::is_some)>
-                <A href=Route::Basket { items: None }.href()>{t::basket::view()}</A>
+                <A href=Route::Basket.href()>{t::basket::view()}</A>
             </Show>
             <p class="notice" role="status">{notice}</p>
         </div>

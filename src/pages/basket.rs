@@ -19,7 +19,7 @@ use crate::api::{ServiceError, use_api};
 use crate::basket::{change, use_basket};
 use crate::components::bulk_export::BulkExport;
 use crate::components::{CopyButton, ErrorPanel};
-use crate::navigation::{Href, Route, use_go_to};
+use crate::navigation::{Href, Route, base_path, use_go_to};
 
 /// A product and its whole downloads list, as the service gave them.
 type Fetched = Result<(Product, Vec<ProductDownload>), ServiceError>;
@@ -28,8 +28,9 @@ type Fetched = Result<(Product, Vec<ProductDownload>), ServiceError>;
 #[component]
 pub fn BasketPage() -> impl IntoView {
     let basket = use_basket();
-    let notice = RwSignal::new(None::<String>);
-    open_shared_link(basket, notice);
+    // Before the files are asked for: a change while the first answers are on their
+    // way would not be asked for again.
+    let notice = RwSignal::new(open_shared_link(basket));
 
     // Each product and its files, asked for all at once; again only when a product
     // joins or leaves, not when another tab changes an item's choice.
@@ -68,51 +69,52 @@ pub fn BasketPage() -> impl IntoView {
         <section class="page basket-page">
             <h1>{t::basket::title()}</h1>
             <p class="notice" role="status">{notice}</p>
-            <Show
-                when=move || !basket.with(Basket::is_empty)
-                fallback=|| view! {
-                    <div class="empty-state">
-                        <p><strong>{t::basket::empty()}</strong></p>
-                        <p>{t::basket::empty_hint()}</p>
-                        <p><A href=Route::home().href()>{t::product::back_to_products()}</A></p>
-                    </div>
-                }
-            >
-                <Transition fallback=|| view! { <p class="loading" role="status">{t::basket::loading()}</p> }>
-                    {move || Suspend::new(async move {
-                        let fetched = fetched.await;
-                        view! { <BasketContents basket fetched notice /> }
-                    })}
-                </Transition>
-            </Show>
+            // Always there, so the resource is always watched: a basket filled by a
+            // link just after the page opened is listed as soon as its answers are in.
+            <Transition fallback=|| view! { <p class="loading" role="status">{t::basket::loading()}</p> }>
+                {move || Suspend::new(async move {
+                    let fetched = fetched.await;
+                    view! { <BasketContents basket fetched notice /> }
+                })}
+            </Transition>
         </section>
     }
 }
 
-/// A shared link's items join this browser's basket, once; the address is then the
-/// basket's own, so a reload does not add them again.
-fn open_shared_link(basket: RwSignal<Basket>, notice: RwSignal<Option<String>>) {
-    let query = use_query_map();
+/// What an empty basket says, and the way back to the products.
+#[component]
+fn EmptyBasket() -> impl IntoView {
+    view! {
+        <div class="empty-state">
+            <p><strong>{t::basket::empty()}</strong></p>
+            <p>{t::basket::empty_hint()}</p>
+            <p><A href=Route::home().href()>{t::product::back_to_products()}</A></p>
+        </div>
+    }
+}
+
+/// A shared link's items join this browser's basket; the address then becomes the
+/// basket's own, so a reload does not add them again. Answers what to tell the person.
+fn open_shared_link(basket: RwSignal<Basket>) -> Option<String> {
+    let text = use_query_map().with_untracked(|query| query.get("items"))?;
+    let told = match items_from_link(&text) {
+        Ok(items) => change(basket, Event::OpenedLink(items)),
+        Err(error) => Some(error.to_string()),
+    };
     let go_to = use_go_to();
     Effect::new(move || {
-        let Some(text) = query.read().get("items") else {
-            return;
-        };
-        let told = match items_from_link(&text) {
-            Ok(items) => change(basket, Event::OpenedLink(items)),
-            Err(error) => Some(error.to_string()),
-        };
-        notice.set(told);
         let options = NavigateOptions {
             replace: true,
             scroll: false,
             ..NavigateOptions::default()
         };
-        go_to(&Route::Basket { items: None }, options);
+        go_to(&Route::Basket, options);
     });
+    told
 }
 
-/// The items with their files, the totals, the link and the downloads.
+/// The items with their files, the totals, the link and the downloads; what an empty
+/// basket says.
 #[component]
 fn BasketContents(
     basket: RwSignal<Basket>,
@@ -146,7 +148,8 @@ fn BasketContents(
     });
     let title = Signal::derive(move || basket.with(Basket::export_title));
     let link = Signal::derive(move || {
-        let href = basket.with(Basket::share_route).href();
+        let path = basket.with(Basket::share_path);
+        let href = crate::language::keep_in(format!("{}{path}", base_path().as_str()));
         let origin = window().location().origin().unwrap_or_default();
         format!("{origin}{href}")
     });
@@ -154,6 +157,7 @@ fn BasketContents(
         notice.set(change(basket, Event::Remove { product_id }));
     });
     view! {
+        <Show when=move || !basket.with(Basket::is_empty) fallback=EmptyBasket>
         <p class="totals">{totals}</p>
         <ul class="basket-items">
             <For
@@ -177,6 +181,7 @@ fn BasketContents(
         <h2>{t::basket::download_heading()}</h2>
         <p class="muted">{t::basket::folders_hint()}</p>
         <BulkExport files title />
+        </Show>
     }
 }
 

@@ -52,9 +52,10 @@ pub enum Route {
     },
     /// `/settings`.
     Settings,
-    /// `/basket`; `items` is a shared basket's (`?items=`, see
-    /// [`crate::basket::Basket::link_text`]), read by the basket page.
-    Basket { items: Option<String> },
+    /// `/basket`. A shared basket's link adds `?items=` ([`basket_link`]), which the
+    /// basket page reads itself: the header's code, which loads with every page,
+    /// then has no query of it to read.
+    Basket,
 }
 
 impl Route {
@@ -148,10 +149,7 @@ impl Route {
                     .join("&"),
             ),
             Route::Settings => "/settings".to_owned(),
-            Route::Basket { items } => match items {
-                Some(items) => format!("/basket?items={}", utf8_percent_encode(items, NEXT_VALUE)),
-                None => "/basket".to_owned(),
-            },
+            Route::Basket => "/basket".to_owned(),
         }
     }
 
@@ -201,12 +199,17 @@ impl Route {
                 ),
             },
             ["settings"] => Route::Settings,
-            ["basket"] => Route::Basket {
-                items: param("items"),
-            },
+            ["basket"] => Route::Basket,
             _ => return None,
         })
     }
+}
+
+/// The basket page with a shared basket in its address: `items` is its link text
+/// ([`crate::basket::Basket::link_text`]), readable in the address (`/`, `,` and `;`
+/// as they are).
+pub fn basket_link(items: &str) -> String {
+    format!("/basket?items={}", utf8_percent_encode(items, NEXT_VALUE))
 }
 
 /// A part of the app named in the main navigation.
@@ -231,7 +234,7 @@ impl Route {
                 Some(Section::Packages)
             }
             Route::Settings => Some(Section::Settings),
-            Route::Basket { .. } => Some(Section::Basket),
+            Route::Basket => Some(Section::Basket),
             Route::Login { .. } => None,
         }
     }
@@ -258,7 +261,7 @@ impl Route {
                 }
             }
             Route::Settings => t::app::nav_settings().into(),
-            Route::Basket { .. } => t::basket::title().into(),
+            Route::Basket => t::basket::title().into(),
         }
     }
 }
@@ -401,14 +404,11 @@ mod tests {
             (Route::package("1"), "/packages/1"),
             (Route::version("1", "latest"), "/packages/1/versions/latest"),
             (Route::Settings, "/settings"),
-            (Route::Basket { items: None }, "/basket"),
-            (
-                Route::Basket {
-                    items: Some("OpenTOID/1/SU,SZ;OpenRoads/2//GML".into()),
-                },
-                "/basket?items=OpenTOID/1/SU,SZ;OpenRoads/2//GML",
-            ),
+            (Route::Basket, "/basket"),
         ];
+        let link = basket_link("OpenTOID/1/SU,SZ;OpenRoads/2//GML a");
+        assert_eq!(link, "/basket?items=OpenTOID/1/SU,SZ;OpenRoads/2//GML%20a");
+        assert_eq!(Route::parse(&link), Some(Route::Basket));
         for (route, path) in routes {
             assert_eq!(route.path(), path);
             assert_eq!(Route::parse(path), Some(route));

@@ -9,8 +9,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     Blob, File, FileSystemCreateWritableOptions, FileSystemDirectoryHandle, FileSystemFileHandle,
-    FileSystemGetDirectoryOptions, FileSystemGetFileOptions, FileSystemWritableFileStream,
-    ReadableStream, ReadableStreamDefaultReader,
+    FileSystemGetFileOptions, FileSystemWritableFileStream, ReadableStream,
+    ReadableStreamDefaultReader,
 };
 
 use crate::api::next_task;
@@ -94,9 +94,13 @@ pub async fn sub_folder(
     name: &str,
     create: bool,
 ) -> Result<Option<FileSystemDirectoryHandle>, String> {
-    let options = FileSystemGetDirectoryOptions::new();
-    options.set_create(create);
-    match JsFuture::from(folder.get_directory_handle_with_options(name, &options)).await {
+    // A plain object, as the picker's options: the dictionary type's own setter would
+    // be one more binding in the first load's code.
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"create".into(), &create.into());
+    match JsFuture::from(folder.get_directory_handle_with_options(name, options.unchecked_ref()))
+        .await
+    {
         Ok(handle) => Ok(Some(handle.unchecked_into())),
         Err(e) if error_name(&e) == "NotFoundError" => Ok(None),
         Err(e) => Err(describe(&e)),

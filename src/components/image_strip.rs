@@ -8,6 +8,9 @@ use wasm_bindgen::JsCast;
 
 use crate::api::use_api;
 
+/// The strip's and the lightbox's styles, brought by the component (see the file).
+const STYLE: &str = include_str!("../../style/images.css");
+
 /// Thumbnails of images `0..count` of a product, each opening the lightbox.
 #[component]
 pub fn ImageStrip(
@@ -92,6 +95,7 @@ pub fn ImageStrip(
     });
 
     view! {
+        <style>{STYLE}</style>
         <ul class="image-strip" aria-label=t::product::images()>
             {thumbnails}
         </ul>

@@ -10,7 +10,6 @@ use std::collections::BTreeSet;
 
 use download_api::{Area, ProductDownload};
 use percent_encoding::percent_decode_str;
-use serde::{Deserialize, Serialize};
 
 use crate::Totals;
 use crate::bulk::export::{BulkDownload, safe_name};
@@ -214,20 +213,37 @@ impl Basket {
     /// The basket kept in `stored` (its storage form), empty when there is none or it
     /// cannot be read.
     pub fn from_storage(stored: Option<&str>) -> Basket {
-        let items = stored
-            .and_then(|text| serde_json::from_str::<Stored>(text).ok())
-            .map(|stored| stored.items.into_iter().map(Item::from).collect())
+        let mut lines = stored.unwrap_or_default().lines();
+        if lines.next() != Some(STORAGE_HEADER) {
+            return Basket::default();
+        }
+        let items = lines
+            .map(|line| {
+                let (name, item) = line.split_once('/')?;
+                let name = percent_decode_str(name).decode_utf8().ok()?;
+                let item = Item::from_link_form(item)?;
+                Some(Item {
+                    product_name: name.into_owned(),
+                    ..item
+                })
+            })
+            .collect::<Option<Vec<_>>>()
             .unwrap_or_default();
         Basket { items }
     }
 
-    /// The storage form: JSON, with a version number for later changes.
+    /// The storage form: a version line, then a line per item, its name and its link
+    /// form (`OS Open TOID/OpenTOID/2026-01/SU,SZ/GeoPackage`). Plain text rather than
+    /// JSON: serde's code for it moved the shared serde code of the first load about.
     pub fn to_storage(&self) -> String {
-        let stored = Stored {
-            version: STORAGE_VERSION,
-            items: self.items.iter().map(StoredItem::from).collect(),
-        };
-        serde_json::to_string(&stored).unwrap_or_default()
+        let mut text = STORAGE_HEADER.to_owned();
+        for item in &self.items {
+            text.push('\n');
+            text.push_str(&link_field(&item.product_name));
+            text.push('/');
+            text.push_str(&item.link_form());
+        }
+        text
     }
 
     pub fn items(&self) -> &[Item] {
@@ -404,57 +420,8 @@ pub fn folder_name(name: &str) -> String {
     safe_name(&name, 0)
 }
 
-/// The storage form's version, for a later change of form.
-const STORAGE_VERSION: u32 = 1;
-
-/// The basket as kept in localStorage.
-#[derive(Debug, Serialize, Deserialize)]
-struct Stored {
-    version: u32,
-    items: Vec<StoredItem>,
-}
-
-/// An item as kept in localStorage.
-#[derive(Debug, Serialize, Deserialize)]
-struct StoredItem {
-    id: String,
-    name: String,
-    version: String,
-    areas: Vec<Area>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    format: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    subformat: Option<String>,
-}
-
-impl From<&Item> for StoredItem {
-    fn from(item: &Item) -> Self {
-        StoredItem {
-            id: item.product_id.clone(),
-            name: item.product_name.clone(),
-            version: item.version.clone(),
-            areas: item.selection.areas.clone(),
-            format: item.selection.format.clone(),
-            subformat: item.selection.subformat.clone(),
-        }
-    }
-}
-
-impl From<StoredItem> for Item {
-    fn from(stored: StoredItem) -> Self {
-        let codes: Vec<&str> = stored.areas.iter().map(Area::code).collect();
-        Item {
-            product_id: stored.id,
-            product_name: stored.name,
-            version: stored.version,
-            selection: Selection::from_params(
-                Some(&codes.join(",")),
-                stored.format.as_deref(),
-                stored.subformat.as_deref(),
-            ),
-        }
-    }
-}
+/// The first line of the storage form: its version, for a later change of form.
+const STORAGE_HEADER: &str = "basket 1";
 
 #[cfg(test)]
 mod tests {
@@ -555,8 +522,19 @@ mod tests {
         let stored = basket.to_storage();
         assert_eq!(
             stored,
-            r#"{"version":1,"items":[{"id":"OpenTOID","name":"Name of OpenTOID","version":"2026-01","areas":["SU","SZ"],"format":"GeoPackage"},{"id":"OpenRoads","name":"Name of OpenRoads","version":"2026-10","areas":[]}]}"#
+            "basket 1\n\
+             Name of OpenTOID/OpenTOID/2026-01/SU,SZ/GeoPackage\n\
+             Name of OpenRoads/OpenRoads/2026-10"
         );
+        // A name with the form's own separators and a line break reads back whole.
+        let odd = Basket {
+            items: vec![Item {
+                product_name: "a/b;c,d%e\nf".into(),
+                ..item("x", "1", "", None)
+            }],
+        };
+        assert_eq!(odd.to_storage(), "basket 1\na%2Fb%3Bc%2Cd%25e%0Af/x/1");
+        assert_eq!(Basket::from_storage(Some(&odd.to_storage())), odd);
         assert_eq!(Basket::from_storage(Some(&stored)), basket);
         // Another tab's change arrives as a `Loaded`; nothing is stored again.
         let mut other = Basket::default();
@@ -564,7 +542,8 @@ mod tests {
         assert_eq!(other, basket);
         assert_eq!(other.handle(Event::Loaded(None)), []);
         assert!(other.is_empty());
-        assert!(Basket::from_storage(Some("not json")).is_empty());
+        assert!(Basket::from_storage(Some("not a basket")).is_empty());
+        assert!(Basket::from_storage(Some("basket 1\nno-item")).is_empty());
     }
 
     #[test]

@@ -58,6 +58,7 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
                     />
                     <Route path=path!("/products/:id") view={Lazy::<ProductRoute>::new()} />
                     <Route path=path!("/settings") view={Lazy::<SettingsRoute>::new()} />
+                    <Route path=path!("/basket") view={Lazy::<ProductRoute>::new()} />
                 </Routes>
             </main>
         </Router>
@@ -145,6 +146,8 @@ fn MainNav() -> impl IntoView {
             {link(Section::Products, Route::home(), t::app::nav_products())}
             {link(Section::Packages, Route::Packages, t::app::nav_packages())}
             {link(Section::Settings, Route::Settings, t::app::nav_settings())}
+            // Its count is index.html's (`--basket-count`): no code of the first load.
+            {link(Section::Basket, Route::Basket, t::basket::title())}
         </nav>
     }
 }

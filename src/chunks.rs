@@ -1,8 +1,8 @@
 //! The routes that load a page's code on demand.
 //!
 //! The gallery (`/`) is in the main wasm. Every other page is a [`LazyRoute`] whose
-//! code is in one of three chunks: the product page; the data-package pages; sign-in
-//! and settings. In the release build (`cargo xtask build`, with the `split` feature)
+//! code is in one of three chunks: the product page and the basket (which shares its
+//! listing of a product's files); the data-package pages; sign-in and settings. In the release build (`cargo xtask build`, with the `split` feature)
 //! each chunk function below is a `#[lazy]` split point, cut out of the main wasm
 //! with all the code only it uses and fetched when one of its pages is first shown or
 //! prefetched. Three split points rather than one per page: wasm-split puts the code
@@ -12,10 +12,11 @@
 
 use leptos::prelude::*;
 use leptos_router::LazyRoute;
+use leptos_router::hooks::use_location;
 
 use crate::auth::RequireSignIn;
-use crate::navigation::Route;
-use crate::pages::{login, package, packages, product, settings, version};
+use crate::navigation::{BasePath, Route};
+use crate::pages::{basket, login, package, packages, product, settings, version};
 use crate::stylesheet;
 
 /// A function showing a page of a chunk: with `split`, a `#[lazy]` split point (and
@@ -33,10 +34,22 @@ macro_rules! chunk {
     };
 }
 
+/// A page of the product chunk.
+#[derive(Debug, Clone, Copy)]
+#[repr(u8)]
+enum ProductPage {
+    Product,
+    Basket,
+}
+
 chunk!(
-    /// The product page, with its map, table, bulk tools and place finder.
-    fn product_chunk() {
-        product::ProductPage().into_any()
+    /// The product page, with its map, table, bulk tools and place finder; and the
+    /// basket, the same listing and bulk tools for several products.
+    fn product_chunk(page: ProductPage) {
+        match page {
+            ProductPage::Product => product::ProductPage().into_any(),
+            ProductPage::Basket => basket::BasketPage().into_any(),
+        }
     }
 );
 
@@ -111,11 +124,36 @@ macro_rules! lazy_route {
     };
 }
 
-lazy_route!(
-    /// `/products/:id`.
-    ProductRoute => product_chunk(), __preload_product_chunk,
-    styles: &[stylesheet::MAP, stylesheet::BULK]
-);
+/// `/products/:id` and `/basket`, the product chunk's pages, told apart by the
+/// address: one route type for both, as a second `Lazy` route costs the first load
+/// about 0.5 kB (`lazy_route!` makes one type per page).
+#[derive(Debug, Clone, Copy)]
+pub struct ProductRoute(ProductPage);
+
+/// The product chunk's stylesheets: the map's and the bulk panel's (the basket has one).
+const PRODUCT_STYLES: &[&str] = &[stylesheet::MAP, stylesheet::BULK];
+
+impl LazyRoute for ProductRoute {
+    fn data() -> Self {
+        let pathname = use_location().pathname.get_untracked();
+        let base = expect_context::<BasePath>();
+        match Route::parse(base.app_path(&pathname)) {
+            Some(Route::Basket) => ProductRoute(ProductPage::Basket),
+            _ => ProductRoute(ProductPage::Product),
+        }
+    }
+
+    async fn view(this: Self) -> AnyView {
+        stylesheet::start(PRODUCT_STYLES);
+        product_chunk(this.0).await
+    }
+
+    async fn preload() {
+        stylesheet::start(PRODUCT_STYLES);
+        #[cfg(feature = "split")]
+        __preload_product_chunk().await;
+    }
+}
 lazy_route!(
     /// `/packages`.
     PackagesRoute => data_package_chunk(DataPackagePage::List), __preload_data_package_chunk
@@ -141,7 +179,7 @@ lazy_route!(
 /// Fetches the code of `route`'s page, if it is loaded on demand and not yet here.
 pub async fn preload(route: Route) {
     match route {
-        Route::Product { .. } => ProductRoute::preload().await,
+        Route::Product { .. } | Route::Basket => ProductRoute::preload().await,
         Route::Packages => PackagesRoute::preload().await,
         Route::Package { .. } => PackageRoute::preload().await,
         Route::Version { .. } => VersionRoute::preload().await,

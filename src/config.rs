@@ -69,6 +69,7 @@ async fn prefetched_config() -> Option<DeployedConfig> {
     serde_json::from_str(&text).ok()
 }
 
-fn local_storage() -> Option<web_sys::Storage> {
+/// This origin's localStorage, when the browser allows it.
+pub fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }

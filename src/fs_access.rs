@@ -87,6 +87,26 @@ pub async fn existing_file(
     }
 }
 
+/// The sub-folder `name` of `folder` (a basket's product): made when `create` and it
+/// is not there yet, else `None` when there is none.
+pub async fn sub_folder(
+    folder: &FileSystemDirectoryHandle,
+    name: &str,
+    create: bool,
+) -> Result<Option<FileSystemDirectoryHandle>, String> {
+    // A plain object, as the picker's options: the dictionary type's own setter would
+    // be one more binding in the first load's code.
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"create".into(), &create.into());
+    match JsFuture::from(folder.get_directory_handle_with_options(name, options.unchecked_ref()))
+        .await
+    {
+        Ok(handle) => Ok(Some(handle.unchecked_into())),
+        Err(e) if error_name(&e) == "NotFoundError" => Ok(None),
+        Err(e) => Err(describe(&e)),
+    }
+}
+
 /// Every file (not sub-folder) directly in `folder`.
 pub async fn files_in(folder: &FileSystemDirectoryHandle) -> Result<Vec<File>, String> {
     let entries = folder.values();

@@ -3,6 +3,7 @@
 mod api;
 mod app;
 mod auth;
+mod basket;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod browser_tests;
 mod chunks;

@@ -1,5 +1,6 @@
 //! Reusable pieces of the interface.
 
+mod add_to_basket;
 mod area_grid;
 pub mod bulk_export;
 mod coastline;
@@ -21,6 +22,7 @@ mod text_field;
 mod towns;
 pub mod virtual_list;
 
+pub use add_to_basket::AddToBasket;
 pub use area_grid::{AreaGrid, MapMarker};
 pub use copy_button::{CopyButton, copy_then};
 pub use downloads_table::DownloadsTable;

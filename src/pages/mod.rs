@@ -2,6 +2,7 @@
 //! and a link: smaller than a chunk's loading code) stay in the main wasm; the others
 //! are loaded on demand (see `chunks.rs`).
 
+pub mod basket;
 pub mod gallery;
 pub mod login;
 pub mod not_found;

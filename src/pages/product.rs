@@ -377,6 +377,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
                     <FormatChoosers formats state />
                     <div class="summary">
                         <p class="totals" aria-live="polite">{summary}</p>
+                        <crate::components::AddToBasket product=product.clone() selection=state.current />
                     </div>
                     {move || match &*listing.read() {
                         Some(Err(error)) => {

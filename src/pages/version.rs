@@ -1,6 +1,7 @@
 use std::sync::Arc;
 
 use download_api::{DataPackage, DataPackageVersion};
+use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::listing::TableQuery;
 use explorer_logic::routes::version_title;
 use explorer_logic::text::{format_date, t};
@@ -130,6 +131,7 @@ fn VersionView(
         .unwrap_or(summary.product_format.clone());
     let title = t::packages::export_title(&package_id, &id);
     let files = version.downloads.clone();
+    let bulk_files: Vec<BulkDownload> = files.iter().cloned().map(BulkDownload::from).collect();
     // The files' filter and order live in the address, next to the comparison.
     let query = use_query_map();
     let files_query = query.with_untracked(|q| {
@@ -231,7 +233,7 @@ fn VersionView(
             </div>
         </dl>
         <h2>{t::packages::files()}</h2>
-        <BulkExport files=files.clone() title package=PackageVersion { package_id: package_id.clone(), version_id: id.clone() } />
+        <BulkExport files=bulk_files title package=PackageVersion { package_id: package_id.clone(), version_id: id.clone() } />
         {if files.is_empty() {
             view! { <p class="empty-state">{t::packages::no_files()}</p> }.into_any()
         } else {

@@ -4,6 +4,7 @@
 //! Nothing here does I/O; the wire types it works on come from `download_api`.
 
 pub mod address;
+pub mod basket;
 pub mod bulk;
 pub mod gallery;
 pub mod listing;

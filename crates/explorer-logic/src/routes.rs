@@ -14,7 +14,8 @@ use crate::listing::TableQuery;
 use crate::product::selection::Selection;
 use crate::text::t;
 
-/// What must be encoded in a `next` query value; `/` stays readable.
+/// What must be encoded in a `next` or `items` query value; `/`, `,` and `;` stay
+/// readable.
 const NEXT_VALUE: &AsciiSet = &CONTROLS
     .add(b' ')
     .add(b'"')
@@ -51,6 +52,10 @@ pub enum Route {
     },
     /// `/settings`.
     Settings,
+    /// `/basket`. A shared basket's link adds `?items=` ([`basket_link`]), which the
+    /// basket page reads itself: the header's code, which loads with every page,
+    /// then has no query of it to read.
+    Basket,
 }
 
 impl Route {
@@ -144,6 +149,7 @@ impl Route {
                     .join("&"),
             ),
             Route::Settings => "/settings".to_owned(),
+            Route::Basket => "/basket".to_owned(),
         }
     }
 
@@ -193,9 +199,17 @@ impl Route {
                 ),
             },
             ["settings"] => Route::Settings,
+            ["basket"] => Route::Basket,
             _ => return None,
         })
     }
+}
+
+/// The basket page with a shared basket in its address: `items` is its link text
+/// ([`crate::basket::Basket::link_text`]), readable in the address (`/`, `,` and `;`
+/// as they are).
+pub fn basket_link(items: &str) -> String {
+    format!("/basket?items={}", utf8_percent_encode(items, NEXT_VALUE))
 }
 
 /// A part of the app named in the main navigation.
@@ -207,6 +221,8 @@ pub enum Section {
     Packages,
     /// Which service the app talks to.
     Settings,
+    /// The basket.
+    Basket,
 }
 
 impl Route {
@@ -218,6 +234,7 @@ impl Route {
                 Some(Section::Packages)
             }
             Route::Settings => Some(Section::Settings),
+            Route::Basket => Some(Section::Basket),
             Route::Login { .. } => None,
         }
     }
@@ -244,6 +261,7 @@ impl Route {
                 }
             }
             Route::Settings => t::app::nav_settings().into(),
+            Route::Basket => t::basket::title().into(),
         }
     }
 }
@@ -386,7 +404,11 @@ mod tests {
             (Route::package("1"), "/packages/1"),
             (Route::version("1", "latest"), "/packages/1/versions/latest"),
             (Route::Settings, "/settings"),
+            (Route::Basket, "/basket"),
         ];
+        let link = basket_link("OpenTOID/1/SU,SZ;OpenRoads/2//GML a");
+        assert_eq!(link, "/basket?items=OpenTOID/1/SU,SZ;OpenRoads/2//GML%20a");
+        assert_eq!(Route::parse(&link), Some(Route::Basket));
         for (route, path) in routes {
             assert_eq!(route.path(), path);
             assert_eq!(Route::parse(path), Some(route));

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use download_api::Download;
+use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::bulk::queue::{Event, Failure, FileId, ListedFile, Queue, REPORT_NAME};
 use explorer_logic::text::t;
 use leptos::prelude::*;
@@ -23,15 +23,17 @@ use super::transfer::{Transfers, failed, open};
 use crate::api::ServiceContext;
 use crate::auth::use_session;
 use crate::fs_access::{
-    Chunks, Pace, Writer, existing_file, files_in, hash_blob, md5_of, pick_folder, write_text,
+    Chunks, Pace, Writer, existing_file, files_in, hash_blob, md5_of, pick_folder, sub_folder,
+    write_text,
 };
 
 /// One run of the download: the queue, the folder and the transfers under way.
 struct Run {
     queue: RefCell<Queue>,
     folder: FileSystemDirectoryHandle,
-    /// The names the folder may hold a file under: what it held when the run began,
-    /// and every file the run has written since. A file not named here is absent, so
+    /// The paths the folder may hold a file under (`a.zip`, `OpenTOID/su.zip` in a
+    /// basket's sub-folder): what it held when the run began, and every file the run
+    /// has written since. A file not named here is absent, so
     /// it is not looked for one by one (a lookup per file was a fifth of the time of
     /// 200 small files). `None` when the folder could not be listed.
     present: RefCell<Option<BTreeSet<String>>>,
@@ -77,7 +79,7 @@ impl QueueRun for Run {
                 md5: None,
             };
         }
-        let existing = match existing_file(&self.folder, &name).await {
+        let existing = match self.existing(file).await {
             Ok(existing) => existing,
             Err(error) => {
                 let reason = t::bulk::folder_look_failed(error);
@@ -127,6 +129,29 @@ impl QueueRun for Run {
 }
 
 impl Run {
+    /// The folder `file` goes into: the chosen one, or its sub-folder there (made
+    /// when `create`; `None` when it is not there and not made).
+    async fn folder_of(
+        &self,
+        file: FileId,
+        create: bool,
+    ) -> Result<Option<FileSystemDirectoryHandle>, String> {
+        let sub = self.queue.borrow().file(file).folder().map(str::to_owned);
+        match sub {
+            Some(sub) => sub_folder(&self.folder, &sub, create).await,
+            None => Ok(Some(self.folder.clone())),
+        }
+    }
+
+    /// The file the folder holds where `file` goes, if any.
+    async fn existing(&self, file: FileId) -> Result<Option<web_sys::File>, String> {
+        let name = self.queue.borrow().file(file).file_name().to_owned();
+        match self.folder_of(file, false).await? {
+            Some(folder) => existing_file(&folder, &name).await,
+            None => Ok(None),
+        }
+    }
+
     /// Pause or cancel: the running transfers stop, keeping what they wrote.
     fn interrupt_all(&self) {
         self.transfers.stop(|_| true);
@@ -138,7 +163,7 @@ impl Run {
         let name = self.queue.borrow().file(file).name.clone();
         let mut hasher = Md5::new();
         if from > 0 {
-            match existing_file(&self.folder, &name).await {
+            match self.existing(file).await {
                 Ok(Some(existing)) if existing.size() as u64 >= from => {
                     let kept = existing.slice_with_f64_and_f64(0.0, from as f64);
                     if let Err(error) = match kept {
@@ -171,7 +196,15 @@ impl Run {
         if let Some(present) = self.present.borrow_mut().as_mut() {
             present.insert(name.clone());
         }
-        let mut writer = match Writer::open(&self.folder, &name, start, expected).await {
+        let opened = match self.folder_of(file, true).await {
+            Ok(Some(folder)) => {
+                let file_name = self.queue.borrow().file(file).file_name().to_owned();
+                Writer::open(&folder, &file_name, start, expected).await
+            }
+            Ok(None) => Err(t::bulk::browser_refused().to_owned()),
+            Err(error) => Err(error),
+        };
+        let mut writer = match opened {
             Ok(writer) => writer,
             Err(error) => {
                 let reason = t::bulk::folder_write_failed(error, &name);
@@ -209,6 +242,28 @@ impl Run {
     }
 }
 
+/// The paths of the files `folder` holds where the listed files go: directly in it,
+/// and in each of their sub-folders; `None` when it could not be listed.
+async fn present_in(
+    folder: &FileSystemDirectoryHandle,
+    listed: &[ListedFile],
+) -> Option<BTreeSet<String>> {
+    let mut present: BTreeSet<String> = files_in(folder)
+        .await
+        .ok()?
+        .iter()
+        .map(web_sys::File::name)
+        .collect();
+    let subs: BTreeSet<&str> = listed.iter().filter_map(ListedFile::folder).collect();
+    for sub in subs {
+        if let Some(inside) = sub_folder(folder, sub, false).await.ok()? {
+            let names = files_in(&inside).await.ok()?;
+            present.extend(names.iter().map(|file| format!("{sub}/{}", file.name())));
+        }
+    }
+    Some(present)
+}
+
 fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
     match closed {
         Ok(()) => Event::Finished {
@@ -222,7 +277,7 @@ fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
 /// The "Download to a folder" button, its progress and its summary.
 #[component]
 pub fn FolderDownload(
-    files: Signal<Vec<Download>>,
+    files: Signal<Vec<BulkDownload>>,
     package: Option<PackageVersion>,
     /// Files fetched at once, set by the panel.
     parallel: RwSignal<usize>,
@@ -251,18 +306,16 @@ pub fn FolderDownload(
                 }
             };
             notice.set(None);
-            let present = files_in(&folder)
-                .await
-                .ok()
-                .map(|files| files.iter().map(web_sys::File::name).collect());
             let downloads = files.get_untracked();
-            let queue = Queue::new(ListedFile::all_of(&downloads), parallel.get_untracked());
+            let listed = ListedFile::all_of(&downloads);
+            let present = present_in(&folder, &listed).await;
+            let queue = Queue::new(listed, parallel.get_untracked());
             let progress = Progress::of(&queue, changed);
             let new = Rc::new(Run {
                 queue: RefCell::new(queue),
                 folder,
                 present: RefCell::new(present),
-                links: Links::new(downloads, package.get_value(), service, session),
+                links: Links::new(&downloads, package.get_value(), service, session),
                 transfers: Transfers::default(),
                 stopped: RefCell::default(),
                 reported: Cell::new(false),

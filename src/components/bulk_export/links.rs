@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 
 use download_api::Download;
+use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::bulk::queue::{Event, Failure, FileId, fetch_address};
 
 use super::PackageVersion;
@@ -22,11 +23,12 @@ pub struct Links {
 
 impl Links {
     pub fn new(
-        downloads: Vec<Download>,
+        files: &[BulkDownload],
         package: Option<PackageVersion>,
         service: ServiceContext,
         session: Session,
     ) -> Links {
+        let downloads = files.iter().map(|file| file.download.clone()).collect();
         Links {
             downloads: RefCell::new(downloads),
             package,

@@ -13,7 +13,9 @@ mod zip_download;
 mod zip_saver;
 
 use download_api::{Download, ProductDownload};
-use explorer_logic::bulk::export::{BulkFile, file_stem, md5_checklist, shell_script, url_list};
+use explorer_logic::bulk::export::{
+    BulkDownload, BulkFile, file_stem, md5_checklist, shell_script, url_list,
+};
 use explorer_logic::text::t;
 use leptos::prelude::*;
 
@@ -47,14 +49,16 @@ pub struct PackageVersion {
     pub version_id: String,
 }
 
-/// A product's listed downloads as plain downloads.
-pub fn as_downloads(list: &[ProductDownload]) -> Vec<Download> {
+/// A product's listed downloads as plain downloads, in the chosen folder itself.
+pub fn as_downloads(list: &[ProductDownload]) -> Vec<BulkDownload> {
     list.iter()
-        .map(|d| Download {
-            url: d.url.clone(),
-            file_name: d.file_name.clone(),
-            size: d.size,
-            md5: d.md5.clone(),
+        .map(|d| {
+            BulkDownload::from(Download {
+                url: d.url.clone(),
+                file_name: d.file_name.clone(),
+                size: d.size,
+                md5: d.md5.clone(),
+            })
         })
         .collect()
 }
@@ -62,9 +66,9 @@ pub fn as_downloads(list: &[ProductDownload]) -> Vec<Download> {
 /// Bulk download of the listed `files`, every way this app offers.
 #[component]
 pub fn BulkExport(
-    /// The listed files.
+    /// The listed files, each with the sub-folder it goes into (a basket's product).
     #[prop(into)]
-    files: Signal<Vec<Download>>,
+    files: Signal<Vec<BulkDownload>>,
     /// What they are, e.g. "OS Open Map - Local (2024-10), SU, GeoPackage"; also names
     /// the saved script and lists.
     #[prop(into)]
@@ -150,9 +154,12 @@ pub fn BulkExport(
                         <Show when=move || links_open.get()>
                             <For
                                 each=move || files.get()
-                                key=|file| file.url.clone()
-                                children=|file| view! {
-                                    <li><a href=file.url download=file.file_name.clone()>{file.file_name.clone()}</a></li>
+                                key=|file| file.download.url.clone()
+                                children=|file| {
+                                    let file = file.download;
+                                    view! {
+                                        <li><a href=file.url download=file.file_name.clone()>{file.file_name.clone()}</a></li>
+                                    }
                                 }
                             />
                         </Show>

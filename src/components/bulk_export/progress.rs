@@ -232,7 +232,7 @@ mod tests {
 
     #[wasm_bindgen_test]
     async fn the_lines_follow_the_run_until_the_person_scrolls_them() {
-        let stage = stage(include_str!("../../../style/bulk.css"));
+        let stage = stage(include_str!("../../../public/bulk.css"));
         let lines = Arc::new(Lines {
             each: (0..500)
                 .map(|file| FileLine {

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use download_api::Download;
+use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::bulk::queue::{ListedFile, percent};
 use explorer_logic::bulk::verify::{Found, Verification};
 use explorer_logic::format_size;
@@ -37,14 +37,15 @@ enum Check {
 
 /// Pick files (input, drop or folder) to compare with the listing.
 #[component]
-pub fn VerifyFiles(files: Signal<Vec<Download>>) -> impl IntoView {
+pub fn VerifyFiles(files: Signal<Vec<BulkDownload>>) -> impl IntoView {
     let check = RwSignal::new(Check::Idle);
     let dragging = RwSignal::new(false);
     let verify = move |picked: Vec<File>| {
         let listed = files.with_untracked(|f| ListedFile::all_of(f));
         spawn_local(async move {
             // Only a listed name is compared; a folder's other files are named, not read.
-            let names: BTreeSet<&str> = listed.iter().map(|l| l.name.as_str()).collect();
+            // A basket's sub-folders are not part of a name: files are found by their own.
+            let names: BTreeSet<&str> = listed.iter().map(ListedFile::file_name).collect();
             let (picked, others): (Vec<File>, Vec<File>) = picked
                 .into_iter()
                 .partition(|file| names.contains(file.name().as_str()));

@@ -15,7 +15,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use download_api::Download;
+use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::bulk::export::file_stem;
 use explorer_logic::bulk::queue::{
     Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, REPORT_NAME,
@@ -537,7 +537,7 @@ fn part_size_bytes(typed: &str) -> u64 {
 /// The "Download as .zip" button, its progress and its summary.
 #[component]
 pub fn ZipDownload(
-    files: Signal<Vec<Download>>,
+    files: Signal<Vec<BulkDownload>>,
     title: Signal<String>,
     package: Option<PackageVersion>,
     /// Files fetched at once, set by the panel.
@@ -586,7 +586,7 @@ pub fn ZipDownload(
                 progress: Progress::of(&queue, changed),
                 slots: (0..queue.len()).map(|_| RefCell::default()).collect(),
                 queue: RefCell::new(queue),
-                links: Links::new(downloads, package.get_value(), service, session),
+                links: Links::new(&downloads, package.get_value(), service, session),
                 stem,
                 part_states: RefCell::new(vec![PartState::Waiting; parts.len()]),
                 parts,

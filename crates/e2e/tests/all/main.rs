@@ -4,6 +4,7 @@
 //! CI's disk. Run one module with a filter, e.g. `cargo test -p e2e -- gallery::`.
 
 mod a11y;
+mod basket;
 mod bulk;
 mod gallery;
 mod packages;

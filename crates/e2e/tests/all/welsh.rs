@@ -251,6 +251,12 @@ async fn every_page_and_state_in_welsh_shows_no_english_and_passes_axe() {
         ),
         ("/products/OpenRoads", ".downloads-table"),
         ("/products/NoSuchProduct", ".product-problem"),
+        ("/basket", ".basket-page .empty-state"),
+        // A shared link with an older version: the items, the note and the downloads.
+        (
+            "/basket?items=OpenTOID/2020-01/SU;BoundaryLine/2025-05//GeoPackage",
+            ".basket-page .bulk",
+        ),
     ] {
         problems.extend(check_in_welsh(&h, &english, &data, path, ready).await);
     }

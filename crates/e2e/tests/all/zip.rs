@@ -50,7 +50,7 @@ async fn download_zip(s: &Setup, name: &str) -> BTreeMap<String, Vec<u8>> {
 /// WebKit writes a download under its final name as the bytes arrive, so an early read
 /// could find an inner zip's directory at the end of a first entry. A zip that never
 /// comes is reported with what the download folder holds and what the page says.
-async fn saved_zip(h: &Harness, name: &str) -> BTreeMap<String, Vec<u8>> {
+pub(crate) async fn saved_zip(h: &Harness, name: &str) -> BTreeMap<String, Vec<u8>> {
     let saved = h.download_dir().join(name);
     let whole = async || {
         let file = std::fs::File::open(&saved).map_err(|e| e.to_string())?;

@@ -1,10 +1,30 @@
 //! Bulk download exports: a resumable, checking shell script, a URL list and an
-//! `md5sum` checklist, made from any list of files the service listed.
+//! `md5sum` checklist, made from any list of files the service listed. A basket's
+//! files go into a sub-folder per product; the script and the checklist say so.
 
 use download_api::{Download, ProductDownload};
 
 use crate::format_size;
 use crate::text::t;
+
+/// A listed file and the sub-folder of the chosen folder it is saved in: a basket puts
+/// each product's files in a folder of their own; a single listing has none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulkDownload {
+    pub download: Download,
+    /// The sub-folder's name (one level; made safe as a file name is), or `None` for
+    /// the chosen folder itself.
+    pub folder: Option<String>,
+}
+
+impl From<Download> for BulkDownload {
+    fn from(download: Download) -> Self {
+        BulkDownload {
+            download,
+            folder: None,
+        }
+    }
+}
 
 /// One file to fetch in bulk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,6 +37,17 @@ pub struct BulkFile<'a> {
     pub md5: Option<&'a str>,
     /// Size in bytes, when known (only used for the summary line).
     pub size: Option<u64>,
+    /// The sub-folder it goes into, if any (see [`BulkDownload`]).
+    pub folder: Option<&'a str>,
+}
+
+impl<'a> From<&'a BulkDownload> for BulkFile<'a> {
+    fn from(file: &'a BulkDownload) -> Self {
+        BulkFile {
+            folder: file.folder.as_deref(),
+            ..BulkFile::from(&file.download)
+        }
+    }
 }
 
 impl<'a> From<&'a Download> for BulkFile<'a> {
@@ -26,6 +57,7 @@ impl<'a> From<&'a Download> for BulkFile<'a> {
             file_name: &download.file_name,
             md5: download.md5.as_deref(),
             size: download.size,
+            folder: None,
         }
     }
 }
@@ -37,6 +69,7 @@ impl<'a> From<&'a ProductDownload> for BulkFile<'a> {
             file_name: &download.file_name,
             md5: download.md5.as_deref(),
             size: download.size,
+            folder: None,
         }
     }
 }
@@ -102,11 +135,23 @@ pub fn shell_script(title: &str, files: &[BulkFile]) -> String {
         mismatch = echoed(&t::bulk::script_mismatch(var("file"), var("want"))),
         ok = echoed(&t::bulk::script_ok(var("file"))),
     );
+    let mut folders: Vec<String> = Vec::new();
+    for file in files {
+        if let Some(folder) = file.folder.map(safe_folder)
+            && !folders.contains(&folder)
+        {
+            folders.push(folder);
+        }
+    }
+    if !folders.is_empty() {
+        let quoted: Vec<String> = folders.iter().map(|folder| quote(folder)).collect();
+        script.push_str(&format!("mkdir -p {}\n", quoted.join(" ")));
+    }
     for (index, file) in files.iter().enumerate() {
         script.push_str(&format!(
             "get {} {} {}\n",
             quote(file.url),
-            quote(&safe_name(file.file_name, index)),
+            quote(&saved_path(file.folder, file.file_name, index)),
             quote(file.md5.unwrap_or("")),
         ));
     }
@@ -163,7 +208,13 @@ pub fn md5_checklist(files: &[BulkFile]) -> String {
     files
         .iter()
         .enumerate()
-        .filter_map(|(i, f)| Some(format!("{}  {}\n", f.md5?, safe_name(f.file_name, i))))
+        .filter_map(|(i, f)| {
+            Some(format!(
+                "{}  {}\n",
+                f.md5?,
+                saved_path(f.folder, f.file_name, i)
+            ))
+        })
         .collect()
 }
 
@@ -175,6 +226,23 @@ pub fn safe_name(name: &str, index: usize) -> String {
     } else {
         name
     }
+}
+
+/// Where the `index`-th file is saved, relative to the chosen folder: its name made
+/// safe, inside its sub-folder (made safe too) when it has one, so `/` only ever
+/// separates the two: `OpenTOID/opentoid_su.zip`.
+pub fn saved_path(folder: Option<&str>, file_name: &str, index: usize) -> String {
+    let name = safe_name(file_name, index);
+    match folder {
+        Some(folder) => format!("{}/{name}", safe_folder(folder)),
+        None => name,
+    }
+}
+
+/// A sub-folder's name that stays one level inside the chosen folder, the same for
+/// each of its files.
+fn safe_folder(folder: &str) -> String {
+    safe_name(folder, 0)
 }
 
 /// Quotes a value for `sh`: single quotes, with embedded ones closed and escaped.
@@ -192,6 +260,7 @@ mod tests {
             file_name: name,
             md5,
             size: Some(1500),
+            folder: None,
         }
     }
 
@@ -238,7 +307,8 @@ mod tests {
                 url: "u",
                 file_name: "a.zip",
                 md5: Some("m"),
-                size: Some(3)
+                size: Some(3),
+                folder: None,
             }
         );
     }
@@ -279,5 +349,41 @@ mod tests {
             echoed(&format!("a \"$x\" `b` \\ {}", var("file"))),
             r#"a \"\$x\" \`b\` \\ $file"#
         );
+    }
+
+    #[test]
+    fn a_basket_s_files_go_into_a_sub_folder_per_product() {
+        let files = [
+            BulkFile {
+                folder: Some("OpenTOID"),
+                ..file("u1", "a.zip", Some("m1"))
+            },
+            BulkFile {
+                folder: Some("OpenTOID"),
+                ..file("u2", "b.zip", Some("m2"))
+            },
+            BulkFile {
+                folder: Some("../Open Roads"),
+                ..file("u3", "../c.zip", Some("m3"))
+            },
+        ];
+        let script = shell_script("Basket", &files);
+        assert!(
+            script.contains(
+                "mkdir -p 'OpenTOID' 'download-1.._Open Roads'\n\
+                 get 'u1' 'OpenTOID/a.zip' 'm1'\n\
+                 get 'u2' 'OpenTOID/b.zip' 'm2'\n\
+                 get 'u3' 'download-1.._Open Roads/download-3.._c.zip' 'm3'\n"
+            ),
+            "{script}"
+        );
+        assert_eq!(
+            md5_checklist(&files),
+            "m1  OpenTOID/a.zip\nm2  OpenTOID/b.zip\nm3  download-1.._Open Roads/download-3.._c.zip\n"
+        );
+        assert_eq!(url_list(&files), "u1\nu2\nu3\n");
+        // A single listing has no sub-folder and no `mkdir`.
+        assert!(!shell_script("t", &[file("u", "a.zip", None)]).contains("mkdir"));
+        assert_eq!(saved_path(None, "a/b.zip", 0), "a_b.zip");
     }
 }

@@ -7,10 +7,9 @@
 
 use std::time::{Duration, SystemTime};
 
-use download_api::Download;
 use serde::Serialize;
 
-use crate::bulk::export::safe_name;
+use crate::bulk::export::{BulkDownload, saved_path};
 use crate::format_size;
 use crate::service_error::ServiceError;
 use crate::text::{group_digits, t};
@@ -34,7 +33,9 @@ pub const MAX_PACED_WAITS: u32 = 30;
 /// One file the service listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedFile {
-    /// The name it is saved under in the folder (made safe, see [`safe_name`]).
+    /// Where it is saved, relative to the chosen folder: its name, made safe, inside
+    /// its sub-folder when it has one (`OpenTOID/su.zip`; see [`saved_path`]). It is
+    /// also its name in a zip and in the report.
     pub name: String,
     /// Size in bytes, when listed.
     pub size: Option<u64>,
@@ -45,8 +46,19 @@ pub struct ListedFile {
 impl ListedFile {
     /// The file of `download`, the `index`-th of its listing.
     pub fn new(index: usize, file_name: &str, size: Option<u64>, md5: Option<&str>) -> Self {
+        Self::in_folder(None, index, file_name, size, md5)
+    }
+
+    /// The `index`-th file of a listing, saved in the sub-folder `folder`, if any.
+    pub fn in_folder(
+        folder: Option<&str>,
+        index: usize,
+        file_name: &str,
+        size: Option<u64>,
+        md5: Option<&str>,
+    ) -> Self {
         ListedFile {
-            name: safe_name(file_name, index),
+            name: saved_path(folder, file_name, index),
             size,
             md5: md5.map(str::to_ascii_lowercase),
         }
@@ -63,12 +75,29 @@ impl ListedFile {
     }
 
     /// The files of a listing, in order.
-    pub fn all_of(downloads: &[Download]) -> Vec<ListedFile> {
-        downloads
+    pub fn all_of(files: &[BulkDownload]) -> Vec<ListedFile> {
+        files
             .iter()
             .enumerate()
-            .map(|(i, d)| ListedFile::new(i, &d.file_name, d.size, d.md5.as_deref()))
+            .map(|(i, file)| {
+                let d = &file.download;
+                let folder = file.folder.as_deref();
+                ListedFile::in_folder(folder, i, &d.file_name, d.size, d.md5.as_deref())
+            })
             .collect()
+    }
+
+    /// The sub-folder it is saved in, if any.
+    pub fn folder(&self) -> Option<&str> {
+        self.name.split_once('/').map(|(folder, _)| folder)
+    }
+
+    /// Its own name, without the sub-folder: what a file picked for verifying is
+    /// called.
+    pub fn file_name(&self) -> &str {
+        self.name
+            .split_once('/')
+            .map_or(&self.name, |(_, name)| name)
     }
 
     /// Whether `md5` (any case) is this file's listed checksum; true when none is listed.
@@ -1038,6 +1067,7 @@ fn format_seconds(seconds: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use download_api::Download;
 
     fn listed(name: &str, size: u64, md5: &str) -> ListedFile {
         ListedFile::sized(name, size, Some(md5))
@@ -1456,7 +1486,8 @@ mod tests {
                 file_name: "../a.zip".into(),
                 size: Some(10),
                 md5: Some("AA".into()),
-            }]),
+            }
+            .into()]),
             3,
         );
         q.start();
@@ -1471,6 +1502,22 @@ mod tests {
             serde_json::json!([{"name": "download-1.._a.zip", "size": 10, "md5": "aa", "status": "skipped"}])
         );
         assert!(!q.report().contains("s3cret"));
+
+        // A basket's file is named with its sub-folder.
+        let in_folder = ListedFile::all_of(&[BulkDownload {
+            download: Download {
+                url: "u".into(),
+                file_name: "su.zip".into(),
+                size: Some(10),
+                md5: None,
+            },
+            folder: Some("OpenTOID".into()),
+        }]);
+        assert_eq!(in_folder[0].name, "OpenTOID/su.zip");
+        assert_eq!(in_folder[0].folder(), Some("OpenTOID"));
+        assert_eq!(in_folder[0].file_name(), "su.zip");
+        let plain = ListedFile::new(0, "a/b.zip", None, None);
+        assert_eq!((plain.folder(), plain.file_name()), (None, "a_b.zip"));
     }
 
     #[test]

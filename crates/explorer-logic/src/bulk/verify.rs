@@ -38,7 +38,8 @@ pub struct Verification {
 }
 
 impl Verification {
-    /// Compares what was picked with what was listed. A folder's sub-folders may hold
+    /// Compares what was picked with what was listed, by each file's own name (a
+    /// basket's sub-folder is not part of it). A folder's sub-folders may hold
     /// a listed name more than once: every copy is checked, and the file matches only
     /// when each copy does (each copy that differs is named).
     pub fn of(listed: &[ListedFile], found: &[Found]) -> Verification {
@@ -49,7 +50,7 @@ impl Verification {
             copies.entry(picked.name.as_str()).or_default().push(picked);
         }
         for file in listed {
-            let Some(copies) = copies.get(file.name.as_str()) else {
+            let Some(copies) = copies.get(file.file_name()) else {
                 result.missing.push(file.name.clone());
                 continue;
             };
@@ -63,7 +64,7 @@ impl Verification {
                 result.differs.extend(differing);
             }
         }
-        let names: BTreeSet<&str> = listed.iter().map(|f| f.name.as_str()).collect();
+        let names: BTreeSet<&str> = listed.iter().map(ListedFile::file_name).collect();
         result.not_listed = found
             .iter()
             .filter(|f| !names.contains(f.name.as_str()) && f.name != REPORT_NAME)
@@ -178,5 +179,18 @@ mod tests {
             }]
         );
         assert!(!result.all_match());
+    }
+
+    #[test]
+    fn a_basket_s_files_are_found_by_their_own_names() {
+        let listing = [
+            ListedFile::in_folder(Some("OpenTOID"), 0, "su.zip", Some(3), Some("aa")),
+            ListedFile::in_folder(Some("OpenRoads"), 1, "gb.zip", Some(3), Some("bb")),
+        ];
+        let picked = [found("su.zip", 3, "aa"), found("other.zip", 1, "cc")];
+        let result = Verification::of(&listing, &picked);
+        assert_eq!(result.matches, ["OpenTOID/su.zip"]);
+        assert_eq!(result.missing, ["OpenRoads/gb.zip"]);
+        assert_eq!(result.not_listed, ["other.zip"]);
     }
 }

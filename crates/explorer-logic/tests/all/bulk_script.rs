@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use explorer_logic::bulk::export::{BulkFile, shell_script};
+use explorer_logic::bulk::export::{BulkFile, md5_checklist, shell_script};
 
 fn run_script(dir: &Path, script: &str) -> std::process::Output {
     std::fs::write(dir.join("get.sh"), script).unwrap();
@@ -37,6 +37,7 @@ fn downloads_checks_and_resumes() {
         file_name: "data.zip",
         md5: Some(md5),
         size: Some(31),
+        folder: None,
     }];
     let script = shell_script("test", &files);
 
@@ -81,12 +82,14 @@ fn a_wrong_checksum_or_missing_file_fails_the_run() {
             file_name: "a.zip",
             md5: Some("00000000000000000000000000000000"),
             size: None,
+            folder: None,
         },
         BulkFile {
             url: &missing,
             file_name: "b.zip",
             md5: None,
             size: None,
+            folder: None,
         },
     ];
     let output = run_script(&dir.join("out"), &shell_script("test", &files));
@@ -95,4 +98,50 @@ fn a_wrong_checksum_or_missing_file_fails_the_run() {
     assert!(stderr.contains("MD5 MISMATCH: a.zip"), "{stderr}");
     assert!(stderr.contains("FAILED: b.zip"), "{stderr}");
     assert!(stderr.contains("2 of 2 file(s) failed"), "{stderr}");
+}
+
+#[test]
+fn a_basket_s_script_makes_a_sub_folder_per_product_and_its_checklist_passes() {
+    let temp = temp_dir();
+    let dir = temp.path();
+    let source = dir.join("source.bin");
+    std::fs::write(&source, b"hello world, this is a zip file").unwrap();
+    let url = format!("file://{}", source.display());
+    let md5 = "57ce18daecbda6dea7f9a737b61c492d";
+    let file = |folder, file_name| BulkFile {
+        url: &url,
+        file_name,
+        md5: Some(md5),
+        size: Some(31),
+        folder: Some(folder),
+    };
+    let files = [
+        file("OpenTOID", "su.zip"),
+        file("OpenTOID", "sz.zip"),
+        file("OpenRoads", "gb.zip"),
+    ];
+    let out = dir.join("out");
+    let output = run_script(&out, &shell_script("Basket", &files));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for path in ["OpenTOID/su.zip", "OpenTOID/sz.zip", "OpenRoads/gb.zip"] {
+        assert_eq!(
+            std::fs::read(out.join(path)).unwrap(),
+            std::fs::read(&source).unwrap()
+        );
+    }
+    std::fs::write(out.join("checklist.md5"), md5_checklist(&files)).unwrap();
+    let check = Command::new("md5sum")
+        .args(["-c", "checklist.md5"])
+        .current_dir(&out)
+        .output()
+        .expect("md5sum runs");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
 }

@@ -571,7 +571,7 @@ mod tests {
         assert_eq!(Route::parse(&path), Some(Route::Basket));
         let query = download_api::parse_query(path.split_once('?').unwrap().1).unwrap();
         let text = &query[0].1;
-        let opened = items_from_link(&text).unwrap();
+        let opened = items_from_link(text).unwrap();
         assert_eq!(opened.len(), 4);
         for (opened, added) in opened.iter().zip(basket.items()) {
             assert_eq!(opened.product_id, added.product_id);

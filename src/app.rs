@@ -147,7 +147,7 @@ fn MainNav() -> impl IntoView {
             {link(Section::Packages, Route::Packages, t::app::nav_packages())}
             {link(Section::Settings, Route::Settings, t::app::nav_settings())}
             // Its count is index.html's (`--basket-count`): no code of the first load.
-            {link(Section::Basket, Route::Basket, t::basket::title())}
+            {link(Section::Basket, Route::Basket, t::app::nav_basket())}
         </nav>
     }
 }

@@ -15,6 +15,7 @@ mod language;
 mod navigation;
 mod pages;
 mod stylesheet;
+mod words;
 
 fn main() {
     language::start();

@@ -28,7 +28,7 @@ const LANGUAGES: [(&str, &[&str]); 2] = [
 /// The parts whose messages load with the feature that shows them, not with the app
 /// (`text::later`): features loaded on demand, whose words would otherwise stay in the
 /// gallery's first load.
-const LATER_PARTS: [&str; 1] = ["shape"];
+const LATER_PARTS: [&str; 2] = ["shape", "basket"];
 
 fn main() {
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../locales");
@@ -59,6 +59,12 @@ fn read(path: &Path) -> Map<String, Value> {
 
 fn generate(english: &Map<String, Value>, welsh: &[Message]) -> String {
     let mut code = String::new();
+    writeln!(
+        code,
+        "/// The parts whose messages load later (`text::later`).\npub const LATER_PARTS: [&str; {}] = {LATER_PARTS:?};",
+        LATER_PARTS.len()
+    )
+    .unwrap();
     let mut index = 0;
     for (part, keys) in english {
         assert!(

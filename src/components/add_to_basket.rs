@@ -10,14 +10,25 @@ use leptos_router::components::A;
 
 use crate::basket::{change, use_basket};
 use crate::navigation::{Href, Route};
+use crate::words::WithWords;
 
-/// The button, what the basket holds of this product, and a link to the basket.
+/// The button, what the basket holds of this product, and a link to the basket, once
+/// the basket's words are here.
 #[component]
 pub fn AddToBasket(
     product: Product,
     /// The page's choice (its address).
     selection: Memo<Selection>,
 ) -> impl IntoView {
+    view! {
+        <WithWords>
+            <Basketing product=product.clone() selection />
+        </WithWords>
+    }
+}
+
+#[component]
+fn Basketing(product: Product, selection: Memo<Selection>) -> impl IntoView {
     let basket = use_basket();
     let notice = RwSignal::new(None::<String>);
     let offered = product.areas().to_vec();

@@ -20,13 +20,23 @@ use crate::basket::{change, use_basket};
 use crate::components::bulk_export::BulkExport;
 use crate::components::{CopyButton, ErrorPanel};
 use crate::navigation::{Href, Route, base_path, use_go_to};
+use crate::words::WithWords;
 
 /// A product and its whole downloads list, as the service gave them.
 type Fetched = Result<(Product, Vec<ProductDownload>), ServiceError>;
 
-/// The basket page.
+/// The basket page, once the basket's words are here.
 #[component]
 pub fn BasketPage() -> impl IntoView {
+    view! {
+        <WithWords>
+            <Basket />
+        </WithWords>
+    }
+}
+
+#[component]
+fn Basket() -> impl IntoView {
     let basket = use_basket();
     // Before the files are asked for: a change while the first answers are on their
     // way would not be asked for again.

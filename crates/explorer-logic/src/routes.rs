@@ -261,7 +261,7 @@ impl Route {
                 }
             }
             Route::Settings => t::app::nav_settings().into(),
-            Route::Basket => t::basket::title().into(),
+            Route::Basket => t::app::nav_basket().into(),
         }
     }
 }

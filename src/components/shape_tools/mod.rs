@@ -12,14 +12,14 @@ use explorer_logic::product::grid_ref::GridPoint;
 use explorer_logic::product::shape::{
     PointProblem, ShapePick, ShapeSource, TypedPoint, find_point, is_grid_ref, parse_radius_km,
 };
-use explorer_logic::text::{later, t};
+use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen_futures::JsFuture;
 
 use super::area_grid::GridCorner;
 use super::place_finder::{Places, load_places};
-use crate::navigation::base_path;
+use crate::words::WithWords;
 
 /// The largest boundary file read: a detailed national boundary is a few megabytes.
 const FILE_LIMIT_BYTES: u64 = 20 * 1024 * 1024;
@@ -157,44 +157,13 @@ async fn find_points(
         .collect()
 }
 
-/// The words of the shape tools, fetched with them (`text::later`): the catalogue
-/// of this build's language, beside the app.
-async fn load_words() -> Result<(), String> {
-    if later::is_loaded(PART) {
-        return Ok(());
-    }
-    let address = base_path().file(&later::file_name());
-    let response = gloo_net::http::Request::get(&address)
-        .send()
-        .await
-        .map_err(|error| error.to_string())?;
-    if !response.ok() {
-        return Err(format!("{address}: HTTP {}", response.status()));
-    }
-    let catalogue: serde_json::Value = response.json().await.map_err(|error| error.to_string())?;
-    later::load(PART, &catalogue).map_err(|error| error.to_string())
-}
-
-/// The part of the catalogue the shape tools' words are in.
-const PART: &str = "shape";
-
 /// The tools, under the map, once their words are here.
 #[component]
 pub fn ShapeTools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
-    let words = LocalResource::new(load_words);
     view! {
-        <Transition>
-            {move || Suspend::new(async move {
-                match words.await {
-                    Ok(()) => view! { <Tools shape places /> }.into_any(),
-                    // Not a dead end: every other way of picking is still there.
-                    Err(error) => {
-                        leptos::logging::warn!("the shape tools' words did not load: {error}");
-                        ().into_any()
-                    }
-                }
-            })}
-        </Transition>
+        <WithWords>
+            <Tools shape places />
+        </WithWords>
     }
 }
 

@@ -45,6 +45,18 @@ fn load_as(key: String, part: &str, catalogue: &Value) -> Result<(), MissingPart
     Ok(())
 }
 
+/// Keeps the messages of every part that loads later from `catalogue`.
+pub fn load_all(catalogue: &Value) -> Result<(), MissingPart> {
+    super::t::LATER_PARTS
+        .iter()
+        .try_for_each(|part| load(part, catalogue))
+}
+
+/// Whether the messages of every part that loads later are here.
+pub fn all_loaded() -> bool {
+    super::t::LATER_PARTS.iter().all(|part| is_loaded(part))
+}
+
 /// Whether `part`'s messages are here.
 pub fn is_loaded(part: &str) -> bool {
     loaded(part, 0, |_| ()).is_some()

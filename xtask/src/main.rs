@@ -101,7 +101,8 @@ enum Bench {
     /// and `publish` against `aws s3 cp --recursive`
     Storage,
     /// Reading a detailed 5 MB boundary file (GeoJSON, KML, GPX, zipped shapefile) in the
-    /// app's slices: parse, longest slice and total, natively in release
+    /// app's slices: natively in release, and chosen on a product page in headless
+    /// Chromium (total time and long tasks)
     Shapes,
     /// The web app at 1,000 products and 10,000 files, and on slow 4G, next to plain-JS pages
     Web {

@@ -4,6 +4,11 @@
 //! time, and prints how long the parse, the longest slice and the whole took, and the
 //! outline for the map after.
 //!
+//! With `--write DIR` it also writes the four files into `DIR`, and its figures into
+//! `DIR/native.tsv` (file, total ms, longest step ms): the browser half of the bench
+//! (`crates/e2e/src/bin/bench_shapes.rs`) reads the very same files and sets its figures
+//! beside these.
+//!
 //! The boundary is made here, the same every run: a hand-made outline of Great Britain
 //! (about fifty points) with each edge cut into many short ones, each vertex nudged by up
 //! to about 100 m, as a surveyed coastline wanders.
@@ -21,6 +26,9 @@ const BUDGET_VERTICES: usize = 20_000;
 
 /// The size of the GeoJSON, as the app's limit.
 const TARGET_BYTES: usize = 5 << 20;
+
+/// The app's `OUTLINE_TOLERANCE_M` (`src/components/shape_tools/reader.rs`).
+const OUTLINE_TOLERANCE_M: f64 = 500.0;
 
 /// Great Britain's coast, roughly, clockwise from Land's End (longitude, latitude).
 const OUTLINE: [(f64, f64); 47] = [
@@ -208,7 +216,7 @@ fn read(name: &str, bytes: &[u8]) -> Run {
     };
     let total = started.elapsed();
     let outline_started = Instant::now();
-    std::hint::black_box(boundary.outline(1000.0));
+    std::hint::black_box(boundary.outline(OUTLINE_TOLERANCE_M));
     let longest = |on_vertices: bool| {
         let times = steps.iter().filter(|&&(_, known)| known == on_vertices);
         times.map(|&(time, _)| time).max().unwrap_or_default()
@@ -230,13 +238,19 @@ fn read(name: &str, bytes: &[u8]) -> Run {
 }
 
 fn ms(duration: Duration) -> String {
-    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+    format!("{:.1} ms", millis(duration))
 }
 
 /// A file's bytes and the size the app's limit applies to.
 type Writer = fn(&[(f64, f64)]) -> (Vec<u8>, usize);
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let write_to = match args.get(1..) {
+        Some([flag, dir]) if flag == "--write" => Some(std::path::PathBuf::from(dir)),
+        Some([]) => None,
+        _ => panic!("usage: bench [--write DIR]"),
+    };
     let formats: [(&str, Writer); 4] = [
         ("gb.geojson", |points| whole(geojson(points).into_bytes())),
         ("gb.kml", |points| whole(kml(points).into_bytes())),
@@ -253,6 +267,9 @@ fn main() {
         let sample = 10_000;
         let per_vertex = write(&coast(sample)).1 as f64 / sample as f64;
         let (bytes, _) = write(&coast((TARGET_BYTES as f64 * 0.98 / per_vertex) as usize));
+        if let Some(dir) = &write_to {
+            std::fs::write(dir.join(name), &bytes).expect("write the file");
+        }
         // The best of five: the least disturbed by other work on the machine.
         let run = (0..5)
             .map(|_| read(name, &bytes))
@@ -260,11 +277,14 @@ fn main() {
             .expect("five runs");
         rows.push((name, bytes.len(), run));
     }
+    if let Some(dir) = &write_to {
+        write_figures(&dir.join("native.tsv"), &rows);
+    }
     println!(
-        "\n| file | size | vertices | parse (longest step) | longest step on vertices | steps | total | squares | outline at 1 km |"
+        "\n| file | size | vertices | parse (longest step) | longest step on vertices | steps | total | squares | outline at 500 m |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (name, size, run) in rows {
+    for (name, size, run) in &rows {
         let parse = if run.file == run.longest_file_step {
             ms(run.file)
         } else {
@@ -272,7 +292,7 @@ fn main() {
         };
         println!(
             "| {name} | {:.2} MB | {} | {parse} | {} | {} | {} | {} | {} |",
-            size as f64 / 1_048_576.0,
+            *size as f64 / 1_048_576.0,
             run.vertices,
             ms(run.longest_vertex_step),
             run.steps,
@@ -281,6 +301,25 @@ fn main() {
             ms(run.outline),
         );
     }
+}
+
+/// Each file's total as the app spends it (its steps, then the outline) and its longest
+/// task (a step or the outline), for the browser half's table.
+fn write_figures(path: &std::path::Path, rows: &[(&str, usize, Run)]) {
+    let mut text = String::new();
+    for (name, _, run) in rows {
+        let total = run.total + run.outline;
+        let longest = run
+            .longest_file_step
+            .max(run.longest_vertex_step)
+            .max(run.outline);
+        let _ = writeln!(text, "{name}\t{:.1}\t{:.1}", millis(total), millis(longest));
+    }
+    std::fs::write(path, text).expect("write native.tsv");
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
 }
 
 fn whole(bytes: Vec<u8>) -> (Vec<u8>, usize) {

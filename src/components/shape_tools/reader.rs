@@ -48,11 +48,14 @@ async fn read_in_slices(name: String, bytes: Vec<u8>, limit: u64) -> Result<Read
         }
     };
     TimeoutFuture::new(0).await;
+    let outline = boundary.outline(OUTLINE_TOLERANCE_M);
+    // The outline is a task of its own, drawing the choice another.
+    TimeoutFuture::new(0).await;
     let coverage = boundary.coverage();
     Ok(ReadShape {
         touched: coverage.squares,
         outside: coverage.outside,
-        outline: boundary.outline(OUTLINE_TOLERANCE_M),
+        outline,
     })
 }
 

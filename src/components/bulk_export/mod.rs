@@ -64,10 +64,6 @@ pub fn as_downloads(list: &[ProductDownload]) -> Vec<BulkDownload> {
 }
 
 /// Bulk download of the listed `files`, every way this app offers.
-///
-/// Its code is a chunk of its own in the release build (a split point): the product,
-/// basket and version pages all show it, and code shared by two chunks would otherwise
-/// stay in the main wasm, the gallery's first load.
 #[component]
 pub fn BulkExport(
     /// The listed files, each with the sub-folder it goes into (a basket's product).
@@ -79,40 +75,6 @@ pub fn BulkExport(
     title: Signal<String>,
     /// Set for a data-package version's files.
     #[prop(optional)]
-    package: Option<PackageVersion>,
-) -> impl IntoView {
-    view! {
-        <Suspense>
-            {move || Suspend::new(bulk_panel(files, title, package.clone()))}
-        </Suspense>
-    }
-}
-
-/// The panel, from its own chunk (see [`BulkExport`]).
-#[cfg(feature = "split")]
-#[leptos::lazy]
-fn bulk_panel(
-    files: Signal<Vec<BulkDownload>>,
-    title: Signal<String>,
-    package: Option<PackageVersion>,
-) -> AnyView {
-    view! { <Panel files title package /> }.into_any()
-}
-
-/// The panel (unsplit builds).
-#[cfg(not(feature = "split"))]
-async fn bulk_panel(
-    files: Signal<Vec<BulkDownload>>,
-    title: Signal<String>,
-    package: Option<PackageVersion>,
-) -> AnyView {
-    view! { <Panel files title package /> }.into_any()
-}
-
-#[component]
-fn Panel(
-    files: Signal<Vec<BulkDownload>>,
-    title: Signal<String>,
     package: Option<PackageVersion>,
 ) -> impl IntoView {
     let package = StoredValue::new(package);

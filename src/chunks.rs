@@ -156,20 +156,23 @@ impl LazyRoute for ProductRoute {
 }
 lazy_route!(
     /// `/packages`.
-    PackagesRoute => data_package_chunk(DataPackagePage::List), __preload_data_package_chunk
+    PackagesRoute => data_package_chunk(DataPackagePage::List), __preload_data_package_chunk,
+    styles: &[stylesheet::PAGES]
 );
 lazy_route!(
     /// `/packages/:id`.
-    PackageRoute => data_package_chunk(DataPackagePage::One), __preload_data_package_chunk
+    PackageRoute => data_package_chunk(DataPackagePage::One), __preload_data_package_chunk,
+    styles: &[stylesheet::PAGES]
 );
 lazy_route!(
     /// `/packages/:id/versions/:version`.
     VersionRoute => data_package_chunk(DataPackagePage::Version), __preload_data_package_chunk,
-    styles: &[stylesheet::BULK]
+    styles: &[stylesheet::PAGES, stylesheet::BULK]
 );
 lazy_route!(
     /// `/login`.
-    LoginRoute => account_chunk(AccountPage::Login), __preload_account_chunk
+    LoginRoute => account_chunk(AccountPage::Login), __preload_account_chunk,
+    styles: &[stylesheet::PAGES]
 );
 lazy_route!(
     /// `/settings`.

@@ -34,11 +34,12 @@ const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 /// brotli), and the download worker a zip download registers (not part of the first
 /// load), the stylesheets of pages loaded on demand (`src/stylesheet.rs`), and the catalogues
 /// whose words load with their features (`text::later`). Not `config.json`: deployers edit it in place, and a stale `.br` would win.
-const ON_DEMAND_DATA: [&str; 6] = [
+const ON_DEMAND_DATA: [&str; 7] = [
     "places.json",
     "download-worker.js",
     "map.css",
     "bulk.css",
+    "pages.css",
     "en.json",
     "cy.json",
 ];

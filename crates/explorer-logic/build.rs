@@ -48,6 +48,10 @@ fn main() {
     let (_, _, welsh) = &catalogues[1];
     let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("messages.rs");
     fs::write(out, generate(english, &flatten(welsh))).unwrap();
+    // Read by `text::later` itself, so that it and `t` do not name each other.
+    let parts = PathBuf::from(env::var("OUT_DIR").unwrap()).join("later_parts.rs");
+    let list = format!("[&str; {}] = {LATER_PARTS:?}", LATER_PARTS.len());
+    fs::write(parts, format!("const LATER_PARTS: {list};\n")).unwrap();
 }
 
 fn read(path: &Path) -> Map<String, Value> {
@@ -59,12 +63,7 @@ fn read(path: &Path) -> Map<String, Value> {
 
 fn generate(english: &Map<String, Value>, welsh: &[Message]) -> String {
     let mut code = String::new();
-    writeln!(
-        code,
-        "/// The parts whose messages load later (`text::later`).\npub const LATER_PARTS: [&str; {}] = {LATER_PARTS:?};",
-        LATER_PARTS.len()
-    )
-    .unwrap();
+
     let mut index = 0;
     for (part, keys) in english {
         assert!(

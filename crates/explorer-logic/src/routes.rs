@@ -205,9 +205,8 @@ impl Route {
     }
 }
 
-/// The basket page with a shared basket in its address: `items` is its link text
-/// ([`crate::basket::Basket::link_text`]), readable in the address (`/`, `,` and `;`
-/// as they are).
+/// The basket page with a shared basket in its address: `items` is the basket's link
+/// text, readable in the address (`/`, `,` and `;` as they are).
 pub fn basket_link(items: &str) -> String {
     format!("/basket?items={}", utf8_percent_encode(items, NEXT_VALUE))
 }

@@ -17,6 +17,9 @@ use serde_json::Value;
 use super::catalogue::{Arg, current, substitute};
 use super::language::PluralCategory;
 
+// The parts that load later: `LATER_PARTS` in build.rs.
+include!(concat!(env!("OUT_DIR"), "/later_parts.rs"));
+
 /// Each loaded part's messages, sorted by key.
 static LOADED: RwLock<BTreeMap<String, Vec<Value>>> = RwLock::new(BTreeMap::new());
 
@@ -47,14 +50,14 @@ fn load_as(key: String, part: &str, catalogue: &Value) -> Result<(), MissingPart
 
 /// Keeps the messages of every part that loads later from `catalogue`.
 pub fn load_all(catalogue: &Value) -> Result<(), MissingPart> {
-    super::t::LATER_PARTS
+    LATER_PARTS
         .iter()
         .try_for_each(|part| load(part, catalogue))
 }
 
 /// Whether the messages of every part that loads later are here.
 pub fn all_loaded() -> bool {
-    super::t::LATER_PARTS.iter().all(|part| is_loaded(part))
+    LATER_PARTS.iter().all(|part| is_loaded(part))
 }
 
 /// Whether `part`'s messages are here.

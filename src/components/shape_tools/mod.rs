@@ -22,7 +22,7 @@ use super::place_finder::{Places, load_places};
 use crate::words::WithWords;
 
 /// The largest boundary file read: a detailed national boundary is a few megabytes.
-const FILE_LIMIT_BYTES: u64 = 20 * 1024 * 1024;
+const FILE_LIMIT_BYTES: u64 = 20_000_000;
 
 /// The map's height in km, as the area grid draws it (y grows southwards).
 const MAP_TOP_KM: f64 = 1300.0;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use e2e::{Harness, axe, md5_hex};
 
-use crate::bulk::{Setup, folder_picker_runs_here};
+use crate::bulk::{Setup, folder_picker_runs_here, from_hex};
 use crate::zip::saved_zip;
 
 /// Three products, one file each, and where each lands: (product page, demo file
@@ -86,7 +86,8 @@ async fn basket_lists(h: &Harness, count: usize) {
     .await;
 }
 
-/// Every file in the browser's private folder and its sub-folders: path → md5.
+/// Every file in the browser's private folder and its sub-folders: path → md5
+/// (`bulk::folder_md5s` reads the folder's own files only).
 async fn folder_tree_md5s(h: &Harness) -> BTreeMap<String, String> {
     let script = r#"
         const done = arguments[arguments.length - 1];
@@ -117,13 +118,7 @@ async fn folder_tree_md5s(h: &Harness) -> BTreeMap<String, String> {
         serde_json::from_value(found.clone()).unwrap_or_else(|_| panic!("{found}"));
     found
         .into_iter()
-        .map(|(path, hex)| {
-            let bytes: Vec<u8> = (0..hex.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-                .collect();
-            (path, md5_hex(&bytes))
-        })
+        .map(|(path, hex)| (path, md5_hex(&from_hex(&hex))))
         .collect()
 }
 

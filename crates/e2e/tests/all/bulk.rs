@@ -389,7 +389,7 @@ async fn put_in_folder(h: &Harness, name: &str, bytes: &[u8]) {
     assert_eq!(answer.json(), "ok");
 }
 
-fn from_hex(hex: &str) -> Vec<u8> {
+pub(crate) fn from_hex(hex: &str) -> Vec<u8> {
     (0..hex.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))

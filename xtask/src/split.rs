@@ -18,6 +18,10 @@
 //!    page preloads, the module script that starts the app, and its Content-Security-Policy
 //!    with the hashes of its inline scripts (`csp.rs`).
 //!
+//! Besides, the worker that reads boundary files (`crates/shape-worker`), built as trunk
+//! builds a `data-type="worker"` link: wasm-bindgen's `no-modules` output and the loader
+//! that starts it, under the fixed name the app starts it by.
+//!
 //! `trunk serve` stays the development loop: it reads the same `index.html`, builds
 //! without the `split` feature and so gets one unsplit wasm.
 
@@ -34,6 +38,8 @@ use crate::exec::{Result, cargo, command, root, run, target_dir, wasm_target_dir
 
 /// The app's binary, and the stem of its js and main wasm.
 const APP: &str = "download-explorer";
+/// The boundary-file worker's package and binary, and the stem of its files.
+const WORKER: &str = "shape-worker";
 /// The module wasm-split makes for the chunks to link through; the main js imports it.
 const LINK_MODULE: &str = "__wasm_split.js";
 /// What wasm-opt may assume the browser has. The target-features section that would
@@ -56,18 +62,23 @@ pub fn build(target: &Target) -> Result {
     let dist = target.dist.as_path();
     let _ = fs::remove_dir_all(dist);
     fs::create_dir_all(dist)?;
-    let english = build_language(None, dist, target.names)?;
-    let welsh = build_language(Some("welsh"), &dist.join(WELSH_DIR), target.names)?;
+    let (english, mut optimized) = build_language(None, dist, target.names)?;
+    let (welsh, welsh_optimized) =
+        build_language(Some("welsh"), &dist.join(WELSH_DIR), target.names)?;
+    optimized.extend(welsh_optimized);
+    optimized.extend(build_worker(dist, target.names)?);
+    forget_other_optimizations(&optimized)?;
     write_html(dist, &target.public_url, &english, &welsh)
 }
 
 /// One language's build into `out`: its main js and wasm, the chunks and the link
-/// module, optimised and named by content. Returns the names it gave.
+/// module, optimised and named by content. Returns the names it gave, and the
+/// optimised modules it keeps ([`optimize_all`]).
 fn build_language(
     feature: Option<&str>,
     out: &Path,
     names: bool,
-) -> Result<BTreeMap<String, String>> {
+) -> Result<(BTreeMap<String, String>, Vec<PathBuf>)> {
     let work = target_dir().join(format!(
         "wasm-split{}",
         feature.map_or(String::new(), |f| format!("-{f}"))
@@ -85,8 +96,50 @@ fn build_language(
             fs::copy(&path, out.join(name))?;
         }
     }
-    optimize_all(&files_ending(out, ".wasm")?, names)?;
-    hash_names(out)
+    let optimized = optimize_all(&files_ending(out, ".wasm")?, names)?;
+    Ok((hash_names(out)?, optimized))
+}
+
+/// The boundary-file worker into `dist`: `shape-worker-<hash>.js` and `_bg.wasm`, and
+/// `shape-worker_loader.js`, the loader trunk's `data-loader-shim` writes, which the app
+/// starts the worker by. Returns the optimised module it keeps ([`optimize_all`]).
+fn build_worker(dist: &Path, names: bool) -> Result<Vec<PathBuf>> {
+    run(size_toolchain(&mut cargo()).args([
+        "build",
+        "--locked",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--profile",
+        "wasm-release",
+        "--package",
+        WORKER,
+    ]))?;
+    let linked =
+        wasm_target_dir().join(format!("wasm32-unknown-unknown/wasm-release/{WORKER}.wasm"));
+    let work = target_dir().join(WORKER);
+    let _ = fs::remove_dir_all(&work);
+    fs::create_dir_all(&work)?;
+    println!("wasm-bindgen {} into {}", linked.display(), work.display());
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&linked)
+        .no_modules(true)?
+        .typescript(false)
+        .out_name(WORKER)
+        .generate(&work)
+        .map_err(|error| format!("wasm-bindgen: {error:?}"))?;
+    let optimized = optimize_all(&files_ending(&work, ".wasm")?, names)?;
+    let hashed = hash_names(&work)?;
+    for name in hashed.values() {
+        fs::copy(work.join(name), dist.join(name))?;
+    }
+    let [js, wasm] = [format!("{WORKER}.js"), format!("{WORKER}_bg.wasm")].map(|old| &hashed[&old]);
+    // Relative to the loader's own address, so the worker finds its files under any
+    // public URL.
+    fs::write(
+        dist.join(format!("{WORKER}_loader.js")),
+        format!(r#"importScripts("./{js}");wasm_bindgen("./{wasm}");"#),
+    )?;
+    Ok(optimized)
 }
 
 /// The linked wasm, with the relocations wasm-split reads; with `feature` (`welsh`)
@@ -152,9 +205,9 @@ fn bindgen(main: &Path, dist: &Path) -> Result {
 
 /// `wasm-opt -Oz` on each module, in place, keeping function names when `names`. It
 /// takes minutes, so each result is kept by its input's hash: a build for another
-/// public URL (only the html differs) reuses them. Results no module of this build had
-/// are removed.
-fn optimize_all(modules: &[PathBuf], names: bool) -> Result {
+/// public URL (only the html differs) reuses them. Returns the results it used, for
+/// [`forget_other_optimizations`].
+fn optimize_all(modules: &[PathBuf], names: bool) -> Result<Vec<PathBuf>> {
     let cache = target_dir().join("wasm-opt-cache");
     fs::create_dir_all(&cache)?;
     let mut kept = Vec::new();
@@ -179,7 +232,12 @@ fn optimize_all(modules: &[PathBuf], names: bool) -> Result {
         fs::copy(&cached, wasm)?;
         kept.push(cached);
     }
-    for entry in fs::read_dir(&cache)? {
+    Ok(kept)
+}
+
+/// Removes the kept results of [`optimize_all`] that no module of this build had.
+fn forget_other_optimizations(kept: &[PathBuf]) -> Result {
+    for entry in fs::read_dir(target_dir().join("wasm-opt-cache"))? {
         let path = entry?.path();
         if !kept.contains(&path) {
             fs::remove_file(path)?;
@@ -319,6 +377,8 @@ fn write_html(
                     let from = root().join(&href);
                     fs::copy(&from, dist.join(file_name(&from)))?;
                 }
+                // The worker is started by the app, not the page ([`build_worker`]).
+                Some("rust") if attribute(trimmed, "data-type").as_deref() == Some("worker") => {}
                 Some("rust") => html.push_str(&start_script(english, welsh)?),
                 other => {
                     return Err(format!(
@@ -458,9 +518,10 @@ fn file_name(path: &Path) -> &str {
         .unwrap_or_default()
 }
 
-/// Whether a built file is a chunk loaded on demand (not part of the first load).
+/// Whether a built file loads on demand (not part of the first load): a chunk, or the
+/// boundary-file worker's.
 pub fn is_chunk(name: &str) -> bool {
-    name.ends_with(".wasm") && !name.starts_with(&format!("{APP}-"))
+    (name.ends_with(".wasm") && !name.starts_with(&format!("{APP}-"))) || name.starts_with(WORKER)
 }
 
 #[cfg(test)]
@@ -520,5 +581,7 @@ mod tests {
         assert!(is_chunk("split_product_page_1-0123456789abcdef.wasm"));
         assert!(!is_chunk("download-explorer-0123456789abcdef_bg.wasm"));
         assert!(!is_chunk("__wasm_split-0123456789abcdef.js"));
+        assert!(is_chunk("shape-worker_loader.js"));
+        assert!(is_chunk("shape-worker-0123456789abcdef.js"));
     }
 }

@@ -1,19 +1,10 @@
 use std::fmt::Write as _;
 
-use download_api::GridSquare;
 use geo::{Coord, LineString, Simplify};
 
 use crate::FileKind;
+use crate::grid::Coverage;
 use crate::shapes::{PartKind, Shapes};
-
-/// The squares a shape touches.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Coverage {
-    /// In [`GridSquare::all`] order.
-    pub squares: Vec<GridSquare>,
-    /// Some part of the shape lies outside every square.
-    pub outside: bool,
-}
 
 /// A boundary read from a file, in British National Grid metres, with the squares it
 /// touches.

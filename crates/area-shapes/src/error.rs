@@ -1,5 +1,7 @@
+use serde::{Deserialize, Serialize};
+
 /// The kinds of boundary file read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FileKind {
     GeoJson,
     Kml,
@@ -9,8 +11,9 @@ pub enum FileKind {
 
 /// Everything that can be wrong with a boundary file. Each variant is shown as one
 /// sentence by the app (which writes the sentences, in English and Welsh), so each carries
-/// only what such a sentence needs; the messages here are for logs.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+/// only what such a sentence needs; the messages here are for logs. It crosses from the
+/// worker that reads files to the page as JSON ([`crate::Report`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize, Deserialize)]
 pub enum ShapeError {
     /// The file (or the shapefile's `.shp` inside its zip) is larger than the limit.
     #[error("the file is {size} bytes, over the limit of {limit}")]
@@ -29,7 +32,7 @@ pub enum ShapeError {
     UnknownProjection(String),
     /// A zipped shapefile without this part: `".shp"`, `".dbf"` or `".prj"`.
     #[error("no {0} in the zip")]
-    MissingPart(&'static str),
+    MissingPart(String),
     /// Every part lies outside Great Britain's squares.
     #[error("wholly outside Great Britain's squares")]
     OutsideGreatBritain,

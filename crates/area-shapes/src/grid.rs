@@ -11,7 +11,15 @@ use download_api::GridSquare;
 use geo::Coord;
 
 use crate::BngPoint;
-use crate::boundary::Coverage;
+
+/// The squares a shape touches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coverage {
+    /// In [`GridSquare::all`] order.
+    pub squares: Vec<GridSquare>,
+    /// Some part of the shape lies outside every square.
+    pub outside: bool,
+}
 
 const SIZE: f64 = GridSquare::SIZE_M as f64;
 const COLUMNS: usize = 7;

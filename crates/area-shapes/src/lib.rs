@@ -13,10 +13,15 @@
 //! crosses, and one sweep decides the squares no edge crosses), so a 5 MB boundary of
 //! hundreds of thousands of vertices takes milliseconds per slice.
 //!
-//! [`Reading`] is that work as a job the app runs a slice at a time (a browser task must
-//! stay under 100 ms): parsing the file is one step, then each step projects and
-//! intersects at most the vertices it is given. [`read_boundary`] runs the whole job at
-//! once. `cargo xtask bench shapes` measures it (docs/performance.md).
+//! [`Reading`] is that work as a job done a slice at a time: parsing the file is one
+//! step, then each step projects and intersects at most the vertices it is given. The app
+//! runs it in a worker (`crates/shape-worker`), off the page's thread, which tells the page
+//! how far it is after each slice ([`read_reporting`], [`Report`]). [`read_boundary`] runs
+//! the whole job at once. `cargo xtask bench shapes` measures it (docs/performance.md).
+//!
+//! The file readers and the projection are the `files` feature (on by default): the app
+//! builds without it, so they are in the worker's wasm alone, and the app has only
+//! rectangles, circles and the worker's messages.
 //!
 //! # How close the projection is
 //!
@@ -29,20 +34,32 @@
 //! is within a metre of ETRS89. A square is 100 km wide: a few metres decide only for a
 //! shape within metres of a grid line, where no boundary file is that precise anyway.
 
+#[cfg(feature = "files")]
 mod boundary;
 mod error;
 mod grid;
+#[cfg(feature = "files")]
 mod projection;
+#[cfg(feature = "files")]
 mod read;
+#[cfg(feature = "files")]
 mod reading;
+mod report;
+#[cfg(feature = "files")]
 mod shapes;
 
-pub use boundary::{Boundary, Coverage};
+#[cfg(feature = "files")]
+pub use boundary::Boundary;
 pub use download_api::GridSquare;
 pub use error::{FileKind, ShapeError};
-pub use grid::{rectangle, within};
+pub use grid::{Coverage, rectangle, within};
+#[cfg(feature = "files")]
 pub use projection::to_bng;
+#[cfg(feature = "files")]
 pub use reading::{Reading, Step, read_boundary};
+#[cfg(feature = "files")]
+pub use report::read_reporting;
+pub use report::{ReadShape, Report};
 
 /// A point on the British National Grid in metres.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -194,6 +194,22 @@ impl fmt::Display for GridSquare {
     }
 }
 
+/// As its code, `"SU"`.
+impl Serialize for GridSquare {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
+impl<'de> Deserialize<'de> for GridSquare {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        GridSquare::from_code(&code).ok_or_else(|| {
+            serde::de::Error::custom(format_args!("{code:?} is not a 100 km square's code"))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

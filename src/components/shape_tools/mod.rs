@@ -13,8 +13,10 @@ use explorer_logic::product::shape::{
     PointProblem, ShapePick, ShapeSource, TypedPoint, find_point, is_grid_ref, parse_radius_km,
 };
 use explorer_logic::text::t;
+use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::area_grid::GridCorner;
@@ -44,6 +46,10 @@ pub struct ShapeState {
     /// Whether a drag on the map draws a rectangle.
     pub drawing: RwSignal<bool>,
     told: RwSignal<Option<Told>>,
+    /// How much of the file being read is read, 0 to 1, once the worker says.
+    read_share: RwSignal<Option<f64>>,
+    /// Stops the file being read: a newer shape replaces it.
+    reading: StoredValue<Option<AbortHandle>>,
     offered: StoredValue<Vec<Area>>,
     apply: Callback<ShapePick>,
 }
@@ -55,6 +61,8 @@ impl ShapeState {
             overlay: RwSignal::new(None),
             drawing: RwSignal::new(false),
             told: RwSignal::new(None),
+            read_share: RwSignal::new(None),
+            reading: StoredValue::new(None),
             offered,
             apply,
         }
@@ -66,6 +74,7 @@ impl ShapeState {
     }
 
     fn rectangle(&self, a: BngPoint, b: BngPoint) {
+        self.stop_reading();
         let outline = format!(
             "M{} {}H{}V{}H{}Z",
             km(a.easting),
@@ -78,6 +87,7 @@ impl ShapeState {
     }
 
     fn circle(&self, centre: BngPoint, radius_m: f64) {
+        self.stop_reading();
         let (x, y, r) = (km(centre.easting), map_y(centre.northing), km(radius_m));
         let outline = format!(
             "M{} {y}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 -{} 0Z",
@@ -106,6 +116,15 @@ impl ShapeState {
         self.overlay.set(Some(outline));
         self.told.set(Some(Told::Done(pick.message())));
         self.apply.run(pick);
+    }
+
+    /// Stops reading a file, if one is being read: its worker stops too.
+    fn stop_reading(&self) {
+        if let Some(reading) = self.reading.try_update_value(Option::take).flatten() {
+            reading.abort();
+        }
+        // `try_`: also when the page is going, its signals with it.
+        self.read_share.try_set(None);
     }
 
     /// Something was wrong: said, and the choice left as it was.
@@ -169,6 +188,7 @@ pub fn ShapeTools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView 
 
 #[component]
 fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
+    on_cleanup(move || shape.stop_reading());
     let corner_one = RwSignal::new(String::new());
     let corner_other = RwSignal::new(String::new());
     let centre = RwSignal::new(String::new());
@@ -205,26 +225,36 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
             let limit = format_size(FILE_LIMIT_BYTES);
             return shape.problem(t::shape::error_too_large(limit, &name, format_size(size)));
         }
+        shape.stop_reading();
         shape
             .told
             .set(Some(Told::Working(t::shape::reading(&name))));
-        spawn_local(async move {
+        let (stop, registration) = AbortHandle::new_pair();
+        shape.reading.set_value(Some(stop));
+        let read = async move {
             let bytes = match JsFuture::from(file.array_buffer()).await {
-                Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
+                Ok(buffer) => buffer.unchecked_into(),
                 Err(error) => {
                     let reason = crate::fs_access::describe(&error);
                     return shape.problem(t::shape::error_not_read(&name, reason));
                 }
             };
-            match reader::read_file(name.clone(), bytes, FILE_LIMIT_BYTES).await {
+            let share = |share| shape.read_share.set(Some(share));
+            let read = reader::read_file(name.clone(), bytes, FILE_LIMIT_BYTES, share).await;
+            shape.read_share.set(None);
+            match read {
                 Ok(read) => shape.picked(
                     ShapeSource::File(name),
-                    read.touched,
+                    read.squares,
                     read.outside,
                     read.outline,
                 ),
                 Err(problem) => shape.problem(problem),
             }
+        };
+        spawn_local(async move {
+            // Stopped when another shape is picked or the page goes.
+            let _ = Abortable::new(read, registration).await;
         });
     };
     let on_change = move |event: leptos::ev::Event| {
@@ -318,6 +348,14 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
             >
                 {told_text}
             </p>
+            <Show when=move || shape.read_share.get().is_some()>
+                <progress
+                    class="shape-progress"
+                    max="1"
+                    value=move || shape.read_share.get().unwrap_or_default()
+                    aria-labelledby="shape-status"
+                ></progress>
+            </Show>
             <Show when=move || shape.overlay.with(Option::is_some)>
                 <button type="button" class="link-button" on:click=move |_| {
                     shape.overlay.set(None);

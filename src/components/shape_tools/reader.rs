@@ -1,66 +1,111 @@
-//! Reading a boundary file into squares, a slice at a time so the page stays
-//! responsive. In the release build this is a split point of its own: the file readers
-//! and the projection load the first time a file is read, not with the product page.
+//! Reading a boundary file in the worker that reads them (`crates/shape-worker`), off the
+//! page's thread: however large the file, the page stays responsive, and hears how far
+//! the worker is. The worker's wasm holds the file readers and the projection, and
+//! loads the first time a file is read.
 
-use area_shapes::{FileKind, Reading, ShapeError, Step};
-use download_api::GridSquare;
+use area_shapes::{FileKind, ReadShape, Report, ShapeError};
 use explorer_logic::format_size;
 use explorer_logic::text::t;
-use gloo_timers::future::TimeoutFuture;
+use futures::StreamExt;
+use futures::channel::mpsc;
+use js_sys::{Array, ArrayBuffer, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use web_sys::{Event, MessageEvent, Worker};
 
-/// Vertices transformed and intersected between two turns of the browser's event
-/// loop: a slice stays well under 100 ms even in a slow browser.
-const VERTICES_PER_SLICE: usize = 20_000;
-
-/// What a boundary file picks, and how to draw it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReadShape {
-    pub touched: Vec<GridSquare>,
-    pub outside: bool,
-    /// SVG path data in the map's kilometres.
-    pub outline: String,
-}
-
-/// Reads `bytes`, a file called `name`, of at most `limit` bytes: its squares, or one
-/// sentence saying what is wrong with it.
-#[cfg(feature = "split")]
-#[leptos::lazy]
-pub async fn read_file(name: String, bytes: Vec<u8>, limit: u64) -> Result<ReadShape, String> {
-    read_in_slices(name, bytes, limit).await
-}
-
-/// Reads `bytes`, a file called `name`, of at most `limit` bytes: its squares, or one
-/// sentence saying what is wrong with it.
-#[cfg(not(feature = "split"))]
-pub async fn read_file(name: String, bytes: Vec<u8>, limit: u64) -> Result<ReadShape, String> {
-    read_in_slices(name, bytes, limit).await
-}
-
-async fn read_in_slices(name: String, bytes: Vec<u8>, limit: u64) -> Result<ReadShape, String> {
-    let problem = |error: ShapeError| problem(&name, &error);
-    let mut reading = Reading::new(&name, &bytes, limit).map_err(problem)?;
-    let boundary = loop {
-        // Parsing was one task; each slice after it another.
-        TimeoutFuture::new(0).await;
-        match reading.step(VERTICES_PER_SLICE) {
-            Step::Working { .. } => {}
-            Step::Done(done) => break done.map_err(problem)?,
-        }
-    };
-    TimeoutFuture::new(0).await;
-    let outline = boundary.outline(OUTLINE_TOLERANCE_M);
-    // The outline is a task of its own, drawing the choice another.
-    TimeoutFuture::new(0).await;
-    let coverage = boundary.coverage();
-    Ok(ReadShape {
-        touched: coverage.squares,
-        outside: coverage.outside,
-        outline,
-    })
-}
+/// The worker's loader, beside index.html (trunk and `cargo xtask build` write it). A
+/// worker's address is relative to the page's base, as the app's other files are.
+const WORKER: &str = "shape-worker_loader.js";
 
 /// The map draws about 1 km a pixel: finer detail is not seen, only paid for.
 const OUTLINE_TOLERANCE_M: f64 = 500.0;
+
+/// Reads `bytes`, a file called `name`, of at most `limit` bytes, telling `progress` the
+/// share done (0 to 1): its squares, or one sentence saying what is wrong with it.
+/// Dropping the future stops the worker, wherever it is.
+pub async fn read_file(
+    name: String,
+    bytes: ArrayBuffer,
+    limit: u64,
+    progress: impl Fn(f64),
+) -> Result<ReadShape, String> {
+    let stopped = || t::shape::error_not_read(&name, t::shape::reader_stopped());
+    let mut worker = Conversation::start().map_err(|_| stopped())?;
+    if worker.next().await != Some(Report::Ready) {
+        return Err(stopped());
+    }
+    worker.send(&name, bytes, limit).map_err(|_| stopped())?;
+    loop {
+        match worker.next().await {
+            Some(Report::Working { done, total }) if total > 0 => {
+                progress(done as f64 / total as f64);
+            }
+            Some(Report::Read(read)) => return read.map_err(|error| problem(&name, &error)),
+            Some(_) => {}
+            None => return Err(stopped()),
+        }
+    }
+}
+
+/// A worker and what it says. Dropping it stops the worker.
+struct Conversation {
+    worker: Worker,
+    /// Each report, or `None` when the worker failed (it did not load, or it broke).
+    reports: mpsc::UnboundedReceiver<Option<Report>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+}
+
+impl Conversation {
+    fn start() -> Result<Self, JsValue> {
+        let worker = Worker::new(WORKER)?;
+        let (sender, reports) = mpsc::unbounded();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
+            let sender = sender.clone();
+            move |event: MessageEvent| {
+                let report = event
+                    .data()
+                    .as_string()
+                    .and_then(|json| serde_json::from_str(&json).ok());
+                let _ = sender.unbounded_send(report);
+            }
+        });
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            // Said on the page instead of the console.
+            event.prevent_default();
+            let _ = sender.unbounded_send(None);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(Conversation {
+            worker,
+            reports,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+
+    /// The next report; `None` once the worker has failed.
+    async fn next(&mut self) -> Option<Report> {
+        self.reports.next().await.flatten()
+    }
+
+    /// Hands the file over (its bytes moved, not copied).
+    fn send(&self, name: &str, bytes: ArrayBuffer, limit: u64) -> Result<(), JsValue> {
+        let request = Object::new();
+        Reflect::set(&request, &"name".into(), &name.into())?;
+        Reflect::set(&request, &"bytes".into(), &bytes)?;
+        Reflect::set(&request, &"limit".into(), &(limit as f64).into())?;
+        Reflect::set(&request, &"tolerance".into(), &OUTLINE_TOLERANCE_M.into())?;
+        self.worker
+            .post_message_with_transfer(&request, &Array::of1(&bytes))
+    }
+}
+
+impl Drop for Conversation {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
 
 /// What is wrong with the file, in one sentence.
 fn problem(name: &str, error: &ShapeError) -> String {

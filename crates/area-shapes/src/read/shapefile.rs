@@ -55,7 +55,7 @@ pub(super) fn open(bytes: &[u8], limit: u64) -> Result<Unzipping<'_>, ShapeError
                 file: Inflating::new(bytes, &archive, kml, limit)?,
                 then: Then::Kml,
             }),
-            None => Err(ShapeError::MissingPart(".shp")),
+            None => Err(ShapeError::MissingPart(".shp".to_owned())),
         };
     };
     // The parts beside the `.shp` (same folder and name), or else any.
@@ -65,7 +65,7 @@ pub(super) fn open(bytes: &[u8], limit: u64) -> Result<Unzipping<'_>, ShapeError
             .iter()
             .find(|file| file.path.strip_prefix(stem) == Some(extension))
             .or_else(|| with(extension))
-            .ok_or(ShapeError::MissingPart(extension))
+            .ok_or_else(|| ShapeError::MissingPart(extension.to_owned()))
     };
     // Every shapefile has one, though its attributes are not needed here.
     part(".dbf")?;

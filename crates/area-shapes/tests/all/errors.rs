@@ -101,15 +101,15 @@ fn a_zipped_shapefile_needs_its_shp_dbf_and_prj() {
     let missing = |files: &[(&str, &[u8])]| error("area.zip", &zip(files));
     assert_eq!(
         missing(&[("a.shp", &shp), ("a.dbf", &dbf)]),
-        ShapeError::MissingPart(".prj")
+        ShapeError::MissingPart(".prj".to_owned())
     );
     assert_eq!(
         missing(&[("a.shp", &shp), ("a.prj", prj)]),
-        ShapeError::MissingPart(".dbf")
+        ShapeError::MissingPart(".dbf".to_owned())
     );
     assert_eq!(
         missing(&[("a.dbf", &dbf), ("a.prj", prj)]),
-        ShapeError::MissingPart(".shp")
+        ShapeError::MissingPart(".shp".to_owned())
     );
     assert_eq!(
         missing(&[

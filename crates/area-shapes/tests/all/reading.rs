@@ -2,9 +2,11 @@
 
 use std::fmt::Write as _;
 
-use area_shapes::{Reading, Step, read_boundary};
+use area_shapes::{Reading, Report, ShapeError, Step, read_boundary};
 
-use crate::common::{COTSWOLDS, LIMIT, WGS84_PRJ, coverage, fixture, polygon_shapefile, zip};
+use crate::common::{
+    COTSWOLDS, LIMIT, WGS84_PRJ, codes, coverage, fixture, polygon_shapefile, zip,
+};
 
 /// Runs a job to the end with `budget` vertices a step: the boundary, and each step's
 /// (done, total).
@@ -138,4 +140,71 @@ fn a_finished_job_gives_its_error_as_a_step() {
         reading.step(10),
         Step::Done(Err(area_shapes::ShapeError::OutsideGreatBritain))
     ));
+}
+
+/// What the worker tells the page: how far it is, in order, then the squares; or, last,
+/// why there are none.
+#[test]
+fn the_worker_reports_progress_then_what_it_read() {
+    let mut reports = Vec::new();
+    let wavy = wavy_ring(250_000);
+    area_shapes::read_reporting("wavy.geojson", wavy.as_bytes(), LIMIT, 500.0, |report| {
+        reports.push(report)
+    });
+    let (last, working) = reports.split_last().unwrap();
+    let Report::Read(Ok(shape)) = last else {
+        panic!("{last:?}");
+    };
+    // The one-shot reader's squares (its own tests check them against known answers).
+    let whole = read_boundary("wavy.geojson", wavy.as_bytes(), LIMIT).unwrap();
+    assert_eq!(shape.squares, whole.coverage().squares);
+    assert!(!shape.outside);
+    assert!(shape.outline.starts_with('M') && shape.outline.ends_with('Z'));
+    let done: Vec<usize> = working
+        .iter()
+        .map(|report| match report {
+            Report::Working {
+                done,
+                total: 250_001,
+            } => *done,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert!(done.len() >= 2, "{done:?}");
+    assert!(done.is_sorted() && done.last() < Some(&250_001), "{done:?}");
+
+    let mut reports = Vec::new();
+    area_shapes::read_reporting(
+        "sea.geojson",
+        br#"{"type": "Point", "coordinates": [-20.0, 45.0]}"#,
+        LIMIT,
+        500.0,
+        |report| reports.push(report),
+    );
+    assert_eq!(
+        reports.last(),
+        Some(&Report::Read(Err(ShapeError::OutsideGreatBritain)))
+    );
+}
+
+/// The page reads the worker's reports as JSON: a square by its code, and an error
+/// with what its sentence needs.
+#[test]
+fn reports_cross_to_the_page_as_json() {
+    let json = r#"{"Read":{"Ok":{"squares":["SU","SZ"],"outside":true,"outline":"M1 2Z"}}}"#;
+    let report: Report = serde_json::from_str(json).unwrap();
+    let Report::Read(Ok(shape)) = &report else {
+        panic!("{report:?}");
+    };
+    assert_eq!(codes(&shape.squares), ["SU", "SZ"]);
+    assert_eq!(serde_json::to_string(&report).unwrap(), json);
+    let missing =
+        serde_json::to_string(&Report::Read(Err(ShapeError::MissingPart(".prj".into())))).unwrap();
+    assert_eq!(missing, r#"{"Read":{"Err":{"MissingPart":".prj"}}}"#);
+    assert!(
+        serde_json::from_str::<Report>(
+            r#"{"Read":{"Ok":{"squares":["XX"],"outside":false,"outline":""}}}"#
+        )
+        .is_err()
+    );
 }

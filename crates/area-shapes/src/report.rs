@@ -1,0 +1,75 @@
+//! What the worker that reads boundary files tells the page, as JSON: the app reads a
+//! file off the page's thread (`crates/shape-worker`), so a large one never holds up the
+//! page, and hears how far it is.
+
+use download_api::GridSquare;
+use serde::{Deserialize, Serialize};
+
+use crate::ShapeError;
+#[cfg(feature = "files")]
+use crate::{Coverage, Reading, Step};
+
+/// A boundary file read: what it picks, and how to draw it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadShape {
+    /// The squares it touches, in [`GridSquare::all`] order.
+    pub squares: Vec<GridSquare>,
+    /// Some part of it lies outside every square.
+    pub outside: bool,
+    /// SVG path data in the map's kilometres (`Boundary::outline`).
+    pub outline: String,
+}
+
+/// What the worker says, in this order: [`Report::Ready`] once, any number of
+/// [`Report::Working`], then [`Report::Read`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Report {
+    /// It has started and takes a file now (messages sent before are lost).
+    Ready,
+    /// `done` of the file's `total` vertices are projected and intersected.
+    Working { done: usize, total: usize },
+    /// The file is read, or why it cannot be.
+    Read(Result<ReadShape, ShapeError>),
+}
+
+/// Vertices between two [`Report::Working`]: a few tens of milliseconds' work.
+#[cfg(feature = "files")]
+const VERTICES_PER_REPORT: usize = 100_000;
+
+/// Reads `bytes`, the file called `name` (at most `limit` bytes), with its outline
+/// simplified to `outline_tolerance_m`, telling `report` how far it is and, last, what
+/// it read ([`Report::Read`]).
+#[cfg(feature = "files")]
+pub fn read_reporting(
+    name: &str,
+    bytes: &[u8],
+    limit: u64,
+    outline_tolerance_m: f64,
+    mut report: impl FnMut(Report),
+) {
+    let read = read_shape(name, bytes, limit, outline_tolerance_m, &mut report);
+    report(Report::Read(read));
+}
+
+#[cfg(feature = "files")]
+fn read_shape(
+    name: &str,
+    bytes: &[u8],
+    limit: u64,
+    outline_tolerance_m: f64,
+    report: &mut impl FnMut(Report),
+) -> Result<ReadShape, ShapeError> {
+    let mut reading = Reading::new(name, bytes, limit)?;
+    let boundary = loop {
+        match reading.step(VERTICES_PER_REPORT) {
+            Step::Working { done, total } => report(Report::Working { done, total }),
+            Step::Done(done) => break done?,
+        }
+    };
+    let Coverage { squares, outside } = boundary.coverage();
+    Ok(ReadShape {
+        squares,
+        outside,
+        outline: boundary.outline(outline_tolerance_m),
+    })
+}

@@ -26,13 +26,14 @@
 //! # How close the projection is
 //!
 //! Longitude and latitude (WGS84, as GeoJSON, KML and GPX are) go to the British National
-//! Grid by Ordnance Survey's seven-parameter Helmert transformation from ETRS89 to OSGB36
-//! and the National Grid's transverse Mercator ([`to_bng`]). OS's definitive
-//! transformation, OSTN15, is a grid of measured shifts too large to ship in the app; the
-//! Helmert transformation is within about 5 m of it across Great Britain (4.9 m at worst,
-//! at St Kilda, over OS's 40 OSTN15 test points, measured in this crate's tests), and WGS84
-//! is within a metre of ETRS89. A square is 100 km wide: a few metres decide only for a
-//! shape within metres of a grid line, where no boundary file is that precise anyway.
+//! Grid by proj4rs ([`to_bng`]): EPSG:4326 to EPSG:27700, OS's seven-parameter Helmert
+//! transformation (the grid's `towgs84`) and the National Grid's transverse Mercator. OS's
+//! definitive transformation, OSTN15, is a grid of measured shifts too large to ship in the
+//! app; over OS's 40 OSTN15 test points this is 4.94 m off at worst (St Kilda, the far
+//! west, where the old triangulation was weakest), as this crate's tests measure, and WGS84
+//! is within about a metre of ETRS89, which those points are in. A square is 100 km wide: a
+//! few metres decide only for a shape within metres of a grid line, where no boundary file
+//! is that precise anyway.
 
 #[cfg(feature = "files")]
 mod boundary;

@@ -1,6 +1,7 @@
 //! `cargo xtask bench shapes`: a detailed 5 MB boundary of Great Britain read the way the
-//! web app reads a dropped file (area-shapes' `Reading`, a slice at a time), as GeoJSON,
-//! KML, GPX and a zipped shapefile; the goal is no browser task over 100 ms.
+//! web app's worker reads a dropped file (area-shapes' `Reading`, a slice at a time), as
+//! GeoJSON, KML, GPX and a zipped shapefile; the goal is no task of the page over
+//! 100 ms.
 //!
 //! Natively first: `crates/area-shapes/examples/bench.rs`, built and run here in release,
 //! which also writes the files. Then in the browser: the release build of the app, served

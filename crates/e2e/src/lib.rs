@@ -775,10 +775,21 @@ impl Harness {
     }
 
     /// Replaces the text of the field at `css` with `text`, as a user typing would.
+    /// Types `text` into the field `css` instead of what it held, until the field shown
+    /// holds it: a form that re-renders as it is being filled (a sign-in method just
+    /// chosen) may replace the field typed into.
     pub async fn type_into(&self, css: &str, text: &str) {
-        let input = self.find(css).await;
-        input.clear().await.expect("clear field");
-        input.send_keys(text).await.expect("type");
+        eventually(WAIT, async || {
+            let input = self.find(css).await;
+            let value = input.prop("value").await.ok().flatten().unwrap_or_default();
+            if value == text {
+                return Ok(());
+            }
+            let _ = input.clear().await;
+            let _ = input.send_keys(text).await;
+            Err(format!("{css} holds {value:?}, not {text:?}"))
+        })
+        .await;
     }
 
     /// Picks the sign-in method whose label contains `label` ("API key and secret",

@@ -8,7 +8,8 @@
 //! and the native figures (`native.tsv`) into `BENCH_SHAPES_FILES`, with
 //! `crates/area-shapes/examples/bench.rs`. `BENCH_SHAPES_RUNS` runs a file (3 by
 //! default), each in a fresh page with the cache off, so each is a first read: the
-//! reader's wasm chunk loads after the choice, as it does for a visitor.
+//! worker's wasm loads after the choice, as it does for a visitor. Long tasks are the
+//! page's: the worker's work is off its thread.
 //!
 //! With `BENCH_SHAPES_PROFILE` set, Chromium's CPU profiler runs through each read and
 //! the busiest functions of each long task are printed (function names need an app

@@ -245,12 +245,18 @@ fn test() -> Result {
         ]))
     })?;
     steps.run("clippy wasm", || {
-        // Unsplit, as `trunk serve` builds it, and split by route, as the release does.
-        for features in [&[][..], &["--features", "split"]] {
+        // Unsplit, as `trunk serve` builds it: `--bin` with no package, so features are
+        // resolved over every default member, as trunk's `cargo build` does. Then split by
+        // route, as the release does, and the boundary-file worker.
+        for package in [
+            &["--bin", "download-explorer"][..],
+            &["-p", "download-explorer", "--features", "split"],
+            &["-p", "shape-worker"],
+        ] {
             run(cargo()
-                .args(["clippy", "-p", "download-explorer"])
+                .arg("clippy")
+                .args(package)
                 .args(["--target", "wasm32-unknown-unknown"])
-                .args(features)
                 .args(["--", "-D", "warnings"]))?;
         }
         Ok(())

@@ -8,7 +8,7 @@
 //! while the edges go by (a scanline, not a point-in-polygon test per cell).
 
 use download_api::GridSquare;
-use geo::Coord;
+use geo_types::Coord;
 
 use crate::BngPoint;
 

@@ -249,7 +249,7 @@ fn test() -> Result {
         // resolved over every default member, as trunk's `cargo build` does. Then split by
         // route, as the release does, and the boundary-file worker.
         for package in [
-            &["--bin", "download-explorer"][..],
+            &["--bin", "download-explorer", "--features", "trunk"][..],
             &["-p", "download-explorer", "--features", "split"],
             &["-p", "shape-worker"],
         ] {

@@ -76,6 +76,9 @@ fn Basket() -> impl IntoView {
         }
     });
 
+    // The products are asked for again; the list shown stays until they answer.
+    let retry = Callback::new(move |()| fetched.refetch());
+
     view! {
         <section class="page basket-page">
             <h1>{t::basket::title()}</h1>
@@ -85,7 +88,7 @@ fn Basket() -> impl IntoView {
             <Transition fallback=|| view! { <p class="loading" role="status">{t::basket::loading()}</p> }>
                 {move || Suspend::new(async move {
                     let fetched = fetched.await;
-                    view! { <BasketContents basket fetched notice /> }
+                    view! { <BasketContents basket fetched notice retry /> }
                 })}
             </Transition>
         </section>
@@ -131,6 +134,8 @@ fn BasketContents(
     basket: RwSignal<Basket>,
     fetched: BTreeMap<String, Fetched>,
     notice: RwSignal<Option<String>>,
+    /// Asks again for the products that did not come.
+    retry: Callback<()>,
 ) -> impl IntoView {
     let fetched = StoredValue::new(fetched);
     // Each item's listed files, in the basket's order (none for a product that did
@@ -176,7 +181,7 @@ fn BasketContents(
                 key=Item::clone
                 children=move |item| {
                     let fetched = fetched.with_value(|f| f.get(&item.product_id).cloned());
-                    view! { <BasketItem item fetched remove /> }
+                    view! { <BasketItem item fetched remove retry /> }
                 }
             />
         </ul>
@@ -198,7 +203,12 @@ fn BasketContents(
 
 /// One item: its product, version, choice and files, and ways to change or remove it.
 #[component]
-fn BasketItem(item: Item, fetched: Option<Fetched>, remove: Callback<String>) -> impl IntoView {
+fn BasketItem(
+    item: Item,
+    fetched: Option<Fetched>,
+    remove: Callback<String>,
+    retry: Callback<()>,
+) -> impl IntoView {
     let name = match &fetched {
         Some(Ok((product, _))) => product.name.clone(),
         _ => item.product_name.clone(),
@@ -235,7 +245,7 @@ fn BasketItem(item: Item, fetched: Option<Fetched>, remove: Callback<String>) ->
             .into_any()
         }
         Some(Err(error)) => view! {
-            <ErrorPanel title=error.title() message=error.plain_message() />
+            <ErrorPanel title=error.title() message=error.plain_message() retry=Some(retry) />
         }
         .into_any(),
         None => ().into_any(),

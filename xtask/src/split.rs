@@ -375,7 +375,14 @@ fn write_html(
                 Some("copy-file") => {
                     let href = href.ok_or("a copy-file link in index.html has no href")?;
                     let from = root().join(&href);
-                    fs::copy(&from, dist.join(file_name(&from)))?;
+                    let to = dist.join(file_name(&from));
+                    // The stylesheets of pages loaded on demand, minified as the first
+                    // load's is.
+                    if href.ends_with(".css") {
+                        fs::write(to, minify_css(&fs::read_to_string(&from)?)?)?;
+                    } else {
+                        fs::copy(&from, to)?;
+                    }
                 }
                 // The worker is started by the app, not the page ([`build_worker`]).
                 Some("rust") if attribute(trimmed, "data-type").as_deref() == Some("worker") => {}

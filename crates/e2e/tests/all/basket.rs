@@ -304,6 +304,25 @@ async fn an_item_says_when_its_product_has_a_new_version() {
 }
 
 #[tokio::test]
+async fn a_product_that_did_not_list_comes_with_try_again() {
+    let h = Harness::start(&[]).await;
+    h.preload("fetch", serde_json::json!({ "fail": ["*/OpenGreenspace/downloads*"] }))
+        .await;
+    h.goto(THREE_LINK).await;
+    basket_lists(&h, 2).await;
+    let panel = h.text(".basket-items .error-panel").await;
+    assert!(panel.contains("Try again"), "{panel}");
+    // Its item stays, with the others: nothing of the basket is lost.
+    assert_eq!(h.find_all(".basket-items > li").await.len(), 3);
+
+    h.preload("fetch", serde_json::json!({ "fail": [] })).await;
+    h.click(".basket-items .error-panel button").await;
+    basket_lists(&h, 3).await;
+    assert!(h.find_all(".basket-items .error-panel").await.is_empty());
+    h.stop().await;
+}
+
+#[tokio::test]
 async fn the_basket_controls_and_page_pass_axe() {
     let h = Harness::start(&[]).await;
     let mut problems = Vec::new();

@@ -130,6 +130,45 @@ async fn the_html_shows_the_header_and_a_skeleton_before_the_code() {
     h.stop().await;
 }
 
+/// The links of the first view's header: each one's path (its `href` from the site's
+/// root) and label, in order.
+fn boot_nav_links(body: &str) -> Vec<(String, String)> {
+    let header = &body[body.find("data-boot>").expect("a first-view header")..];
+    let nav = &header[header.find("<nav").expect("a nav")..header.find("</nav>").expect("its end")];
+    nav.split("<a href=\"")
+        .skip(1)
+        .map(|link| {
+            let href = &link[..link.find('"').expect("an href's end")];
+            let label = &link[link.find('>').expect("a tag's end") + 1..link.find("</a>").expect("a link's end")];
+            (format!("/{}", href.trim_start_matches("./")), label.to_string())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_first_view_header_is_the_apps_with_the_basket_count() {
+    let h = Harness::start(&[]).await;
+    let body = h.html("/").await;
+    let boot = boot_nav_links(&body);
+    // The basket holds one item in another tab: its count shows from the first frame.
+    h.goto("/").await;
+    h.js("localStorage.setItem('download-explorer.basket-count', '1')").await;
+    h.goto("/settings").await;
+    h.find(".settings").await;
+    let app: Vec<(String, String)> = serde_json::from_value(
+        h.js("return [...document.querySelectorAll('header.site-header nav a')]
+                .map(a => [new URL(a.getAttribute('href'), document.baseURI).pathname, a.textContent])")
+            .await,
+    )
+    .unwrap();
+    assert_eq!(boot, app, "the first view's header links differ from the app's");
+    let count = h
+        .js("return getComputedStyle(document.querySelector('header.site-header nav a[href$=\"basket\"]'), '::after').content")
+        .await;
+    assert_eq!(count, "\" 1\"");
+    h.stop().await;
+}
+
 #[tokio::test]
 async fn the_products_request_starts_before_the_code_has_arrived() {
     if !e2e::runs_in(

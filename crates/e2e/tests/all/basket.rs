@@ -306,8 +306,11 @@ async fn an_item_says_when_its_product_has_a_new_version() {
 #[tokio::test]
 async fn a_product_that_did_not_list_comes_with_try_again() {
     let h = Harness::start(&[]).await;
-    h.preload("fetch", serde_json::json!({ "fail": ["*/OpenGreenspace/downloads*"] }))
-        .await;
+    h.preload(
+        "fetch",
+        serde_json::json!({ "fail": ["*/OpenGreenspace/downloads*"] }),
+    )
+    .await;
     h.goto(THREE_LINK).await;
     basket_lists(&h, 2).await;
     let panel = h.text(".basket-items .error-panel").await;

@@ -139,8 +139,12 @@ fn boot_nav_links(body: &str) -> Vec<(String, String)> {
         .skip(1)
         .map(|link| {
             let href = &link[..link.find('"').expect("an href's end")];
-            let label = &link[link.find('>').expect("a tag's end") + 1..link.find("</a>").expect("a link's end")];
-            (format!("/{}", href.trim_start_matches("./")), label.to_string())
+            let label = &link[link.find('>').expect("a tag's end") + 1
+                ..link.find("</a>").expect("a link's end")];
+            (
+                format!("/{}", href.trim_start_matches("./")),
+                label.to_string(),
+            )
         })
         .collect()
 }
@@ -152,7 +156,8 @@ async fn the_first_view_header_is_the_apps_with_the_basket_count() {
     let boot = boot_nav_links(&body);
     // The basket holds one item in another tab: its count shows from the first frame.
     h.goto("/").await;
-    h.js("localStorage.setItem('download-explorer.basket-count', '1')").await;
+    h.js("localStorage.setItem('download-explorer.basket-count', '1')")
+        .await;
     h.goto("/settings").await;
     h.find(".settings").await;
     let app: Vec<(String, String)> = serde_json::from_value(
@@ -161,7 +166,10 @@ async fn the_first_view_header_is_the_apps_with_the_basket_count() {
             .await,
     )
     .unwrap();
-    assert_eq!(boot, app, "the first view's header links differ from the app's");
+    assert_eq!(
+        boot, app,
+        "the first view's header links differ from the app's"
+    );
     let count = h
         .js("return getComputedStyle(document.querySelector('header.site-header nav a[href$=\"basket\"]'), '::after').content")
         .await;

@@ -136,6 +136,30 @@
     }
     return realFetch(input, init);
   };
+  // `config.missingWorkers`: every worker the page starts is asked for at an address
+  // that holds no script, as on a host that lost the file, so it fails to start as such
+  // a worker does (its `error` event).
+  if (config.missingWorkers) {
+    var RealWorker = window.Worker;
+    window.Worker = function (url, options) {
+      return new RealWorker(new URL(String(url), document.baseURI) + ".missing", options);
+    };
+  }
+  // `config.silentWorkers`: every worker the page starts is one that never answers, as
+  // a worker busy with a long file is; `window.__workers` lists them, each `terminated`
+  // once the page stops it.
+  window.__workers = [];
+  if (config.silentWorkers) {
+    window.Worker = function () {
+      var worker = {
+        terminated: false,
+        postMessage: function () {},
+        terminate: function () { worker.terminated = true; }
+      };
+      window.__workers.push(worker);
+      return worker;
+    };
+  }
   window.__release = function () {
     var all = settings();
     if (all.fetch) delete all.fetch.hold;

@@ -255,6 +255,51 @@ async fn a_zipped_shapefile_picks_the_squares_it_touches() {
 }
 
 #[tokio::test]
+async fn a_file_reader_that_cannot_start_says_so_and_keeps_the_choice() {
+    let h = Harness::start(&[]).await;
+    h.preload("missingWorkers", serde_json::json!(true)).await;
+    let dir = tempfile::tempdir().unwrap();
+    h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ")).await;
+    h.find("#shape-file").await;
+    choose_file(&h, &dir, "wight.geojson", ISLE_OF_WIGHT.as_bytes()).await;
+    h.wait_for_text(
+        "#shape-status",
+        "wight.geojson could not be read: the page's file reader stopped. Reload the page and \
+         try again. The choice is unchanged.",
+    )
+    .await;
+    assert!(h.find_all(".shape-progress").await.is_empty());
+    assert_eq!(picked(&h).await, ["SU", "SZ"]);
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_shape_picked_while_a_file_is_read_wins_and_stops_the_read() {
+    let h = Harness::start(&[]).await;
+    h.preload("silentWorkers", serde_json::json!(true)).await;
+    let dir = tempfile::tempdir().unwrap();
+    h.goto(&format!("/products/{PRODUCT}?areas=SZ")).await;
+    h.find("#shape-file").await;
+    choose_file(&h, &dir, "wight.geojson", ISLE_OF_WIGHT.as_bytes()).await;
+    h.wait_for_text("#shape-status", "Reading wight.geojson…")
+        .await;
+    h.wait_for_js("window.__workers.length === 1 && !window.__workers[0].terminated")
+        .await;
+
+    h.type_into("#corner-one", "SU 41 11").await;
+    submit(&h, "#corner-other", "TQ 30 80").await;
+    wait_for_areas(&h, "SU,TQ").await;
+    assert!(
+        told(&h)
+            .await
+            .contains("The rectangle touches 2 squares: SU, TQ.")
+    );
+    // The file's worker is stopped: nothing of it can replace the rectangle.
+    h.wait_for_js("window.__workers[0].terminated").await;
+    h.stop().await;
+}
+
+#[tokio::test]
 async fn a_broken_or_distant_file_keeps_the_choice_and_says_why() {
     let h = Harness::start(&[]).await;
     let dir = tempfile::tempdir().unwrap();

@@ -221,11 +221,12 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
     let read = move |file: web_sys::File| {
         let name = file.name();
         let size = file.size() as u64;
+        // The newest choice wins, even one that is refused.
+        shape.stop_reading();
         if size > FILE_LIMIT_BYTES {
             let limit = format_size(FILE_LIMIT_BYTES);
             return shape.problem(t::shape::error_too_large(limit, &name, format_size(size)));
         }
-        shape.stop_reading();
         shape
             .told
             .set(Some(Told::Working(t::shape::reading(&name))));
@@ -358,6 +359,7 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
             </Show>
             <Show when=move || shape.overlay.with(Option::is_some)>
                 <button type="button" class="link-button" on:click=move |_| {
+                    shape.stop_reading();
                     shape.overlay.set(None);
                     shape.told.set(None);
                 }>

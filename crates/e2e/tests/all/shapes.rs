@@ -296,6 +296,14 @@ async fn a_shape_picked_while_a_file_is_read_wins_and_stops_the_read() {
     );
     // The file's worker is stopped: nothing of it can replace the rectangle.
     h.wait_for_js("window.__workers[0].terminated").await;
+
+    // Clearing the shape stops a read as well.
+    choose_file(&h, &dir, "wight.geojson", ISLE_OF_WIGHT.as_bytes()).await;
+    h.wait_for_js("window.__workers.length === 2 && !window.__workers[1].terminated")
+        .await;
+    h.click(".shape-tools .link-button").await;
+    h.wait_for_js("window.__workers[1].terminated").await;
+    assert_eq!(picked(&h).await, ["SU", "TQ"]);
     h.stop().await;
 }
 

@@ -101,8 +101,9 @@ fn build_language(
 }
 
 /// The boundary-file worker into `dist`: `shape-worker-<hash>.js` and `_bg.wasm`, and
-/// `shape-worker_loader.js`, the loader trunk's `data-loader-shim` writes, which the app
-/// starts the worker by. Returns the optimised module it keeps ([`optimize_all`]).
+/// `shape-worker_loader.js`, the loader trunk's `data-loader-shim` writes (but with
+/// wasm-bindgen's current init argument, which trunk's draws a deprecation warning with),
+/// which the app starts the worker by. Returns the optimised module it keeps ([`optimize_all`]).
 fn build_worker(dist: &Path, names: bool) -> Result<Vec<PathBuf>> {
     run(size_toolchain(&mut cargo()).args([
         "build",
@@ -137,7 +138,7 @@ fn build_worker(dist: &Path, names: bool) -> Result<Vec<PathBuf>> {
     // public URL.
     fs::write(
         dist.join(format!("{WORKER}_loader.js")),
-        format!(r#"importScripts("./{js}");wasm_bindgen("./{wasm}");"#),
+        format!(r#"importScripts("./{js}");wasm_bindgen({{module_or_path:"./{wasm}"}});"#),
     )?;
     Ok(optimized)
 }

@@ -5,7 +5,7 @@
 
 mod reader;
 
-use area_shapes::{BngPoint, rectangle, within};
+use area_shapes::{BngPoint, ShapeError, rectangle, within};
 use download_api::{Area, GridSquare};
 use explorer_logic::format_size;
 use explorer_logic::product::grid_ref::GridPoint;
@@ -224,8 +224,11 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
         // The newest choice wins, even one that is refused.
         shape.stop_reading();
         if size > FILE_LIMIT_BYTES {
-            let limit = format_size(FILE_LIMIT_BYTES);
-            return shape.problem(t::shape::error_too_large(limit, &name, format_size(size)));
+            let limit = FILE_LIMIT_BYTES;
+            return shape.problem(reader::problem(
+                &name,
+                &ShapeError::TooLarge { size, limit },
+            ));
         }
         shape
             .told

@@ -108,7 +108,7 @@ impl Drop for Conversation {
 }
 
 /// What is wrong with the file, in one sentence.
-fn problem(name: &str, error: &ShapeError) -> String {
+pub(super) fn problem(name: &str, error: &ShapeError) -> String {
     match error {
         ShapeError::TooLarge { size, limit } => {
             t::shape::error_too_large(format_size(*limit), name, format_size(*size))

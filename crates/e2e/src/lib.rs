@@ -774,10 +774,9 @@ impl Harness {
         .expect("slow the network");
     }
 
-    /// Replaces the text of the field at `css` with `text`, as a user typing would.
-    /// Types `text` into the field `css` instead of what it held, until the field shown
-    /// holds it: a form that re-renders as it is being filled (a sign-in method just
-    /// chosen) may replace the field typed into.
+    /// Replaces the text of the field at `css` with `text`, as a user typing would, until
+    /// the field shown holds it when looked at again: a form that re-renders as it is
+    /// being filled (a sign-in method just chosen) may replace the field typed into.
     pub async fn type_into(&self, css: &str, text: &str) {
         eventually(WAIT, async || {
             let input = self.find(css).await;

@@ -16,7 +16,7 @@ use super::coastline::COASTLINE_PATH;
 use super::towns::MAP_TOWNS;
 
 /// Height of the drawn grid in km (13 rows of 100 km squares: SV to HP).
-const GRID_TOP_KM: u32 = 1300;
+pub(crate) const GRID_TOP_KM: u32 = 1300;
 /// The drawn map's width in km, its margins included.
 const MAP_WIDTH_KM: u32 = 720;
 /// The margin round the grid in km.

@@ -19,15 +19,12 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::area_grid::GridCorner;
+use super::area_grid::{GRID_TOP_KM, GridCorner};
 use super::place_finder::{Places, load_places};
 use crate::words::WithWords;
 
 /// The largest boundary file read: a detailed national boundary is a few megabytes.
 const FILE_LIMIT_BYTES: u64 = 20_000_000;
-
-/// The map's height in km, as the area grid draws it (y grows southwards).
-const MAP_TOP_KM: f64 = 1300.0;
 
 /// What the page last said of a shape.
 #[derive(Debug, Clone, PartialEq)]
@@ -153,7 +150,7 @@ fn km(metres: f64) -> f64 {
 }
 
 fn map_y(northing: f64) -> f64 {
-    MAP_TOP_KM - km(northing)
+    f64::from(GRID_TOP_KM) - km(northing)
 }
 
 /// Reads typed points (`SU 41 11`, `Bristol`), fetching the places only when one of

@@ -1,41 +1,16 @@
 //! The words of features loaded on demand (`explorer_logic::text::later`): fetched once,
-//! from this build's catalogue beside the app, by the first of them to show; the others
-//! wait for that fetch.
-
-use std::cell::RefCell;
+//! from this build's catalogue beside the app, by the first of them to show.
 
 use explorer_logic::text::later;
-use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
 
 use crate::navigation::base_path;
-
-/// The catalogue's fetch, which any number of features can wait for.
-type Loading = Shared<LocalBoxFuture<'static, Result<(), String>>>;
-
-thread_local! {
-    /// The fetch while it is on its way: the features of one page (the shape tools and
-    /// Add to basket) wait for the same one.
-    static LOADING: RefCell<Option<Loading>> = const { RefCell::new(None) };
-}
 
 /// Fetches the catalogue and keeps the parts that load later, unless they are here.
 pub async fn load() -> Result<(), String> {
     if later::all_loaded() {
         return Ok(());
     }
-    let loading = LOADING.with_borrow_mut(|loading| {
-        loading
-            .get_or_insert_with(|| fetch().boxed_local().shared())
-            .clone()
-    });
-    let loaded = loading.await;
-    // Not kept: after a failure, the next feature to show asks again.
-    LOADING.with_borrow_mut(|loading| *loading = None);
-    loaded
-}
-
-async fn fetch() -> Result<(), String> {
     let address = base_path().file(&later::file_name());
     let response = gloo_net::http::Request::get(&address)
         .send()

@@ -7,8 +7,11 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::export::BulkDownload;
-use explorer_logic::bulk::queue::{Event, Failure, FileId, ListedFile, Queue, REPORT_NAME};
+use explorer_logic::bulk::file::{FileId, ListedFile};
+use explorer_logic::bulk::queue::{Event, Queue};
+use explorer_logic::bulk::report::REPORT_NAME;
 use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -6,8 +6,10 @@
 use std::cell::RefCell;
 
 use download_api::Download;
+use explorer_logic::bulk::answer::{Failure, fetch_address};
 use explorer_logic::bulk::export::BulkDownload;
-use explorer_logic::bulk::queue::{Event, Failure, FileId, fetch_address};
+use explorer_logic::bulk::file::FileId;
+use explorer_logic::bulk::queue::Event;
 
 use super::PackageVersion;
 use crate::api::ServiceContext;

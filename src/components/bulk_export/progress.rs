@@ -5,7 +5,9 @@ use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::time::Duration;
 
-use explorer_logic::bulk::queue::{FileId, FileProgress, Queue, Rate};
+use explorer_logic::bulk::file::FileId;
+use explorer_logic::bulk::progress::{FileProgress, Rate};
+use explorer_logic::bulk::queue::Queue;
 use explorer_logic::window::{Viewport, Window};
 use gloo_timers::future::sleep;
 use leptos::prelude::*;

@@ -6,7 +6,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use explorer_logic::bulk::queue::{Action, Event, FileId, Queue};
+use explorer_logic::bulk::file::FileId;
+use explorer_logic::bulk::queue::{Action, Event, Queue};
 use explorer_logic::text::t;
 use gloo_timers::future::sleep;
 use leptos::prelude::*;
@@ -69,8 +70,6 @@ pub(super) trait QueueRun: Sized + 'static {
                     run.handle(event);
                 }),
                 Action::Stop { reason } => *self.stopped().borrow_mut() = Some(reason),
-                // Shown from the queue's state, not acted on.
-                Action::Skip { .. } | Action::Report { .. } | Action::SignIn => {}
             }
         }
         self.applied();

@@ -5,7 +5,9 @@
 use std::cell::RefCell;
 use std::time::{Duration, SystemTime};
 
-use explorer_logic::bulk::queue::{Answer, Event, Failure, FileId};
+use explorer_logic::bulk::answer::{Answer, Failure};
+use explorer_logic::bulk::file::FileId;
+use explorer_logic::bulk::queue::Event;
 use explorer_logic::text::t;
 use gloo_net::http::Response;
 use web_sys::{AbortController, AbortSignal};

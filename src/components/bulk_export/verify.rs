@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use explorer_logic::bulk::export::BulkDownload;
-use explorer_logic::bulk::queue::{ListedFile, percent};
+use explorer_logic::bulk::file::ListedFile;
+use explorer_logic::bulk::progress::percent;
 use explorer_logic::bulk::verify::{Found, Verification};
 use explorer_logic::format_size;
 use explorer_logic::text::t;

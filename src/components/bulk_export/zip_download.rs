@@ -15,11 +15,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
+use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::bulk::export::file_stem;
-use explorer_logic::bulk::queue::{
-    Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, REPORT_NAME,
-};
+use explorer_logic::bulk::file::{FileId, ListedFile};
+use explorer_logic::bulk::queue::{Event, FileState, Outcome, Queue};
+use explorer_logic::bulk::report::REPORT_NAME;
 use explorer_logic::bulk::zip::{
     CHECKSUMS_NAME, DEFAULT_PART_SIZE, Part, Written, checksums, part_file_name, plan, report,
     start_entry,

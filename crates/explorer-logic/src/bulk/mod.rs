@@ -1,7 +1,15 @@
 //! Fetching many files at once: the exports a script or a download manager takes,
-//! the download into a folder, and checking a folder against the listing.
+//! the download into a folder or into zips, and checking a folder against the listing.
+//!
+//! The download itself is split by job: the listed files ([`file`](mod@file)), reading the
+//! service's answers ([`answer`]), the rules of the run ([`queue`]), what people read
+//! of it ([`progress`]), its report ([`report`]) and the zips it writes ([`zip`]).
 
+pub mod answer;
 pub mod export;
+pub mod file;
+pub mod progress;
 pub mod queue;
+pub mod report;
 pub mod verify;
 pub mod zip;

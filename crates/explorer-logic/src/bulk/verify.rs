@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::bulk::queue::{ListedFile, REPORT_NAME};
+use crate::bulk::file::ListedFile;
+use crate::bulk::report::REPORT_NAME;
 use crate::text::t;
 
 /// A file the user picked, measured in the browser.

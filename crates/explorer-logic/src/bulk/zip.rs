@@ -1,7 +1,8 @@
 //! A selection saved as zip archives the browser downloads: which files go in which
 //! part, each part's exact length (announced up front, so the browser's download shows
 //! real progress), and the two entries each part ends with, `checksums.md5` and
-//! `download-report.json`.
+//! `download-report.json` (its schema is [`crate::bulk::report`]'s, shared with the
+//! folder's).
 //!
 //! The archives are written by `rawzip`: stored entries (the files are zips already)
 //! with data descriptors, so nothing is held back, and ZIP64 where a size or an offset
@@ -13,9 +14,9 @@ use std::ops::Range;
 
 use rawzip::path::ZipFilePath;
 use rawzip::{ZipArchiveWriter, ZipDataWriterConfig, ZipEntryWriter};
-use serde::Serialize;
 
-use crate::bulk::queue::{ListedFile, REPORT_NAME};
+use crate::bulk::file::ListedFile;
+use crate::bulk::report::{self, Line, REPORT_NAME, Status};
 
 /// The entry listing every file's md5, in `md5sum -c` form.
 pub const CHECKSUMS_NAME: &str = "checksums.md5";
@@ -139,6 +140,23 @@ pub struct Written<'a> {
     pub md5: &'a str,
 }
 
+impl<'a> Written<'a> {
+    /// Its line in the part's report: a file in a zip was received whole.
+    fn report_line(&self) -> Line<'a> {
+        let status = if self.listed.md5_matches(self.md5) {
+            Status::Downloaded
+        } else {
+            Status::Md5Differs
+        };
+        Line {
+            name: entry_name(&self.listed.name),
+            listed: self.listed,
+            received_md5: Some(self.md5),
+            status,
+        }
+    }
+}
+
 /// `checksums.md5`: a line `md5  name` per file, as `md5sum -c` reads it. The md5 is
 /// the listed one (so `md5sum -c` flags a file that differs from the listing), or the
 /// received one for a file listed without.
@@ -164,65 +182,39 @@ fn checksums_length(files: &[ListedFile]) -> u64 {
         .sum()
 }
 
-/// A file's status in the report.
-const VERIFIED: &str = "verified";
-const MISMATCH: &str = "md5 differs from the listing";
-const UNCHECKED: &str = "no md5 listed";
+/// What a file in a zip can end as (it is there only once received whole).
+const ZIP_STATUSES: [Status; 2] = [Status::Downloaded, Status::Md5Differs];
 
-#[derive(Serialize)]
-struct ReportLine<'a> {
-    name: String,
-    size: Option<u64>,
-    listed_md5: Option<&'a str>,
-    received_md5: &'a str,
-    status: &'static str,
-}
-
-/// `download-report.json`: each file's name, size, listed and received md5, and
-/// whether they match. It holds no address, so no signed link or credential. Padded
-/// with spaces to the length [`part_length`] counted, whatever the statuses.
+/// `download-report.json` of a part: [`report::to_json`] of its files, padded with
+/// spaces to the length [`part_length`] counted, whatever the statuses.
 pub fn report(files: &[Written]) -> String {
-    let lines: Vec<ReportLine> = files
-        .iter()
-        .map(|file| ReportLine {
-            name: entry_name(&file.listed.name),
-            size: file.listed.size,
-            listed_md5: file.listed.md5.as_deref(),
-            received_md5: file.md5,
-            status: match &file.listed.md5 {
-                None => UNCHECKED,
-                Some(_) if file.listed.md5_matches(file.md5) => VERIFIED,
-                Some(_) => MISMATCH,
-            },
-        })
-        .collect();
-    let text = serde_json::to_string_pretty(&lines).unwrap_or_default();
+    let lines: Vec<Line> = files.iter().map(Written::report_line).collect();
+    let text = report::to_json(&lines);
     let length = report_length_of(files.iter().map(|file| file.listed));
     let padding = (length as usize).saturating_sub(text.len() + 1);
     text + &" ".repeat(padding) + "\n"
 }
 
 /// The length of [`report`] for `files`: the report with every status as long as the
-/// longest, and a newline.
+/// longest a zip writes, and a newline.
 fn report_length(files: &[ListedFile]) -> u64 {
     report_length_of(files.iter())
 }
 
 fn report_length_of<'a>(files: impl Iterator<Item = &'a ListedFile>) -> u64 {
-    let longest = [VERIFIED, MISMATCH, UNCHECKED]
+    let longest = ZIP_STATUSES
         .into_iter()
-        .max_by_key(|status| status.len())
-        .unwrap_or_default();
-    let lines: Vec<ReportLine> = files
-        .map(|listed| ReportLine {
+        .max_by_key(|status| status.label().len())
+        .unwrap_or(Status::Downloaded);
+    let lines: Vec<Line> = files
+        .map(|listed| Line {
             name: entry_name(&listed.name),
-            size: listed.size,
-            listed_md5: listed.md5.as_deref(),
-            received_md5: "00000000000000000000000000000000",
+            listed,
+            received_md5: Some("00000000000000000000000000000000"),
             status: longest,
         })
         .collect();
-    serde_json::to_string_pretty(&lines).map_or(0, |text| text.len() as u64 + 1)
+    report::to_json(&lines).len() as u64 + 1
 }
 
 #[cfg(test)]
@@ -373,8 +365,10 @@ mod tests {
             .iter()
             .map(|line| line["status"].as_str().unwrap())
             .collect();
-        assert_eq!(statuses, [VERIFIED, MISMATCH, UNCHECKED]);
+        assert_eq!(statuses, ["downloaded", "md5_differs", "downloaded"]);
         assert_eq!(report[1]["received_md5"], received);
+        assert_eq!(report[1]["listed_md5"], "bb000000000000000000000000000000");
+        assert_eq!(report[2]["listed_md5"], serde_json::Value::Null);
         assert!(!text.contains("http"), "no address in the report");
     }
 

@@ -1,0 +1,123 @@
+//! The files of a bulk download as the service listed them: where each is saved, its
+//! size and md5. Every other part of the bulk engine names a file by its [`FileId`].
+
+use crate::bulk::export::{BulkDownload, saved_path};
+
+/// One file the service listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedFile {
+    /// Where it is saved, relative to the chosen folder: its name, made safe, inside
+    /// its sub-folder when it has one (`OpenTOID/su.zip`; see [`saved_path`]). It is
+    /// also its name in a zip and in the report.
+    pub name: String,
+    /// Size in bytes, when listed.
+    pub size: Option<u64>,
+    /// MD5, lower-case hex, when listed.
+    pub md5: Option<String>,
+}
+
+impl ListedFile {
+    /// The file of `download`, the `index`-th of its listing.
+    pub fn new(index: usize, file_name: &str, size: Option<u64>, md5: Option<&str>) -> Self {
+        Self::in_folder(None, index, file_name, size, md5)
+    }
+
+    /// The `index`-th file of a listing, saved in the sub-folder `folder`, if any.
+    pub fn in_folder(
+        folder: Option<&str>,
+        index: usize,
+        file_name: &str,
+        size: Option<u64>,
+        md5: Option<&str>,
+    ) -> Self {
+        ListedFile {
+            name: saved_path(folder, file_name, index),
+            size,
+            md5: md5.map(str::to_ascii_lowercase),
+        }
+    }
+
+    /// A file of `size` bytes under exactly `name` (not made safe), for tests.
+    #[cfg(test)]
+    pub(crate) fn sized(name: &str, size: u64, md5: Option<&str>) -> Self {
+        ListedFile {
+            name: name.into(),
+            size: Some(size),
+            md5: md5.map(Into::into),
+        }
+    }
+
+    /// The files of a listing, in order.
+    pub fn all_of(files: &[BulkDownload]) -> Vec<ListedFile> {
+        files
+            .iter()
+            .enumerate()
+            .map(|(i, file)| {
+                let d = &file.download;
+                let folder = file.folder.as_deref();
+                ListedFile::in_folder(folder, i, &d.file_name, d.size, d.md5.as_deref())
+            })
+            .collect()
+    }
+
+    /// The sub-folder it is saved in, if any.
+    pub fn folder(&self) -> Option<&str> {
+        self.name.split_once('/').map(|(folder, _)| folder)
+    }
+
+    /// Its own name, without the sub-folder: what a file picked for verifying is
+    /// called.
+    pub fn file_name(&self) -> &str {
+        self.name
+            .split_once('/')
+            .map_or(&self.name, |(_, name)| name)
+    }
+
+    /// Whether `md5` (any case) is this file's listed checksum; true when none is listed.
+    pub fn md5_matches(&self, md5: &str) -> bool {
+        self.md5
+            .as_deref()
+            .is_none_or(|want| want.eq_ignore_ascii_case(md5))
+    }
+}
+
+/// A file's place in the listing.
+pub type FileId = usize;
+
+#[cfg(test)]
+mod tests {
+    use download_api::Download;
+
+    use super::*;
+
+    #[test]
+    fn a_file_is_saved_under_a_safe_name_inside_its_sub_folder() {
+        let in_folder = ListedFile::all_of(&[BulkDownload {
+            download: Download {
+                url: "u".into(),
+                file_name: "su.zip".into(),
+                size: Some(10),
+                md5: None,
+            },
+            folder: Some("OpenTOID".into()),
+        }]);
+        assert_eq!(in_folder[0].name, "OpenTOID/su.zip");
+        assert_eq!(in_folder[0].folder(), Some("OpenTOID"));
+        assert_eq!(in_folder[0].file_name(), "su.zip");
+        let plain = ListedFile::new(0, "a/b.zip", None, None);
+        assert_eq!((plain.folder(), plain.file_name()), (None, "a_b.zip"));
+    }
+
+    #[test]
+    fn a_listed_md5_is_kept_in_lower_case_and_matched_in_any_case() {
+        let file = ListedFile::new(0, "a.zip", Some(1), Some("AbC"));
+        assert_eq!(file.md5.as_deref(), Some("abc"));
+        assert!(file.md5_matches("ABC"));
+        assert!(!file.md5_matches("abd"));
+        let unlisted = ListedFile::new(0, "a.zip", Some(1), None);
+        assert!(
+            unlisted.md5_matches("anything"),
+            "nothing listed, nothing to differ"
+        );
+    }
+}

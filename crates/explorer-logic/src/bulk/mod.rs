@@ -4,4 +4,5 @@
 pub mod export;
 pub mod queue;
 pub mod verify;
+pub mod worker;
 pub mod zip;

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bulk::export::{BulkDownload, saved_path};
 use crate::format_size;
@@ -31,7 +31,7 @@ pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(10 * 60);
 pub const MAX_PACED_WAITS: u32 = 30;
 
 /// One file the service listed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListedFile {
     /// Where it is saved, relative to the chosen folder: its name, made safe, inside
     /// its sub-folder when it has one (`OpenTOID/su.zip`; see [`saved_path`]). It is
@@ -112,7 +112,7 @@ impl ListedFile {
 pub type FileId = usize;
 
 /// Why a request for a file did not give it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Failure {
     /// No answer at all: the network, or the service's files refusing this site (CORS).
     Unreachable,
@@ -125,7 +125,11 @@ pub enum Failure {
         /// How long the answer asked to wait (`Retry-After`).
         retry_after: Option<Duration>,
     },
-    /// Anything else (the folder refused a write, an unexpected answer), said plainly.
+    /// The service sent another part of the file than the one asked for.
+    OtherPart,
+    /// The service sent more bytes than it listed.
+    TooManyBytes,
+    /// Anything else (the folder refused a write), said plainly.
     Other(String),
 }
 
@@ -148,7 +152,7 @@ impl Failure {
         match self {
             Failure::Unreachable | Failure::Dropped => true,
             Failure::Status { status, .. } => matches!(status, 408 | 429 | 500..=599),
-            Failure::Other(_) => false,
+            Failure::OtherPart | Failure::TooManyBytes | Failure::Other(_) => false,
         }
     }
 
@@ -163,6 +167,8 @@ impl Failure {
                 ..
             } => t::bulk::refused(status),
             Failure::Status { status, .. } => t::bulk::answered(status),
+            Failure::OtherPart => t::bulk::other_part().into(),
+            Failure::TooManyBytes => t::bulk::too_many_bytes().into(),
             Failure::Other(reason) => reason.clone(),
         }
     }
@@ -214,7 +220,7 @@ impl Answer<'_> {
         match self.status {
             200 => Ok(0),
             206 if self.content_range.and_then(content_range_start) == Some(from) => Ok(from),
-            206 => Err(Failure::Other(t::bulk::other_part().into())),
+            206 => Err(Failure::OtherPart),
             status => Err(Failure::Status {
                 status,
                 retry_after: self.retry_after.and_then(|value| retry_after(value, now)),
@@ -224,7 +230,7 @@ impl Answer<'_> {
 }
 
 /// What the browser side saw.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// The folder holds `size` bytes under the file's name (0 when there is no such
     /// file); `md5` of them when [`Queue::wants_md5_of_existing`] asked for it.
@@ -1271,9 +1277,12 @@ mod tests {
         assert_eq!(answer(200, None).start(100, now), Ok(0));
         let part = answer(206, Some("bytes 100-199/200"));
         assert_eq!(part.start(100, now), Ok(100));
-        assert!(matches!(part.start(50, now), Err(Failure::Other(_))));
+        assert!(matches!(part.start(50, now), Err(Failure::OtherPart)));
         let unreadable = answer(206, Some("bytes */200"));
-        assert!(matches!(unreadable.start(100, now), Err(Failure::Other(_))));
+        assert!(matches!(
+            unreadable.start(100, now),
+            Err(Failure::OtherPart)
+        ));
         assert_eq!(
             answer(404, None).start(0, now),
             Err(Failure::Status {

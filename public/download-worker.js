@@ -1,14 +1,16 @@
-// Download Explorer's download worker: it answers the address of a zip the page is
-// writing (src/components/bulk_export/zip_saver.rs) with the bytes the page hands it,
-// so the browser saves the zip with its own download manager while it is written,
-// never holding it whole. The page registers it only when a zip download starts.
+// Download Explorer's download worker: it answers the address of a zip the bulk worker
+// is writing (crates/bulk-worker, started by src/components/bulk_export/) with the
+// bytes it hands over, so the browser saves the zip with its own download manager while
+// it is written, never holding it whole. The page registers it only when a zip
+// download starts.
 //
-// The page sends {type: "zip", id, name, length}; this worker answers "ready", and when
-// the browser asks for <scope>download-zip/<id>/<name> it answers with a stream the
-// page feeds: each "pull" asks the page for more, "chunk" and "end" feed the stream,
-// "abort" fails it, and "cancelled" tells the page the person stopped the download.
-// "ping" messages keep this worker alive while a zip runs (browsers stop an idle
-// worker after about 30 s).
+// The page sends {type: "zip", id, name, length} with a message port whose other end
+// the bulk worker holds; this worker answers "ready", and when the browser asks for
+// <scope>download-zip/<id>/<name> it answers with a stream the port feeds: each "pull"
+// asks the bulk worker for more, "chunk" and "end" feed the stream, "abort" fails it,
+// and "cancelled" tells both the page and the bulk worker the person stopped the
+// download. "ping" messages from the page keep this worker alive while a zip runs
+// (browsers stop an idle worker after about 30 s).
 
 "use strict";
 
@@ -24,27 +26,37 @@ function tell(zip, type) {
   zip.client.postMessage({ type, id: zip.id });
 }
 
-self.addEventListener("message", (event) => {
-  const message = event.data || {};
-  const zip = zips.get(String(message.id));
-  if (message.type === "zip" && event.source) {
-    const id = String(message.id);
-    zips.set(id, { id, client: event.source, name: String(message.name), length: message.length });
-    tell(zips.get(id), "ready");
-  } else if (message.type === "chunk" && zip && zip.stream) {
-    // A copy of the page's bytes (a transfer list measured no faster here, and its
-    // extra binding grew the app's first load); taken as it comes.
-    const chunk = message.chunk;
-    zip.stream.enqueue(chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk));
-  } else if (message.type === "end" && zip && zip.stream) {
+// What the bulk worker sends through the zip's port.
+function fed(zip, message) {
+  if (!zip.stream) {
+    return;
+  }
+  if (message.type === "chunk") {
+    // The bulk worker transferred the buffer: taken as it comes.
+    zip.stream.enqueue(message.chunk);
+  } else if (message.type === "end") {
     zip.stream.close();
     zip.finished();
     zips.delete(zip.id);
+  } else if (message.type === "abort") {
+    zip.stream.error(new Error(String(message.reason)));
+    zip.finished();
+    zips.delete(zip.id);
+  }
+}
+
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  const zip = zips.get(String(message.id));
+  if (message.type === "zip" && event.source && event.ports.length === 1) {
+    const id = String(message.id);
+    const port = event.ports[0];
+    const fresh = { id, client: event.source, port, name: String(message.name), length: message.length };
+    port.onmessage = (feeding) => fed(fresh, feeding.data || {});
+    zips.set(id, fresh);
+    tell(fresh, "ready");
   } else if (message.type === "abort" && zip) {
-    if (zip.stream) {
-      zip.stream.error(new Error(String(message.reason)));
-      zip.finished();
-    }
+    // The page gave the zip up before the browser asked for it.
     zips.delete(zip.id);
   } else if (message.type === "ping") {
     // Held open until the next ping is due, so the worker is never idle meanwhile.
@@ -76,9 +88,10 @@ self.addEventListener("fetch", (event) => {
         zip.stream = controller;
       },
       pull() {
-        tell(zip, "pull");
+        zip.port.postMessage({ type: "pull" });
       },
       cancel() {
+        zip.port.postMessage({ type: "cancelled" });
         tell(zip, "cancelled");
         zip.finished();
         zips.delete(zip.id);

@@ -343,23 +343,6 @@ pub async fn within<T>(limit: Duration, future: impl Future<Output = T>) -> Opti
     .await
 }
 
-/// A `GET` of a file's `url` from byte `from` on (`Range`), abortable with `signal`.
-pub async fn fetch_file_from(
-    url: &str,
-    from: u64,
-    signal: &web_sys::AbortSignal,
-) -> Result<gloo_net::http::Response, gloo_net::Error> {
-    // Not through the HTTP cache: the file goes to the folder only, not to disk twice,
-    // and a broken-off answer is resumed by the app's own rules, not the cache's.
-    let mut request = gloo_net::http::Request::get(url)
-        .cache(web_sys::RequestCache::NoStore)
-        .abort_signal(Some(signal));
-    if from > 0 {
-        request = request.header("Range", &format!("bytes={from}-"));
-    }
-    request.send().await
-}
-
 /// `Basic base64(key:secret)`, via the browser's own base64.
 fn basic_auth(key: &str, secret: &str) -> Result<String, ServiceError> {
     let window = web_sys::window()

@@ -247,11 +247,12 @@ fn test() -> Result {
     steps.run("clippy wasm", || {
         // Unsplit, as `trunk serve` builds it: `--bin` with no package, so features are
         // resolved over every default member, as trunk's `cargo build` does. Then split by
-        // route, as the release does, and the boundary-file worker.
+        // route, as the release does, and the workers.
         for package in [
             &["--bin", "download-explorer", "--features", "trunk"][..],
             &["-p", "download-explorer", "--features", "split"],
             &["-p", "shape-worker"],
+            &["-p", "bulk-worker"],
         ] {
             run(cargo()
                 .arg("clippy")

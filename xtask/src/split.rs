@@ -18,9 +18,10 @@
 //!    page preloads, the module script that starts the app, and its Content-Security-Policy
 //!    with the hashes of its inline scripts (`csp.rs`).
 //!
-//! Besides, the worker that reads boundary files (`crates/shape-worker`), built as trunk
-//! builds a `data-type="worker"` link: wasm-bindgen's `no-modules` output and the loader
-//! that starts it, under the fixed name the app starts it by.
+//! Besides, the workers ([`WORKERS`]: the boundary-file reader, `crates/shape-worker`, and
+//! the bulk download's, `crates/bulk-worker`), built as trunk builds a
+//! `data-type="worker"` link: wasm-bindgen's `no-modules` output and the loader that
+//! starts it, under the fixed name the app starts it by.
 //!
 //! `trunk serve` stays the development loop: it reads the same `index.html`, builds
 //! without the `split` feature and so gets one unsplit wasm.
@@ -38,8 +39,25 @@ use crate::exec::{Result, cargo, command, root, run, target_dir, wasm_target_dir
 
 /// The app's binary, and the stem of its js and main wasm.
 const APP: &str = "download-explorer";
-/// The boundary-file worker's package and binary, and the stem of its files.
-const WORKER: &str = "shape-worker";
+/// A web worker the app starts: its package and binary, the stem of its files.
+struct Worker {
+    name: &'static str,
+    /// Built for speed (the bulk worker's md5 is a download's pace) rather than for
+    /// size, on stable with its own profile.
+    fast: bool,
+}
+
+/// The app's web workers: the boundary-file reader and the bulk download's bytes.
+const WORKERS: [Worker; 2] = [
+    Worker {
+        name: "shape-worker",
+        fast: false,
+    },
+    Worker {
+        name: "bulk-worker",
+        fast: true,
+    },
+];
 /// The module wasm-split makes for the chunks to link through; the main js imports it.
 const LINK_MODULE: &str = "__wasm_split.js";
 /// What wasm-opt may assume the browser has. The target-features section that would
@@ -66,7 +84,9 @@ pub fn build(target: &Target) -> Result {
     let (welsh, welsh_optimized) =
         build_language(Some("welsh"), &dist.join(WELSH_DIR), target.names)?;
     optimized.extend(welsh_optimized);
-    optimized.extend(build_worker(dist, target.names)?);
+    for worker in &WORKERS {
+        optimized.extend(build_worker(worker, dist, target.names)?);
+    }
     forget_other_optimizations(&optimized)?;
     write_html(dist, &target.public_url, &english, &welsh)
 }
@@ -100,24 +120,28 @@ fn build_language(
     Ok((hash_names(out)?, optimized))
 }
 
-/// The boundary-file worker into `dist`: `shape-worker-<hash>.js` and `_bg.wasm`, and
-/// `shape-worker_loader.js`, the loader trunk's `data-loader-shim` writes (but with
-/// wasm-bindgen's current init argument, which trunk's draws a deprecation warning with),
-/// which the app starts the worker by. Returns the optimised module it keeps ([`optimize_all`]).
-fn build_worker(dist: &Path, names: bool) -> Result<Vec<PathBuf>> {
-    run(size_toolchain(&mut cargo()).args([
-        "build",
-        "--locked",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--profile",
-        "wasm-release",
-        "--package",
-        WORKER,
-    ]))?;
-    let linked =
-        wasm_target_dir().join(format!("wasm32-unknown-unknown/wasm-release/{WORKER}.wasm"));
-    let work = target_dir().join(WORKER);
+/// A worker into `dist`: `<name>-<hash>.js` and `_bg.wasm`, and `<name>_loader.js`, the
+/// loader trunk's `data-loader-shim` writes (but with wasm-bindgen's current init
+/// argument, which trunk's draws a deprecation warning with), which the app starts the
+/// worker by. Returns the optimised module it keeps ([`optimize_all`]).
+fn build_worker(worker: &Worker, dist: &Path, names: bool) -> Result<Vec<PathBuf>> {
+    let name = worker.name;
+    let build = ["build", "--locked", "--target", "wasm32-unknown-unknown"];
+    let linked = if worker.fast {
+        run(cargo()
+            .args(build)
+            .args(["--profile", "worker-release", "--package", name]))?;
+        target_dir().join(format!("wasm32-unknown-unknown/worker-release/{name}.wasm"))
+    } else {
+        run(size_toolchain(&mut cargo()).args(build).args([
+            "--profile",
+            "wasm-release",
+            "--package",
+            name,
+        ]))?;
+        wasm_target_dir().join(format!("wasm32-unknown-unknown/wasm-release/{name}.wasm"))
+    };
+    let work = target_dir().join(name);
     let _ = fs::remove_dir_all(&work);
     fs::create_dir_all(&work)?;
     println!("wasm-bindgen {} into {}", linked.display(), work.display());
@@ -125,19 +149,20 @@ fn build_worker(dist: &Path, names: bool) -> Result<Vec<PathBuf>> {
         .input_path(&linked)
         .no_modules(true)?
         .typescript(false)
-        .out_name(WORKER)
+        .out_name(name)
         .generate(&work)
         .map_err(|error| format!("wasm-bindgen: {error:?}"))?;
-    let optimized = optimize_all(&files_ending(&work, ".wasm")?, names)?;
+    let level = if worker.fast { "-O3" } else { "-Oz" };
+    let optimized = optimize_all_at(level, &files_ending(&work, ".wasm")?, names)?;
     let hashed = hash_names(&work)?;
-    for name in hashed.values() {
-        fs::copy(work.join(name), dist.join(name))?;
+    for file in hashed.values() {
+        fs::copy(work.join(file), dist.join(file))?;
     }
-    let [js, wasm] = [format!("{WORKER}.js"), format!("{WORKER}_bg.wasm")].map(|old| &hashed[&old]);
+    let [js, wasm] = [format!("{name}.js"), format!("{name}_bg.wasm")].map(|old| &hashed[&old]);
     // Relative to the loader's own address, so the worker finds its files under any
     // public URL.
     fs::write(
-        dist.join(format!("{WORKER}_loader.js")),
+        dist.join(format!("{name}_loader.js")),
         format!(r#"importScripts("./{js}");wasm_bindgen({{module_or_path:"./{wasm}"}});"#),
     )?;
     Ok(optimized)
@@ -209,6 +234,11 @@ fn bindgen(main: &Path, dist: &Path) -> Result {
 /// public URL (only the html differs) reuses them. Returns the results it used, for
 /// [`forget_other_optimizations`].
 fn optimize_all(modules: &[PathBuf], names: bool) -> Result<Vec<PathBuf>> {
+    optimize_all_at("-Oz", modules, names)
+}
+
+/// [`optimize_all`] at wasm-opt's `level` (`-Oz` for size, `-O3` for speed).
+fn optimize_all_at(level: &str, modules: &[PathBuf], names: bool) -> Result<Vec<PathBuf>> {
     let cache = target_dir().join("wasm-opt-cache");
     fs::create_dir_all(&cache)?;
     let mut kept = Vec::new();
@@ -216,10 +246,11 @@ fn optimize_all(modules: &[PathBuf], names: bool) -> Result<Vec<PathBuf>> {
         let mut hasher = DefaultHasher::new();
         hasher.write(&fs::read(wasm)?);
         hasher.write_u8(names.into());
+        hasher.write(level.as_bytes());
         let cached = cache.join(format!("{:016x}.wasm", hasher.finish()));
         if !cached.is_file() {
             run(command("wasm-opt")
-                .args(["-Oz", "--strip-producers"])
+                .args([level, "--strip-producers"])
                 .arg(if names {
                     "--debuginfo"
                 } else {
@@ -385,7 +416,7 @@ fn write_html(
                         fs::copy(&from, to)?;
                     }
                 }
-                // The worker is started by the app, not the page ([`build_worker`]).
+                // The workers are started by the app, not the page ([`build_worker`]).
                 Some("rust") if attribute(trimmed, "data-type").as_deref() == Some("worker") => {}
                 Some("rust") => html.push_str(&start_script(english, welsh)?),
                 other => {
@@ -526,10 +557,11 @@ fn file_name(path: &Path) -> &str {
         .unwrap_or_default()
 }
 
-/// Whether a built file loads on demand (not part of the first load): a chunk, or the
-/// boundary-file worker's.
+/// Whether a built file loads on demand (not part of the first load): a chunk, or a
+/// worker's.
 pub fn is_chunk(name: &str) -> bool {
-    (name.ends_with(".wasm") && !name.starts_with(&format!("{APP}-"))) || name.starts_with(WORKER)
+    (name.ends_with(".wasm") && !name.starts_with(&format!("{APP}-")))
+        || WORKERS.iter().any(|worker| name.starts_with(worker.name))
 }
 
 #[cfg(test)]
@@ -591,5 +623,7 @@ mod tests {
         assert!(!is_chunk("__wasm_split-0123456789abcdef.js"));
         assert!(is_chunk("shape-worker_loader.js"));
         assert!(is_chunk("shape-worker-0123456789abcdef.js"));
+        assert!(is_chunk("bulk-worker_loader.js"));
+        assert!(is_chunk("bulk-worker-0123456789abcdef_bg.wasm"));
     }
 }

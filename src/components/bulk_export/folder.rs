@@ -1,49 +1,36 @@
 //! "Download to a folder": every listed file streamed into a folder the user picks,
 //! several at a time, each one's md5 checked as it arrives. The rules (what goes next,
-//! resume, retry, skip) are `explorer_logic::bulk::queue`'s; this only does the I/O.
+//! resume, retry, skip) are `explorer_logic::bulk::queue`'s; the bytes are the bulk
+//! worker's, handed the folder: it fetches, hashes and writes there. The page only
+//! steers.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::export::BulkDownload;
-use explorer_logic::bulk::file::{FileId, ListedFile};
-use explorer_logic::bulk::queue::{Event, Queue};
-use explorer_logic::bulk::report::REPORT_NAME;
+use explorer_logic::bulk::file::ListedFile;
+use explorer_logic::bulk::queue::Queue;
+use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use md5::{Digest, Md5};
-use web_sys::{AbortSignal, FileSystemDirectoryHandle};
 
 use super::PackageVersion;
 use super::links::Links;
 use super::progress::{FileLines, Progress};
-use super::run::{QueueRun, RunNotices, RunTotal, steer};
-use super::transfer::{Transfers, failed, open};
+use super::run::{QueueRun, RunNotices, RunTotal, listen, steer};
+use super::worker::BulkWorker;
 use crate::api::ServiceContext;
 use crate::auth::use_session;
-use crate::fs_access::{
-    Chunks, Pace, Writer, existing_file, files_in, hash_blob, md5_of, pick_folder, sub_folder,
-    write_text,
-};
+use crate::fs_access::pick_folder;
 
-/// One run of the download: the queue, the folder and the transfers under way.
+/// One run of the download: the queue, and the worker writing into the folder.
 struct Run {
     queue: RefCell<Queue>,
-    folder: FileSystemDirectoryHandle,
-    /// The paths the folder may hold a file under (`a.zip`, `OpenTOID/su.zip` in a
-    /// basket's sub-folder): what it held when the run began, and every file the run
-    /// has written since. A file not named here is absent, so
-    /// it is not looked for one by one (a lookup per file was a fifth of the time of
-    /// 200 small files). `None` when the folder could not be listed.
-    present: RefCell<Option<BTreeSet<String>>>,
     links: Links,
-    /// The running transfers (pause and cancel stop them).
-    transfers: Transfers,
-    /// Why the run stopped before starting, for the user.
+    worker: BulkWorker,
+    /// Why the run stopped before it ended, for the user.
     stopped: RefCell<Option<String>>,
     /// The report of a finished run was written (or is being written).
     reported: Cell<bool>,
@@ -63,217 +50,28 @@ impl QueueRun for Run {
         &self.links
     }
 
+    fn worker(&self) -> &BulkWorker {
+        &self.worker
+    }
+
     fn stopped(&self) -> &RefCell<Option<String>> {
         &self.stopped
-    }
-
-    /// What the folder holds under the file's name.
-    async fn inspect(self: Rc<Self>, file: FileId) -> Event {
-        let name = self.queue.borrow().file(file).name.clone();
-        let absent = self
-            .present
-            .borrow()
-            .as_ref()
-            .is_some_and(|present| !present.contains(&name));
-        if absent {
-            return Event::Existing {
-                file,
-                size: 0,
-                md5: None,
-            };
-        }
-        let existing = match self.existing(file).await {
-            Ok(existing) => existing,
-            Err(error) => {
-                let reason = t::bulk::folder_look_failed(error);
-                return failed(file, Failure::Other(reason));
-            }
-        };
-        let Some(existing) = existing else {
-            return Event::Existing {
-                file,
-                size: 0,
-                md5: None,
-            };
-        };
-        let size = existing.size() as u64;
-        let md5 = if self.queue.borrow().wants_md5_of_existing(file, size) {
-            md5_of(&existing, |_| ()).await.ok()
-        } else {
-            None
-        };
-        Event::Existing { file, size, md5 }
-    }
-
-    async fn fetch(self: Rc<Self>, file: FileId, from: u64) -> Event {
-        let signal = match self.transfers.begin(file) {
-            Ok(signal) => signal,
-            Err(event) => return event,
-        };
-        let event = self.transfer(file, from, &signal).await;
-        self.transfers.end(file);
-        event
     }
 
     /// Once the queue is done, the report goes into the folder beside the files.
     fn applied(self: &Rc<Self>) {
         let finished = self.queue.borrow().is_finished();
         if finished && self.stopped.borrow().is_none() && !self.reported.replace(true) {
-            let run = Rc::clone(self);
-            spawn_local(async move {
-                let report = run.queue.borrow().report();
-                if let Err(error) = write_text(&run.folder, REPORT_NAME, &report).await {
-                    *run.stopped.borrow_mut() = Some(t::bulk::report_write_failed(error));
-                }
-                run.redraw(true);
-            });
-        }
-    }
-}
-
-impl Run {
-    /// The folder `file` goes into: the chosen one, or its sub-folder there (made
-    /// when `create`; `None` when it is not there and not made).
-    async fn folder_of(
-        &self,
-        file: FileId,
-        create: bool,
-    ) -> Result<Option<FileSystemDirectoryHandle>, String> {
-        let sub = self.queue.borrow().file(file).folder().map(str::to_owned);
-        match sub {
-            Some(sub) => sub_folder(&self.folder, &sub, create).await,
-            None => Ok(Some(self.folder.clone())),
+            let text = self.queue.borrow().report();
+            self.worker.send(&Command::Report { text });
         }
     }
 
-    /// The file the folder holds where `file` goes, if any.
-    async fn existing(&self, file: FileId) -> Result<Option<web_sys::File>, String> {
-        let name = self.queue.borrow().file(file).file_name().to_owned();
-        match self.folder_of(file, false).await? {
-            Some(folder) => existing_file(&folder, &name).await,
-            None => Ok(None),
+    fn heard(self: &Rc<Self>, reply: Reply) {
+        if let Reply::Reported(Err(error)) = reply {
+            *self.stopped.borrow_mut() = Some(t::bulk::report_write_failed(error));
         }
-    }
-
-    /// Pause or cancel: the running transfers stop, keeping what they wrote.
-    fn interrupt_all(&self) {
-        self.transfers.stop(|_| true);
-    }
-
-    /// Streams the file from byte `from` into the folder, hashing the bytes already
-    /// there first, so the md5 covers the whole file.
-    async fn transfer(self: &Rc<Self>, file: FileId, mut from: u64, signal: &AbortSignal) -> Event {
-        let name = self.queue.borrow().file(file).name.clone();
-        let mut hasher = Md5::new();
-        if from > 0 {
-            match self.existing(file).await {
-                Ok(Some(existing)) if existing.size() as u64 >= from => {
-                    let kept = existing.slice_with_f64_and_f64(0.0, from as f64);
-                    if let Err(error) = match kept {
-                        Ok(kept) => hash_blob(&kept, &mut hasher, |_| ()).await,
-                        Err(_) => Err(t::bulk::browser_refused().into()),
-                    } {
-                        let reason = t::bulk::folder_read_failed(error, &name);
-                        return failed(file, Failure::Other(reason));
-                    }
-                }
-                _ => from = 0,
-            }
-        }
-        if signal.aborted() {
-            return Event::Interrupted { file };
-        }
-        let (response, start) = match open(&self.links, file, from, signal).await {
-            Ok(opened) => opened,
-            Err(event) => return event,
-        };
-        if start == 0 && from > 0 {
-            hasher = Md5::new(); // the service sent it all: start over
-        }
-        // Only now, with the answer in hand, is anything created in the folder.
-        self.handle(Event::Started { file, from: start });
-        let expected = response
-            .headers()
-            .get("content-length")
-            .and_then(|length| length.parse().ok());
-        if let Some(present) = self.present.borrow_mut().as_mut() {
-            present.insert(name.clone());
-        }
-        let opened = match self.folder_of(file, true).await {
-            Ok(Some(folder)) => {
-                let file_name = self.queue.borrow().file(file).file_name().to_owned();
-                Writer::open(&folder, &file_name, start, expected).await
-            }
-            Ok(None) => Err(t::bulk::browser_refused().to_owned()),
-            Err(error) => Err(error),
-        };
-        let mut writer = match opened {
-            Ok(writer) => writer,
-            Err(error) => {
-                let reason = t::bulk::folder_write_failed(error, &name);
-                return failed(file, Failure::Other(reason));
-            }
-        };
-        let Some(body) = response.body() else {
-            return finish(file, writer.close().await, hasher);
-        };
-        let mut chunks = Chunks::of(&body);
-        let mut pace = Pace::default();
-        let broke_off = loop {
-            match chunks.next(&mut hasher).await {
-                Ok(Some(chunk)) => {
-                    if let Err(error) = writer.write(&chunk).await {
-                        chunks.cancel();
-                        let reason = t::bulk::folder_write_failed(error, &name);
-                        break Some(failed(file, Failure::Other(reason)));
-                    }
-                    let bytes = u64::from(chunk.length());
-                    self.queue.borrow_mut().handle(Event::Chunk { file, bytes });
-                    self.redraw(false);
-                    pace.breathe().await;
-                }
-                Ok(None) => break None,
-                Err(_) if signal.aborted() => break Some(Event::Interrupted { file }),
-                Err(_) => break Some(failed(file, Failure::Dropped)),
-            }
-        };
-        let closed = writer.close().await;
-        match broke_off {
-            Some(event) => event,
-            None => finish(file, closed, hasher),
-        }
-    }
-}
-
-/// The paths of the files `folder` holds where the listed files go: directly in it,
-/// and in each of their sub-folders; `None` when it could not be listed.
-async fn present_in(
-    folder: &FileSystemDirectoryHandle,
-    listed: &[ListedFile],
-) -> Option<BTreeSet<String>> {
-    let mut present: BTreeSet<String> = files_in(folder)
-        .await
-        .ok()?
-        .iter()
-        .map(web_sys::File::name)
-        .collect();
-    let subs: BTreeSet<&str> = listed.iter().filter_map(ListedFile::folder).collect();
-    for sub in subs {
-        if let Some(inside) = sub_folder(folder, sub, false).await.ok()? {
-            let names = files_in(&inside).await.ok()?;
-            present.extend(names.iter().map(|file| format!("{sub}/{}", file.name())));
-        }
-    }
-    Some(present)
-}
-
-fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Event {
-    match closed {
-        Ok(()) => Event::Finished {
-            file,
-            md5: format!("{:x}", hasher.finalize()),
-        },
-        Err(error) => failed(file, Failure::Other(t::bulk::folder_save_failed(error))),
+        self.redraw(true);
     }
 }
 
@@ -311,19 +109,28 @@ pub fn FolderDownload(
             notice.set(None);
             let downloads = files.get_untracked();
             let listed = ListedFile::all_of(&downloads);
-            let present = present_in(&folder, &listed).await;
+            // The worker looks at what the folder holds before it is ready.
+            let set_up = Command::Folder {
+                files: listed.clone(),
+            };
+            let (worker, replies) = match BulkWorker::start(&set_up, &folder).await {
+                Ok(started) => started,
+                Err(why) => {
+                    notice.set(Some(t::bulk::folder_open_failed(why)));
+                    return;
+                }
+            };
             let queue = Queue::new(listed, parallel.get_untracked());
             let progress = Progress::of(&queue, changed);
             let new = Rc::new(Run {
                 queue: RefCell::new(queue),
-                folder,
-                present: RefCell::new(present),
                 links: Links::new(&downloads, package.get_value(), service, session),
-                transfers: Transfers::default(),
+                worker,
                 stopped: RefCell::default(),
                 reported: Cell::new(false),
                 progress,
             });
+            listen(Rc::downgrade(&new), replies);
             run.set(Some(Rc::clone(&new)));
             let actions = new.queue.borrow_mut().start();
             new.apply(actions);
@@ -370,7 +177,7 @@ pub fn FolderDownload(
                     }}
                     <button type="button" class="button secondary" on:click=move |_| control(|run| {
                         let actions = run.queue.borrow_mut().cancel();
-                        run.interrupt_all();
+                        run.worker.send(&Command::Cancel);
                         run.apply(actions);
                     })>{t::bulk::cancel()}</button>
                 </Show>

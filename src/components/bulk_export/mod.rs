@@ -7,8 +7,8 @@ mod folder;
 mod links;
 mod progress;
 mod run;
-mod transfer;
 mod verify;
+mod worker;
 mod zip_download;
 mod zip_saver;
 

@@ -1,36 +1,40 @@
-//! What a folder run and a zip run share: a queue whose actions each carries out in
-//! its own way (where a file's bytes go), steered while it runs by the panel's "Files
-//! at once" and by the session (a run held up because the sign-in ended goes on once
-//! signed in again), and the parts of the panel that show any run.
+//! What a folder run and a zip run share: a queue whose actions the bulk worker
+//! carries out (it holds the bytes, each run sends them somewhere of its own), steered
+//! while it runs by the panel's "Files at once" and by the session (a run held up
+//! because the sign-in ended goes on once signed in again), and the parts of the panel
+//! that show any run.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
-use explorer_logic::bulk::file::FileId;
-use explorer_logic::bulk::queue::{Action, Event, Queue};
+use explorer_logic::bulk::answer::Failure;
+use explorer_logic::bulk::queue::{Action, Event, FileState, Mode, Outcome, Queue};
+use explorer_logic::bulk::worker::{Command, FolderStep, Reply};
 use explorer_logic::text::t;
+use futures::StreamExt;
 use gloo_timers::future::sleep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::links::Links;
 use super::progress::{Bar, Progress};
+use super::worker::{BulkWorker, Replies};
 use crate::api::ServiceContext;
 
-/// A download run: its queue, and where the bytes of each file go.
+/// A download run: its queue, and the worker that carries its bytes.
 pub(super) trait QueueRun: Sized + 'static {
     fn queue(&self) -> &RefCell<Queue>;
     fn progress(&self) -> &Progress;
     fn links(&self) -> &Links;
-    /// Why the run stopped before it began, once it has.
+    fn worker(&self) -> &BulkWorker;
+    /// Why the run stopped before it ended, once it has.
     fn stopped(&self) -> &RefCell<Option<String>>;
-    /// What is there already of `file`, to resume it or skip it.
-    fn inspect(self: Rc<Self>, file: FileId) -> impl Future<Output = Event>;
-    /// Fetches `file` from byte `from` on, to its end or its failure.
-    fn fetch(self: Rc<Self>, file: FileId, from: u64) -> impl Future<Output = Event>;
     /// After each batch of actions, before the redraw: whatever else the run does then
-    /// (write the report, wake the zip's writer).
+    /// (write the report).
     fn applied(self: &Rc<Self>);
+    /// A reply of the worker's only this kind of run hears (a zip part's end, the
+    /// folder's report written).
+    fn heard(self: &Rc<Self>, reply: Reply);
 
     /// Shows where the queue is: `now`, or if the last redraw is old enough.
     fn redraw(&self, now: bool) {
@@ -45,7 +49,15 @@ pub(super) trait QueueRun: Sized + 'static {
     }
 
     fn handle(self: &Rc<Self>, event: Event) {
+        let file = event.file();
         let actions = self.queue().borrow_mut().handle(event);
+        let given_up = matches!(
+            self.queue().borrow().state(file),
+            FileState::Done(Outcome::Failed(_) | Outcome::Cancelled)
+        );
+        if given_up {
+            self.worker().send(&Command::GivenUp { file });
+        }
         self.apply(actions);
     }
 
@@ -53,13 +65,16 @@ pub(super) trait QueueRun: Sized + 'static {
         for action in actions {
             let run = Rc::clone(self);
             match action {
-                Action::Inspect { file } => spawn_local(async move {
-                    let event = Rc::clone(&run).inspect(file).await;
-                    run.handle(event);
-                }),
+                Action::Inspect { file } => self.worker().send(&Command::Inspect { file }),
                 Action::Fetch { file, range_from } => spawn_local(async move {
-                    let event = Rc::clone(&run).fetch(file, range_from).await;
-                    run.handle(event);
+                    match run.links().address(file).await {
+                        Ok(url) => run.worker().send(&Command::Fetch {
+                            file,
+                            url,
+                            from: range_from,
+                        }),
+                        Err(failure) => run.handle(Event::Failed { file, failure }),
+                    }
                 }),
                 Action::Retry { file, after } => spawn_local(async move {
                     sleep(after).await;
@@ -69,12 +84,81 @@ pub(super) trait QueueRun: Sized + 'static {
                     let event = run.links().refresh(file).await;
                     run.handle(event);
                 }),
-                Action::Stop { reason } => *self.stopped().borrow_mut() = Some(reason),
+                Action::Stop { reason } => {
+                    *self.stopped().borrow_mut() = Some(reason);
+                    self.worker().send(&Command::Cancel);
+                }
             }
         }
         self.applied();
         self.redraw_soon();
     }
+
+    /// What the worker said.
+    fn hear(self: &Rc<Self>, reply: Reply) {
+        match reply {
+            Reply::Events(events) => {
+                for event in events {
+                    self.handle(event);
+                }
+            }
+            Reply::Found { file, size } => {
+                let queue = self.queue().borrow();
+                let hash = queue.mode() == Mode::Folder && queue.wants_md5_of_existing(file, size);
+                drop(queue);
+                if hash {
+                    self.worker().send(&Command::Hash { file });
+                } else {
+                    let md5 = None;
+                    self.handle(Event::Existing { file, size, md5 });
+                }
+            }
+            Reply::FolderFailed { file, step, error } => {
+                let error = if error.is_empty() {
+                    t::bulk::no_reason().to_owned()
+                } else {
+                    error
+                };
+                let name = self.queue().borrow().file(file).name.clone();
+                let reason = match step {
+                    FolderStep::Look => t::bulk::folder_look_failed(error),
+                    FolderStep::Read => t::bulk::folder_read_failed(error, &name),
+                    FolderStep::Write => t::bulk::folder_write_failed(error, &name),
+                    FolderStep::Save => t::bulk::folder_save_failed(error),
+                };
+                let failure = Failure::Other(reason);
+                self.handle(Event::Failed { file, failure });
+            }
+            other => self.heard(other),
+        }
+    }
+
+    /// Stops every transfer under way (pause), keeping what arrived.
+    fn interrupt_all(&self) {
+        let files = 0..self.queue().borrow().len();
+        self.worker().send(&Command::Stop { files });
+    }
+}
+
+/// Hands what the worker says to `run` for as long as both are there; a worker that
+/// broke stops the run, saying so.
+pub(super) fn listen<R: QueueRun>(run: Weak<R>, mut replies: Replies) {
+    spawn_local(async move {
+        while let Some(reply) = replies.next().await {
+            let Some(run) = run.upgrade() else { return };
+            match reply {
+                Some(reply) => run.hear(reply),
+                None => {
+                    let reason = t::bulk::file_worker_stopped().to_owned();
+                    let actions = run.queue().borrow_mut().cancel();
+                    *run.stopped().borrow_mut() = Some(reason);
+                    run.apply(actions);
+                    run.redraw(true);
+                    return;
+                }
+            }
+        }
+    });
 }
 
 /// The run under way in a panel, if any.

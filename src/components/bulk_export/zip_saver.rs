@@ -1,7 +1,8 @@
-//! A zip handed to the browser's own download manager while it is written: the page
-//! posts its bytes to the app's small service worker (`public/download-worker.js`),
-//! which answers a download address with them, asking for more as the browser takes
-//! them. The worker script is registered only when a zip starts; nothing of it loads
+//! A zip handed to the browser's own download manager while it is written: the app's
+//! small service worker (`public/download-worker.js`) answers a download address with
+//! the bytes the bulk worker writes into a message port, asking it for more as the
+//! browser takes them. The page only opens the download and hands the port over. The
+//! service worker script is registered only when a zip starts; nothing of it loads
 //! before.
 
 use std::cell::RefCell;
@@ -9,7 +10,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use explorer_logic::text::t;
-use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -23,10 +24,6 @@ const WORKER: &str = "download-worker.js";
 const PREFIX: &str = "download-zip/";
 /// How long each step of starting a download may take before it is given up.
 const START_LIMIT: Duration = Duration::from_secs(15);
-/// How many chunks may be on their way to the worker before it asks for more: waiting
-/// for each one's "pull" made every small file a round trip between the page and the
-/// worker. The worker's queue holds at most this many chunks more than it asked for.
-const WINDOW: u32 = 8;
 /// How often the page tells the worker it is still needed.
 const PING_MS: i32 = 10_000;
 
@@ -39,12 +36,13 @@ fn field(target: &JsValue, name: &str) -> JsValue {
     Reflect::get(target, &name.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Calls the method `name` of `target` with `argument`.
-fn call(target: &JsValue, name: &str, argument: &JsValue) -> Result<JsValue, String> {
+/// Calls the method `name` of `target` with `arguments`.
+fn call(target: &JsValue, name: &str, arguments: &[&JsValue]) -> Result<JsValue, String> {
     let method: Function = field(target, name)
         .dyn_into()
         .map_err(|_| t::bulk::no_method(name))?;
-    method.call1(target, argument).map_err(|e| describe(&e))
+    let arguments: Array = arguments.iter().collect();
+    Reflect::apply(&method, target, &arguments).map_err(|e| describe(&e))
 }
 
 /// A message `{type, id, …fields}` for the worker.
@@ -91,7 +89,7 @@ fn relative(path: &str) -> Result<String, String> {
 async fn worker() -> Result<JsValue, String> {
     let container = service_workers().ok_or(t::bulk::no_workers_here())?;
     // Its scope is the folder it is in: the app's.
-    let registering = call(&container, "register", &relative(WORKER)?.into())?;
+    let registering = call(&container, "register", &[&relative(WORKER)?.into()])?;
     let registration =
         match within(START_LIMIT, JsFuture::from(Promise::resolve(&registering))).await {
             Some(Ok(registration)) => registration,
@@ -115,8 +113,6 @@ struct Heard {
     started: bool,
     /// The person cancelled the download in the browser.
     cancelled: bool,
-    /// How many chunks the worker's stream asked for and did not get yet.
-    credit: u32,
     /// Wakes whoever waits for the next message.
     wake: Option<Function>,
 }
@@ -125,6 +121,8 @@ struct Heard {
 pub struct ZipSaver {
     id: String,
     worker: JsValue,
+    /// The end of the message port the bytes go into, for the bulk worker.
+    port: JsValue,
     container: JsValue,
     heard: Rc<RefCell<Heard>>,
     _on_message: Closure<dyn FnMut(JsValue)>,
@@ -142,10 +140,7 @@ impl ZipSaver {
         let container = service_workers().ok_or(t::bulk::no_workers())?;
         // Unique enough among this page's zips: the worker forgets each once answered.
         let id = format!("{:x}", (js_sys::Date::now() * 1000.0) as u64);
-        let heard = Rc::new(RefCell::new(Heard {
-            credit: WINDOW,
-            ..Heard::default()
-        }));
+        let heard = Rc::new(RefCell::new(Heard::default()));
         let on_message = {
             let (heard, id) = (Rc::clone(&heard), id.clone());
             Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
@@ -157,7 +152,6 @@ impl ZipSaver {
                 match field(&data, "type").as_string().as_deref() {
                     Some("ready") => heard.ready = true,
                     Some("started") => heard.started = true,
-                    Some("pull") => heard.credit += 1,
                     Some("cancelled") => heard.cancelled = true,
                     _ => {}
                 }
@@ -172,7 +166,7 @@ impl ZipSaver {
         let on_ping = {
             let (worker, ping) = (worker.clone(), message("ping", &id, &[]));
             Closure::<dyn FnMut()>::new(move || {
-                let _ = call(&worker, "postMessage", &ping);
+                let _ = call(&worker, "postMessage", &[&ping]);
             })
         };
         let window = web_sys::window().ok_or(t::bulk::no_window())?;
@@ -186,9 +180,13 @@ impl ZipSaver {
         let frame = document
             .create_element("iframe")
             .map_err(|e| describe(&e))?;
+        // Built through `Reflect`, as the worker calls are: no binding in the first load.
+        let constructor: Function = field(&window, "MessageChannel").unchecked_into();
+        let channel = Reflect::construct(&constructor, &Array::new()).map_err(|e| describe(&e))?;
         let saver = ZipSaver {
             id,
             worker,
+            port: field(&channel, "port2"),
             container,
             heard,
             _on_message: on_message,
@@ -197,11 +195,14 @@ impl ZipSaver {
             _on_ping: on_ping,
         };
         let length = length.map_or(JsValue::NULL, |l| JsValue::from_f64(l as f64));
-        saver.post(message(
+        // The service worker's end of the port goes with the zip's name.
+        let theirs = field(&channel, "port1");
+        let zip = message(
             "zip",
             &saver.id,
             &[("name", name.into()), ("length", length)],
-        ))?;
+        );
+        call(&saver.worker, "postMessage", &[&zip, &Array::of1(&theirs)])?;
         if !saver.wait(|h| h.ready).await {
             return Err(t::bulk::worker_silent().into());
         }
@@ -224,7 +225,12 @@ impl ZipSaver {
     }
 
     fn post(&self, message: JsValue) -> Result<(), String> {
-        call(&self.worker, "postMessage", &message).map(drop)
+        call(&self.worker, "postMessage", &[&message]).map(drop)
+    }
+
+    /// The port the zip's bytes go into, to hand to the bulk worker (moved, once).
+    pub fn port(&self) -> &JsValue {
+        &self.port
     }
 
     /// Waits until `test` holds of what was heard (or the person cancelled); false
@@ -248,28 +254,6 @@ impl ZipSaver {
             };
             let _ = JsFuture::from(promise).await;
         }
-    }
-
-    /// Whether the person cancelled the download in the browser.
-    pub fn cancelled(&self) -> bool {
-        self.heard.borrow().cancelled
-    }
-
-    /// Hands `bytes` on once the browser wants more; an error when the person
-    /// cancelled the download.
-    pub async fn write(&self, bytes: &[u8]) -> Result<(), String> {
-        self.until(|h| h.credit > 0).await;
-        if self.cancelled() {
-            return Err(t::bulk::cancelled_in_browser().into());
-        }
-        self.heard.borrow_mut().credit -= 1;
-        let chunk = Uint8Array::from(bytes);
-        self.post(message("chunk", &self.id, &[("chunk", chunk.into())]))
-    }
-
-    /// The zip is whole: the browser's download completes.
-    pub fn finish(&self) {
-        let _ = self.post(message("end", &self.id, &[]));
     }
 
     /// The zip cannot be completed: the browser's download fails, saying `reason`.

@@ -4,11 +4,13 @@
 
 use std::time::{Duration, SystemTime};
 
+use serde::{Deserialize, Serialize};
+
 use crate::service_error::ServiceError;
 use crate::text::t;
 
 /// Why a request for a file did not give it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Failure {
     /// No answer at all: the network, or the service's files refusing this site (CORS).
     Unreachable,
@@ -21,7 +23,11 @@ pub enum Failure {
         /// How long the answer asked to wait (`Retry-After`).
         retry_after: Option<Duration>,
     },
-    /// Anything else (the folder refused a write, an unexpected answer), said plainly.
+    /// The service sent another part of the file than the one asked for.
+    OtherPart,
+    /// The service sent more bytes than it listed.
+    TooManyBytes,
+    /// Anything else (the folder refused a write), said plainly.
     Other(String),
 }
 
@@ -44,7 +50,7 @@ impl Failure {
         match self {
             Failure::Unreachable | Failure::Dropped => true,
             Failure::Status { status, .. } => matches!(status, 408 | 429 | 500..=599),
-            Failure::Other(_) => false,
+            Failure::OtherPart | Failure::TooManyBytes | Failure::Other(_) => false,
         }
     }
 
@@ -59,6 +65,8 @@ impl Failure {
                 ..
             } => t::bulk::refused(status),
             Failure::Status { status, .. } => t::bulk::answered(status),
+            Failure::OtherPart => t::bulk::other_part().into(),
+            Failure::TooManyBytes => t::bulk::too_many_bytes().into(),
             Failure::Other(reason) => reason.clone(),
         }
     }
@@ -110,7 +118,7 @@ impl Answer<'_> {
         match self.status {
             200 => Ok(0),
             206 if self.content_range.and_then(content_range_start) == Some(from) => Ok(from),
-            206 => Err(Failure::Other(t::bulk::other_part().into())),
+            206 => Err(Failure::OtherPart),
             status => Err(Failure::Status {
                 status,
                 retry_after: self.retry_after.and_then(|value| retry_after(value, now)),
@@ -153,9 +161,12 @@ mod tests {
         assert_eq!(answer(200, None).start(100, now), Ok(0));
         let part = answer(206, Some("bytes 100-199/200"));
         assert_eq!(part.start(100, now), Ok(100));
-        assert!(matches!(part.start(50, now), Err(Failure::Other(_))));
+        assert!(matches!(part.start(50, now), Err(Failure::OtherPart)));
         let unreadable = answer(206, Some("bytes */200"));
-        assert!(matches!(unreadable.start(100, now), Err(Failure::Other(_))));
+        assert!(matches!(
+            unreadable.start(100, now),
+            Err(Failure::OtherPart)
+        ));
         assert_eq!(
             answer(404, None).start(0, now),
             Err(Failure::Status {

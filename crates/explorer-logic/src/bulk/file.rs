@@ -1,10 +1,12 @@
 //! The files of a bulk download as the service listed them: where each is saved, its
 //! size and md5. Every other part of the bulk engine names a file by its [`FileId`].
 
+use serde::{Deserialize, Serialize};
+
 use crate::bulk::export::{BulkDownload, saved_path};
 
 /// One file the service listed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListedFile {
     /// Where it is saved, relative to the chosen folder: its name, made safe, inside
     /// its sub-folder when it has one (`OpenTOID/su.zip`; see [`saved_path`]). It is

@@ -12,4 +12,5 @@ pub mod progress;
 pub mod queue;
 pub mod report;
 pub mod verify;
+pub mod worker;
 pub mod zip;

@@ -9,6 +9,8 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use crate::bulk::answer::Failure;
 use crate::bulk::file::{FileId, ListedFile};
 use crate::text::t;
@@ -27,7 +29,7 @@ pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(10 * 60);
 pub const MAX_PACED_WAITS: u32 = 30;
 
 /// What the browser side saw.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// The folder holds `size` bytes under the file's name (0 when there is no such
     /// file); `md5` of them when [`Queue::wants_md5_of_existing`] asked for it.

@@ -14,9 +14,11 @@ use std::ops::Range;
 
 use rawzip::path::ZipFilePath;
 use rawzip::{ZipArchiveWriter, ZipDataWriterConfig, ZipEntryWriter};
+use serde::{Deserialize, Serialize};
 
 use crate::bulk::file::ListedFile;
 use crate::bulk::report::{self, Line, REPORT_NAME, Status};
+use crate::text::t;
 
 /// The entry listing every file's md5, in `md5sum -c` form.
 pub const CHECKSUMS_NAME: &str = "checksums.md5";
@@ -45,7 +47,7 @@ pub fn start_entry<'a, W: Write>(
 }
 
 /// One zip of a selection.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Part {
     /// Its files, by place in the listing.
     pub files: Range<usize>,
@@ -215,6 +217,137 @@ fn report_length_of<'a>(files: impl Iterator<Item = &'a ListedFile>) -> u64 {
         })
         .collect();
     report::to_json(&lines).len() as u64 + 1
+}
+
+/// Where one part is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartState {
+    Waiting,
+    /// Its turn has come; the browser saves it once the person asks (browsers refuse a
+    /// page's second download unless the person clicked for it).
+    Ready,
+    Saving,
+    Saved,
+    Failed(String),
+}
+
+/// What a part's line offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartButton {
+    None,
+    Save,
+    Retry,
+}
+
+/// The parts of a zip run and where each is: saved one at a time, in order.
+#[derive(Debug, Clone)]
+pub struct Parts {
+    parts: Vec<Part>,
+    states: Vec<PartState>,
+}
+
+impl Parts {
+    pub fn new(parts: Vec<Part>) -> Parts {
+        let states = vec![PartState::Waiting; parts.len()];
+        Parts { parts, states }
+    }
+
+    pub fn part(&self, part: usize) -> &Part {
+        &self.parts[part]
+    }
+
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// The part to save now, once the one being saved is over: the next waiting one
+    /// when the browser has `opened` its download already; otherwise that part is
+    /// ready, for the person to ask for.
+    pub fn next(&mut self, opened: bool) -> Option<usize> {
+        if self.states.contains(&PartState::Saving) {
+            return None;
+        }
+        let next = self.states.iter().position(|s| *s == PartState::Waiting)?;
+        if opened {
+            Some(next)
+        } else {
+            self.states[next] = PartState::Ready;
+            None
+        }
+    }
+
+    /// `part` starts saving; false when another is being saved.
+    pub fn start_saving(&mut self, part: usize) -> bool {
+        if self.states.contains(&PartState::Saving) {
+            return false;
+        }
+        self.states[part] = PartState::Saving;
+        true
+    }
+
+    pub fn saved(&mut self, part: usize) {
+        self.states[part] = PartState::Saved;
+    }
+
+    pub fn failed(&mut self, part: usize, why: String) {
+        self.states[part] = PartState::Failed(why);
+    }
+
+    /// The run stopped: the parts not begun are not begun at all.
+    pub fn give_up_waiting(&mut self, why: &str) {
+        for state in &mut self.states {
+            if matches!(state, PartState::Waiting | PartState::Ready) {
+                *state = PartState::Failed(why.to_owned());
+            }
+        }
+    }
+
+    /// `part` is to be fetched and saved again.
+    pub fn retry(&mut self, part: usize) {
+        self.states[part] = PartState::Waiting;
+    }
+
+    /// Every part is saved or given up.
+    pub fn are_over(&self) -> bool {
+        self.states
+            .iter()
+            .all(|state| matches!(state, PartState::Saved | PartState::Failed(_)))
+    }
+
+    /// Each part's line, `x-part2-of-3.zip: saved`, and what it offers.
+    pub fn lines(&self, stem: &str) -> Vec<(usize, String, PartButton)> {
+        let count = self.parts.len();
+        self.states
+            .iter()
+            .enumerate()
+            .map(|(part, state)| {
+                let name = part_file_name(stem, part, count);
+                let (what, button) = match state {
+                    PartState::Waiting => (t::bulk::waiting().to_owned(), PartButton::None),
+                    PartState::Ready => (t::bulk::part_ready().to_owned(), PartButton::Save),
+                    PartState::Saving => (t::bulk::part_saving().to_owned(), PartButton::None),
+                    PartState::Saved => (t::bulk::part_saved().to_owned(), PartButton::None),
+                    PartState::Failed(why) => (t::bulk::part_not_saved(why), PartButton::Retry),
+                };
+                (part, t::bulk::named(name, what), button)
+            })
+            .collect()
+    }
+}
+
+/// A part size typed in megabytes (decimals allowed), in bytes; the default for
+/// anything that is not a positive number.
+pub fn part_size_bytes(typed: &str) -> u64 {
+    typed
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|mb| *mb > 0.0)
+        .map_or(DEFAULT_PART_SIZE, |mb| (mb * 1e6) as u64)
 }
 
 #[cfg(test)]
@@ -422,5 +555,60 @@ mod tests {
             "an unknown size counts as nothing"
         );
         assert_eq!(plan(&files, 3)[0].length, None);
+    }
+
+    fn three_parts() -> Parts {
+        let part = |files| Part {
+            files,
+            length: None,
+        };
+        Parts::new(vec![part(0..1), part(1..2), part(2..3)])
+    }
+
+    #[test]
+    fn parts_are_saved_one_at_a_time_and_later_ones_wait_for_the_person() {
+        let mut parts = three_parts();
+        // The first zip was opened by the person's click.
+        assert_eq!(parts.next(true), Some(0));
+        assert!(parts.start_saving(0));
+        assert!(!parts.start_saving(1), "one at a time");
+        assert_eq!(parts.next(false), None);
+        parts.saved(0);
+        // The next one needs a click of its own.
+        assert_eq!(parts.next(false), None);
+        let buttons: Vec<PartButton> = parts.lines("x").iter().map(|l| l.2).collect();
+        assert_eq!(
+            buttons,
+            [PartButton::None, PartButton::Save, PartButton::None]
+        );
+        assert!(parts.start_saving(1));
+        parts.failed(1, "broken".into());
+        assert!(!parts.are_over());
+        parts.give_up_waiting("cancelled");
+        assert!(parts.are_over());
+        let lines = parts.lines("x");
+        assert!(
+            lines[1].1.starts_with("x-part2-of-3.zip: "),
+            "{}",
+            lines[1].1
+        );
+        assert!(lines[1].1.contains("broken"));
+        assert_eq!(lines[2].2, PartButton::Retry);
+        parts.retry(1);
+        assert!(!parts.are_over());
+        assert_eq!(parts.next(true), Some(1));
+    }
+
+    #[test]
+    fn a_typed_part_size_is_in_megabytes() {
+        assert_eq!(part_size_bytes("250"), 250_000_000);
+        assert_eq!(part_size_bytes(" 0.5 "), 500_000);
+        for not_a_size in ["", "0", "-3", "lots"] {
+            assert_eq!(
+                part_size_bytes(not_a_size),
+                DEFAULT_PART_SIZE,
+                "{not_a_size:?}"
+            );
+        }
     }
 }

@@ -1,0 +1,148 @@
+//! Asking for a file (from a byte on, for a resume) and reading the answer, chunk by
+//! chunk, by the queue's rules (`explorer_logic::bulk::queue::Answer`); and the
+//! transfers under way, which the page stops.
+
+use std::cell::RefCell;
+use std::ops::Range;
+use std::time::{Duration, SystemTime};
+
+use explorer_logic::bulk::answer::{Answer, Failure};
+use explorer_logic::bulk::file::FileId;
+use explorer_logic::bulk::queue::Event;
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    AbortController, AbortSignal, ReadableStream, ReadableStreamDefaultReader, RequestCache,
+    RequestInit, Response, WorkerGlobalScope,
+};
+
+/// The transfers under way, each with what stops it.
+#[derive(Default)]
+pub struct Transfers(RefCell<Vec<(FileId, AbortController)>>);
+
+impl Transfers {
+    /// A new transfer of `file`, to [`Transfers::end`] once it is over.
+    pub fn begin(&self, file: FileId) -> Result<AbortSignal, Event> {
+        let controller = AbortController::new().map_err(|_| Event::Failed {
+            file,
+            failure: Failure::Unreachable,
+        })?;
+        let signal = controller.signal();
+        self.0.borrow_mut().push((file, controller));
+        Ok(signal)
+    }
+
+    pub fn end(&self, file: FileId) {
+        self.0.borrow_mut().retain(|(f, _)| *f != file);
+    }
+
+    /// Stops the transfers of `files`.
+    pub fn stop(&self, files: &Range<FileId>) {
+        for (file, transfer) in self.0.borrow().iter() {
+            if files.contains(file) {
+                transfer.abort();
+            }
+        }
+    }
+}
+
+/// Asks for `url` from byte `from`: the answer and the byte its body starts at (0 when
+/// the service sent it all), or the event that ends this try of `file`.
+pub async fn open(
+    file: FileId,
+    url: &str,
+    from: u64,
+    signal: &AbortSignal,
+) -> Result<(Response, u64), Event> {
+    let failed = |failure| Event::Failed { file, failure };
+    let init = RequestInit::new();
+    // Not through the HTTP cache: the file goes to the zip or the folder only, not to
+    // disk twice, and a broken-off answer is resumed by the queue's rules.
+    init.set_cache(RequestCache::NoStore);
+    init.set_signal(Some(signal));
+    if from > 0 {
+        let headers = js_sys::Object::new();
+        let _ = Reflect::set(&headers, &"Range".into(), &format!("bytes={from}-").into());
+        init.set_headers(&headers);
+    }
+    let scope: WorkerGlobalScope = js_sys::global().unchecked_into();
+    let response = match JsFuture::from(scope.fetch_with_str_and_init(url, &init)).await {
+        Ok(response) => response.unchecked_into::<Response>(),
+        Err(_) if signal.aborted() => return Err(Event::Interrupted { file }),
+        Err(_) => return Err(failed(Failure::Unreachable)),
+    };
+    let headers = response.headers();
+    let header = |name: &str| headers.get(name).ok().flatten();
+    let (content_range, retry_after) = (header("content-range"), header("retry-after"));
+    let answer = Answer {
+        status: response.status(),
+        content_range: content_range.as_deref(),
+        retry_after: retry_after.as_deref(),
+    };
+    let start = answer.start(from, now()).map_err(failed)?;
+    Ok((response, start))
+}
+
+/// The length the answer announces, when it does.
+pub fn content_length(response: &Response) -> Option<u64> {
+    let length = response.headers().get("content-length").ok().flatten()?;
+    length.parse().ok()
+}
+
+/// The browser's clock, which dates a `Retry-After` given as an HTTP date.
+fn now() -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_millis(js_sys::Date::now() as u64)
+}
+
+/// Reads a stream chunk by chunk.
+pub struct Chunks {
+    reader: ReadableStreamDefaultReader,
+}
+
+impl Chunks {
+    pub fn of(stream: &ReadableStream) -> Chunks {
+        Chunks {
+            reader: stream.get_reader().unchecked_into(),
+        }
+    }
+
+    /// The next chunk as the browser gave it; `None` at the end.
+    pub async fn next(&mut self) -> Result<Option<Uint8Array>, String> {
+        let next = wait(self.reader.read()).await?;
+        if Reflect::get(&next, &"done".into()).is_ok_and(|d| d.is_truthy()) {
+            return Ok(None);
+        }
+        let chunk = Reflect::get(&next, &"value".into()).map_err(|e| describe(&e))?;
+        Ok(Some(chunk.unchecked_into()))
+    }
+
+    /// Stops reading (ends the request a response stream belongs to).
+    pub fn cancel(&self) {
+        let _ = self.reader.cancel();
+    }
+}
+
+/// What `promise` resolves to, or why it was rejected.
+pub async fn wait(promise: js_sys::Promise) -> Result<JsValue, String> {
+    JsFuture::from(promise).await.map_err(|e| describe(&e))
+}
+
+/// What a failed browser call threw, as the browser says it (empty when it says
+/// nothing: the page words that).
+pub fn describe(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| Reflect::get(error, &"message".into()).ok()?.as_string())
+        .or_else(|| error.as_string())
+        .unwrap_or_default()
+}
+
+/// The `name` of a thrown DOMException (`AbortError`, `NotFoundError`…).
+pub fn error_name(error: &JsValue) -> String {
+    Reflect::get(error, &"name".into())
+        .ok()
+        .and_then(|n| n.as_string())
+        .unwrap_or_default()
+}

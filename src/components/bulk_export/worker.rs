@@ -1,0 +1,91 @@
+//! The bulk worker (`crates/bulk-worker`), from the page's side: started when a
+//! download starts (its wasm loads then, never before), told what to fetch and where
+//! the bytes go, and heard. The conversation is `explorer_logic::bulk::worker`'s.
+
+use explorer_logic::bulk::worker::{Command, Reply};
+use explorer_logic::text::t;
+use futures::StreamExt;
+use futures::channel::mpsc;
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+use web_sys::{Event, MessageEvent, Worker};
+
+/// The worker's loader, beside index.html (trunk and `cargo xtask build` write it),
+/// relative to the page's base as the app's other files are.
+const LOADER: &str = "bulk-worker_loader.js";
+
+/// What the worker says: each reply, then `None` once it has failed (it did not load,
+/// or it broke).
+pub(super) type Replies = mpsc::UnboundedReceiver<Option<Reply>>;
+
+/// A running bulk worker. Dropping it stops the worker, and every transfer with it.
+pub(super) struct BulkWorker {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+}
+
+impl BulkWorker {
+    /// Starts a worker and sets up its run (`Command::Zip`, or `Command::Folder` with
+    /// the folder's handle `beside`); once it is ready, hands it back with what it
+    /// says from then on. An error says why it could not start.
+    pub async fn start(run: &Command, beside: &JsValue) -> Result<(BulkWorker, Replies), String> {
+        let stopped = || t::bulk::file_worker_stopped().to_owned();
+        let worker = Worker::new(LOADER).map_err(|_| stopped())?;
+        let (sender, mut replies) = mpsc::unbounded();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
+            let sender = sender.clone();
+            move |event: MessageEvent| {
+                let reply = event.data().as_string();
+                let reply = reply.and_then(|json| serde_json::from_str(&json).ok());
+                if reply.is_some() {
+                    let _ = sender.unbounded_send(reply);
+                }
+            }
+        });
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            // Said on the page instead of the console.
+            event.prevent_default();
+            let _ = sender.unbounded_send(None);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let started = BulkWorker {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        };
+        if replies.next().await.flatten() != Some(Reply::Listening) {
+            return Err(stopped());
+        }
+        started.send_beside(run, beside, false);
+        match replies.next().await.flatten() {
+            Some(Reply::Ready) => Ok((started, replies)),
+            _ => Err(stopped()),
+        }
+    }
+
+    /// Tells the worker `command`.
+    pub fn send(&self, command: &Command) {
+        self.send_beside(command, &JsValue::UNDEFINED, false);
+    }
+
+    /// Tells the worker `command` with `beside` (a handle, or a port that is moved:
+    /// `moved`).
+    pub fn send_beside(&self, command: &Command, beside: &JsValue, moved: bool) {
+        let message = Array::of2(&JsValue::from_str(&command.to_json()), beside);
+        // Fails only when the worker is gone, which its error event has told.
+        let _ = if moved {
+            self.worker
+                .post_message_with_transfer(&message, &Array::of1(beside))
+        } else {
+            self.worker.post_message(&message)
+        };
+    }
+}
+
+impl Drop for BulkWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}

@@ -56,7 +56,11 @@ self.addEventListener("message", (event) => {
     zips.set(id, fresh);
     tell(fresh, "ready");
   } else if (message.type === "abort" && zip) {
-    // The page gave the zip up before the browser asked for it.
+    // The page gave the zip up: the browser's download fails rather than looking whole.
+    if (zip.stream) {
+      zip.stream.error(new Error(String(message.reason)));
+      zip.finished();
+    }
     zips.delete(zip.id);
   } else if (message.type === "ping") {
     // Held open until the next ping is due, so the worker is never idle meanwhile.

@@ -529,3 +529,12 @@ impl Port {
         let _ = self.port.post_message(&message);
     }
 }
+
+impl Drop for Port {
+    /// The service worker may still ask for more once the part is over: nobody listens
+    /// then (a message to a dropped listener would break the worker).
+    fn drop(&mut self) {
+        self.port.set_onmessage(None);
+        self.port.close();
+    }
+}

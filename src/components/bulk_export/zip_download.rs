@@ -235,22 +235,19 @@ pub fn ZipDownload(
                 files: listed.clone(),
                 parts: parts.clone(),
             };
-            // The worker's wasm loads while the browser takes the first zip; nothing is
-            // fetched until it has.
-            let nothing = JsValue::UNDEFINED;
-            let (first, worker) = futures::join!(
-                ZipSaver::open(&first_name, parts[0].length),
-                BulkWorker::start(&set_up, &nothing),
-            );
+            // The worker first: where it cannot start, no download has begun. Nothing is
+            // fetched until the browser has taken the first zip.
+            let worker = BulkWorker::start(&set_up, &JsValue::UNDEFINED).await;
+            let first = match &worker {
+                Ok(_) => ZipSaver::open(&first_name, parts[0].length).await,
+                Err(_) => Err(String::new()),
+            };
             starting.set(false);
             let (first, (worker, replies)) = match (first, worker) {
                 (Ok(first), Ok(worker)) => (first, worker),
                 (first, worker) => {
-                    let why = worker.err().or_else(|| first.as_ref().err().cloned());
-                    if let Ok(first) = first {
-                        first.abort(t::bulk::file_worker_stopped());
-                    }
-                    notice.set(Some(t::bulk::zip_start_failed(why.unwrap_or_default())));
+                    let why = worker.err().or(first.err()).unwrap_or_default();
+                    notice.set(Some(t::bulk::zip_start_failed(why)));
                     return;
                 }
             };

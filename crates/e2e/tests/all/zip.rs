@@ -354,19 +354,23 @@ async fn a_zip_is_saved_from_a_static_host_under_a_sub_path() {
     h.stop().await;
 }
 
-/// A host that does not serve the download worker: the page says the zip could not
-/// start and what works instead, and nothing is saved.
-#[tokio::test]
-async fn a_host_without_the_download_worker_says_so_and_saves_nothing() {
+/// Serves a copy of the built app without the files whose names start with `missing`.
+async fn a_host_without(missing: &str) -> (Harness, tempfile::TempDir) {
     let site = tempfile::tempdir().expect("a folder for the site");
     for entry in std::fs::read_dir(e2e::explorer_web_root()).expect("the built app") {
         let path = entry.expect("an entry").path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if path.is_file() && !name.starts_with("download-worker.js") {
+        if path.is_file() && !name.starts_with(missing) {
             std::fs::copy(&path, site.path().join(&name)).expect("copy a file of the app");
         }
     }
     let (h, _) = crate::static_host::start_serving(site.path(), &[]).await;
+    (h, site)
+}
+
+/// Clicks "Download as .zip" on a host missing a worker: the page says the zip could
+/// not start and what works instead, and nothing is saved.
+async fn assert_the_zip_does_not_start(h: &Harness) {
     h.goto(crate::bulk::PRODUCT_PAGE).await;
     h.find(".downloads-table tbody tr").await;
     h.click(".zip-download .folder-controls .button").await;
@@ -380,5 +384,73 @@ async fn a_host_without_the_download_worker_says_so_and_saves_nothing() {
         "no part was started"
     );
     assert_eq!(h.downloaded(), Vec::<std::path::PathBuf>::new());
+}
+
+/// A host that does not serve the download (service) worker.
+#[tokio::test]
+async fn a_host_without_the_download_worker_says_so_and_saves_nothing() {
+    let (h, _site) = a_host_without("download-worker.js").await;
+    assert_the_zip_does_not_start(&h).await;
     h.stop().await;
+}
+
+/// A host that does not serve the bulk worker, which fetches the files: nothing
+/// half-starts (no browser download begins).
+#[tokio::test]
+async fn a_host_without_the_bulk_worker_says_so_and_starts_no_download() {
+    let (h, _site) = a_host_without("bulk-worker").await;
+    assert_the_zip_does_not_start(&h).await;
+    assert!(
+        h.text(".zip-download .notice")
+            .await
+            .contains("the worker that fetches the files"),
+        "the notice names what is missing"
+    );
+    h.stop().await;
+}
+
+/// Cancel while a file is under way: its fetch ends (the server sees the browser hang
+/// up) and the browser's download fails rather than leaving a short zip that looks
+/// whole.
+#[tokio::test]
+async fn a_cancelled_zip_ends_its_fetches_and_is_never_saved_whole() {
+    let stalled = "/files/products/OpenTOID/optoid_csv_su.zip";
+    let s = on_the_product_page(vec![Fault::Stall {
+        prefix: stalled,
+        time: Duration::from_secs(120),
+    }])
+    .await;
+    s.h.click(".zip-download .folder-controls .button").await;
+    e2e::eventually(WITHIN, async || match s.requests_for(stalled).is_empty() {
+        false => Ok(()),
+        true => Err(format!("{stalled} not asked for yet")),
+    })
+    .await;
+    s.h.click(".zip-download .folder-controls .button.secondary")
+        .await;
+    e2e::eventually(WITHIN, async || {
+        let hung_up = s.proxy.hung_up.lock().unwrap().clone();
+        match hung_up.iter().any(|path| path.starts_with(stalled)) {
+            true => Ok(()),
+            false => Err(format!("the server still serves {stalled}: {hung_up:?}")),
+        }
+    })
+    .await;
+    s.h.wait_for_text_within(".zip-download .zip-parts", "not saved", WITHIN)
+        .await;
+    // The browser ends its download: no partial file is left, and whatever it kept
+    // is no readable zip.
+    e2e::eventually(WITHIN, async || match s.h.downloading() {
+        false => Ok(()),
+        true => Err(format!("still downloading: {:?}", s.h.downloaded())),
+    })
+    .await;
+    let saved = s.h.download_dir().join(format!("{PRODUCT_ZIP}.zip"));
+    if let Ok(file) = std::fs::File::open(&saved) {
+        assert!(
+            ::zip::ZipArchive::new(file).is_err(),
+            "a cancelled zip was saved looking whole"
+        );
+    }
+    s.h.stop().await;
 }

@@ -101,7 +101,9 @@ pub fn BulkExport(
     });
     let count = move || files.with(Vec::len);
     let links_open = RwSignal::new(false);
-    let (folder, zip) = (can_pick_folder(), can_stream_zip());
+    // Both carry their bytes in a web worker: without one, neither is offered.
+    let workers = worker::available();
+    let (folder, zip) = (workers && can_pick_folder(), workers && can_stream_zip());
     // One setting for both ways of downloading in the browser.
     let parallel = RwSignal::new(DEFAULT_PARALLEL);
     view! {

@@ -18,6 +18,12 @@ const LOADER: &str = "bulk-worker_loader.js";
 /// or it broke).
 pub(super) type Replies = mpsc::UnboundedReceiver<Option<Reply>>;
 
+/// Whether this browser runs web workers (every browser the app supports does; a
+/// locked-down one may not).
+pub(super) fn available() -> bool {
+    js_sys::Reflect::has(&js_sys::global(), &"Worker".into()).unwrap_or(false)
+}
+
 /// A running bulk worker. Dropping it stops the worker, and every transfer with it.
 pub(super) struct BulkWorker {
     worker: Worker,

@@ -428,14 +428,21 @@ async fn a_cancelled_zip_ends_its_fetches_and_is_never_saved_whole() {
     .await;
     s.h.click(".zip-download .folder-controls .button.secondary")
         .await;
-    e2e::eventually(WITHIN, async || {
+    let hung_up = async || {
         let hung_up = s.proxy.hung_up.lock().unwrap().clone();
         match hung_up.iter().any(|path| path.starts_with(stalled)) {
             true => Ok(()),
             false => Err(format!("the server still serves {stalled}: {hung_up:?}")),
         }
-    })
-    .await;
+    };
+    let explain = async || {
+        let page =
+            s.h.js("return document.querySelector('.bulk')?.innerText")
+                .await;
+        let files = s.requests_for("/files/");
+        format!("; the page says {page}; the files asked for: {files:?}")
+    };
+    e2e::eventually_or(WITHIN, hung_up, explain).await;
     s.h.wait_for_text_within(".zip-download .zip-parts", "not saved", WITHIN)
         .await;
     // The browser ends its download: no partial file is left, and whatever it kept

@@ -97,8 +97,11 @@ async fn worker() -> Result<JsValue, String> {
             None => return Err(t::bulk::worker_unregistered().into()),
         };
     for _ in 0..150 {
+        // A newer script (the app was updated since the last zip) is taken once it is
+        // active: the one before may speak another protocol.
         let active = field(&registration, "active");
-        if active.is_object() {
+        let newer = ["installing", "waiting"].map(|state| field(&registration, state).is_object());
+        if active.is_object() && newer == [false, false] {
             return Ok(active);
         }
         gloo_timers::future::sleep(Duration::from_millis(100)).await;

@@ -18,6 +18,8 @@ use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
 use explorer_logic::bulk::worker::{Command, PartOutcome, Reply};
 use explorer_logic::bulk::zip::{CHECKSUMS_NAME, Part, Written, checksums, report, start_entry};
+use futures::future::{Either, select};
+use gloo_timers::future::TimeoutFuture;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use md5::{Digest, Md5};
 use rawzip::ZipArchiveWriter;
@@ -399,25 +401,9 @@ impl Wakeup {
 
     /// Waits for a wake or `limit`, whichever comes first: true when woken.
     async fn wait_at_most(&self, limit: Duration) -> bool {
-        let woken = Rc::new(Cell::new(false));
-        let mut resolve = None;
-        let promise = Promise::new(&mut |r, _| resolve = Some(r));
-        if let Some(resolve) = resolve {
-            let timer = resolve.clone();
-            let flag = Rc::clone(&woken);
-            let wake = Closure::once_into_js(move || {
-                flag.set(true);
-                let _ = resolve.call0(&JsValue::UNDEFINED);
-            });
-            self.0.borrow_mut().push(wake.unchecked_into());
-            let limit = limit.as_millis() as u32;
-            gloo_timers::callback::Timeout::new(limit, move || {
-                let _ = timer.call0(&JsValue::UNDEFINED);
-            })
-            .forget();
-        }
-        let _ = JsFuture::from(promise).await;
-        woken.get()
+        let woken = std::pin::pin!(self.wait());
+        let timer = TimeoutFuture::new(limit.as_millis() as u32);
+        matches!(select(woken, timer).await, Either::Left(_))
     }
 
     fn wake(&self) {

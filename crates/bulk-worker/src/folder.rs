@@ -62,8 +62,11 @@ impl FolderRun {
         let listing = Rc::clone(&run);
         spawn_local(async move {
             let present = present_in(&listing.folder, &listing.files).await;
+            let named = present
+                .as_ref()
+                .map(|names| names.iter().cloned().collect());
             *listing.present.borrow_mut() = present;
-            listing.outbox.reply(Reply::Ready);
+            listing.outbox.reply(Reply::Ready { present: named });
         });
         run
     }

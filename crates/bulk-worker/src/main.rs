@@ -70,7 +70,9 @@ fn obey(run: &RefCell<Run>, outbox: &Rc<Outbox>, command: Command, beside: JsVal
     let current = std::mem::replace(&mut *run.borrow_mut(), Run::None);
     *run.borrow_mut() = match (current, command) {
         (Run::None, Command::Zip { files, parts }) => {
-            outbox.reply(Reply::Ready);
+            outbox.reply(Reply::Ready {
+                present: Some(Vec::new()),
+            });
             Run::Zip(ZipRun::new(files, parts, Rc::clone(outbox)))
         }
         (Run::None, Command::Folder { files }) => Run::Folder(FolderRun::start(

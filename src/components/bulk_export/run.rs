@@ -62,10 +62,20 @@ pub(super) trait QueueRun: Sized + 'static {
     }
 
     fn apply(self: &Rc<Self>, actions: Vec<Action>) {
+        // Files the destination cannot hold anything of are answered here, after the
+        // rest: nothing to ask the worker.
+        let mut absent = Vec::new();
         for action in actions {
             let run = Rc::clone(self);
             match action {
-                Action::Inspect { file } => self.worker().send(&Command::Inspect { file }),
+                Action::Inspect { file } => {
+                    let name = self.queue().borrow().file(file).name.clone();
+                    if self.worker().may_hold(file, &name) {
+                        self.worker().send(&Command::Inspect { file });
+                    } else {
+                        absent.push(file);
+                    }
+                }
                 Action::Fetch { file, range_from } => spawn_local(async move {
                     match run.links().address(file).await {
                         Ok(url) => run.worker().send(&Command::Fetch {
@@ -90,6 +100,10 @@ pub(super) trait QueueRun: Sized + 'static {
                 }
             }
         }
+        for file in absent {
+            let md5 = None;
+            self.handle(Event::Existing { file, size: 0, md5 });
+        }
         self.applied();
         self.redraw_soon();
     }
@@ -99,6 +113,9 @@ pub(super) trait QueueRun: Sized + 'static {
         match reply {
             Reply::Events(events) => {
                 for event in events {
+                    if let Event::Started { file, .. } = event {
+                        self.worker().begun(file);
+                    }
                     self.handle(event);
                 }
             }

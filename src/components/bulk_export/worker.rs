@@ -2,6 +2,10 @@
 //! download starts (its wasm loads then, never before), told what to fetch and where
 //! the bytes go, and heard. The conversation is `explorer_logic::bulk::worker`'s.
 
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+use explorer_logic::bulk::file::FileId;
 use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
 use futures::StreamExt;
@@ -27,6 +31,10 @@ pub(super) fn available() -> bool {
 /// A running bulk worker. Dropping it stops the worker, and every transfer with it.
 pub(super) struct BulkWorker {
     worker: Worker,
+    /// What the destination held when the run began (`None`: unknown).
+    present: Option<BTreeSet<String>>,
+    /// The files the run has begun writing.
+    started: RefCell<BTreeSet<FileId>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
 }
@@ -56,8 +64,10 @@ impl BulkWorker {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let started = BulkWorker {
+        let mut started = BulkWorker {
             worker,
+            present: None,
+            started: RefCell::default(),
             _on_message: on_message,
             _on_error: on_error,
         };
@@ -66,9 +76,29 @@ impl BulkWorker {
         }
         started.send_beside(run, beside, false);
         match replies.next().await.flatten() {
-            Some(Reply::Ready) => Ok((started, replies)),
+            Some(Reply::Ready { present }) => {
+                started.present = present.map(BTreeSet::from_iter);
+                Ok((started, replies))
+            }
             _ => Err(stopped()),
         }
+    }
+
+    /// Whether the destination may hold something of `file` (saved as `name`): it held
+    /// it when the run began, or the run has begun writing it. Only then is the worker
+    /// asked (a round trip for each of hundreds of small files held a zip to a third of
+    /// its pace).
+    pub fn may_hold(&self, file: FileId, name: &str) -> bool {
+        self.started.borrow().contains(&file)
+            || self
+                .present
+                .as_ref()
+                .is_none_or(|present| present.contains(name))
+    }
+
+    /// The run has begun writing `file`.
+    pub fn begun(&self, file: FileId) {
+        self.started.borrow_mut().insert(file);
     }
 
     /// Tells the worker `command`.

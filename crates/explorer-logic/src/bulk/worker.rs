@@ -58,9 +58,11 @@ pub enum Command {
 pub enum Reply {
     /// It listens: a command sent before is lost.
     Listening,
-    /// The run is set up (a folder run has looked at what the folder holds): the
-    /// queue may start.
-    Ready,
+    /// The run is set up: the queue may start. `present` names what the destination
+    /// held already (a folder's files, by their paths; nothing for a zip), so the page
+    /// need not ask about the files it does not name; `None` when the folder could not
+    /// be listed.
+    Ready { present: Option<Vec<String>> },
     /// What happened to the files, in order, for the queue. Bytes arriving are told
     /// at most a few times a second, as one [`Event::Chunk`] a file.
     Events(Vec<Event>),

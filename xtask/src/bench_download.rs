@@ -1,34 +1,44 @@
-//! `cargo xtask bench download`: in each engine (Chromium, Firefox, WebKit), the web
-//! app's "Download as .zip" next to a plain-JS page fetching the same files and
-//! discarding them; in Chromium also its "Download to a folder" (streamed to disk, md5
-//! checked) next to a plain-JS page writing the same files into the same kind of folder
-//! and curl fetching them from the same server; for 200 small files and for one 1 GB
-//! file.
+//! `cargo xtask bench download` (issue 30's figures): in each engine (Chromium,
+//! Firefox, WebKit), the web app's "Download as .zip" next to a plain-JS service worker
+//! fetching the same files and saving them as one download (the floor of a streamed
+//! download) and a plain-JS page fetching them and discarding them, with the page's
+//! longest task and `setTimeout(0)` gap during the zip; in Chromium also its "Download
+//! to a folder" next to a plain-JS page writing the same files into the same kind of
+//! folder, and curl; for 200 small files and for one 1 GB file.
 //!
 //! A temporary catalogue holds the files (incompressible bytes, so neither side gains
-//! from compression); the browser test `bench_download` in
-//! `crates/e2e/tests/all/bulk.rs`, built in release, serves it, drives both and prints the
-//! ratios. Not a timed test: it measures this machine, as it is at the moment.
-//! With `BENCH_PROFILE=<folder>` it also saves a CPU profile of the page during each zip
-//! (`zip-<product>.cpuprofile`, for DevTools); `BENCH_RUNS` sets the runs (3).
+//! from compression); the bench binary `crates/e2e/src/bin/bench_download.rs`, built in
+//! release and run once per engine, serves it, drives the browser and saves its
+//! figures; it then prints one markdown table of all three. Not a timed test: it
+//! measures this machine, as it is at the moment. `BENCH_RUNS` sets the runs (3);
+//! with `BENCH_PROFILE=<folder>` Chromium also saves a CPU profile of the page during
+//! each zip (`zip-<product>.cpuprofile`, for DevTools). With `E2E_WEB_ROOT` set, the
+//! app built there is measured instead of building one.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use crate::bundle;
-use crate::exec::{Result, run};
+use crate::exec::{Result, cargo, run};
 use crate::tools;
 
 const SMALL_FILES: usize = 200;
 const SMALL_SIZE: usize = 100 * 1000;
 const LARGE_SIZE: usize = 1000 * 1000 * 1000;
 
-/// Builds the web app, writes the catalogue and runs the comparison.
+/// Builds the web app (unless `E2E_WEB_ROOT` names a built one), writes the catalogue,
+/// runs the comparison in each engine and prints the table.
 pub fn bench() -> Result {
-    tools::ensure_build_tools()?;
     tools::ensure_browsers()?;
-    bundle::build(&bundle::Target::site_root())?;
+    let web_root = match std::env::var_os("E2E_WEB_ROOT") {
+        Some(built) => built.into(),
+        None => {
+            tools::ensure_build_tools()?;
+            bundle::build(&bundle::Target::site_root())?;
+            bundle::dist()
+        }
+    };
     let work = tempfile::Builder::new()
         .prefix("xtask-bench-download-")
         .tempdir()
@@ -37,19 +47,21 @@ pub fn bench() -> Result {
         "writing the catalogue: {SMALL_FILES} files of {SMALL_SIZE} bytes and one of {LARGE_SIZE} bytes"
     );
     write_catalogue(work.path())?;
+    let results = work.path().join("results");
+    fs::create_dir_all(&results)?;
+    let bench = ["run", "--release", "-p", "e2e", "--bin", "bench_download"];
     for engine in tools::ENGINES {
         run(tools::cargo_in(engine)
-            .args(["test", "--release", "-p", "e2e", "--test", "all", "--"])
-            .args([
-                "--ignored",
-                "--exact",
-                "bulk::bench_download",
-                "--nocapture",
-            ])
+            .args(bench)
             .env("BENCH_CATALOGUE", work.path())
-            .env("E2E_WEB_ROOT", bundle::dist()))?;
+            .env("BENCH_RESULTS", &results)
+            .env("E2E_WEB_ROOT", &web_root))?;
     }
-    Ok(())
+    run(cargo()
+        .args(bench)
+        .arg("--")
+        .arg("--table")
+        .env("BENCH_RESULTS", &results))
 }
 
 /// Products `BenchSmall` (many small files) and `BenchLarge` (one big file).

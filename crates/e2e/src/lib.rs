@@ -9,6 +9,7 @@
 //! and driver: Debian's `chromium` and `chromedriver`; `firefox-esr` and geckodriver
 //! (cargo); `webkit2gtk-driver`, under an X display (`xvfb-run -a`).
 
+pub mod bench;
 pub mod quirky_service;
 pub mod static_host;
 pub mod web_root;

@@ -21,6 +21,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use e2e::bench::{cdp, median};
 use e2e::{Harness, eventually};
 use serde_json::{Value, json};
 
@@ -174,12 +175,6 @@ fn native_figures(path: &Path) -> HashMap<String, (f64, f64)> {
         .collect()
 }
 
-fn median(values: impl Iterator<Item = f64>) -> f64 {
-    let mut sorted: Vec<f64> = values.collect();
-    sorted.sort_by(f64::total_cmp);
-    sorted[sorted.len() / 2]
-}
-
 fn print_table(rows: &[(&str, Vec<Read>, (f64, f64))], runs: usize) {
     println!(
         "\nBrowser: headless Chromium, the release build, from the choice until the status \
@@ -200,8 +195,8 @@ fn print_table(rows: &[(&str, Vec<Read>, (f64, f64))], runs: usize) {
         };
         println!(
             "| {label} | {:.0} ms | {longest} | {} | {native_total:.0} ms | {native_longest:.0} ms |",
-            median(reads.iter().map(|r| r.total)),
-            median(reads.iter().map(|r| r.long_tasks as f64)),
+            median(reads.iter().map(|r| r.total)).unwrap_or(f64::NAN),
+            median(reads.iter().map(|r| r.long_tasks as f64)).unwrap_or(f64::NAN),
         );
     }
 }
@@ -239,12 +234,4 @@ fn busiest(profile: &Value, from: f64, to: f64) {
         let function: String = function.chars().take(140).collect();
         println!("{ms:>8.1} ms  {function}");
     }
-}
-
-async fn cdp(h: &Harness, method: &str, params: Value) -> Value {
-    h.driver
-        .cdp()
-        .send_raw(method, params)
-        .await
-        .unwrap_or_else(|e| panic!("{method}: {e}"))
 }

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use download_api::{DataPackage, DataPackageVersion, Product, TokenResponse};
+use e2e::bench::{cdp, median};
 use e2e::{Harness, eventually, get_json, token_answer};
 use serde_json::{Value, json};
 
@@ -399,12 +400,6 @@ async fn main() {
     print_table(&results, runs);
 }
 
-fn median(values: &[f64]) -> Option<f64> {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    sorted.get(sorted.len() / 2).copied()
-}
-
 fn print_table(results: &BTreeMap<(Side, &str), Vec<f64>>, runs: usize) {
     println!(
         "\nmedians of {runs} runs; ratio = app / plain JS (for fps: plain JS / app, so above 1 is worse)"
@@ -414,8 +409,12 @@ fn print_table(results: &BTreeMap<(Side, &str), Vec<f64>>, runs: usize) {
         "what", "app", "plain JS", "ratio"
     );
     for (label, unit) in ROWS {
-        let app = results.get(&(Side::App, *label)).and_then(|v| median(v));
-        let plain = results.get(&(Side::Plain, *label)).and_then(|v| median(v));
+        let app = results
+            .get(&(Side::App, *label))
+            .and_then(|v| median(v.iter().copied()));
+        let plain = results
+            .get(&(Side::Plain, *label))
+            .and_then(|v| median(v.iter().copied()));
         let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1} {unit}"));
         let ratio = match (app, plain) {
             (Some(a), Some(p)) if *unit == "fps" && a > 0.0 => format!("{:.1}x", p / a),
@@ -459,14 +458,6 @@ async fn open(catalogue: &Catalogue, base: &str, side: Side) -> Harness {
     )
     .await;
     h
-}
-
-async fn cdp(h: &Harness, method: &str, params: Value) -> Value {
-    h.driver
-        .cdp()
-        .send_raw(method, params)
-        .await
-        .unwrap_or_else(|e| panic!("{method}: {e}"))
 }
 
 /// Waits up to a minute for the probe's load mark `name` (ms from navigation start).

@@ -10,6 +10,7 @@
 
 use std::time::Duration;
 
+use e2e::bench::median;
 use e2e::{Harness, eventually, our_server};
 use serde_json::json;
 
@@ -75,7 +76,8 @@ async fn main() {
         cards.push(card_ms);
         plain_js.push(plain_ms);
     }
-    let (app, cards, plain_js) = (median(app), median(cards), median(plain_js));
+    let middle = |values: Vec<f64>| median(values).expect("a run");
+    let (app, cards, plain_js) = (middle(app), middle(cards), middle(plain_js));
     println!(
         "slow 4G, median of {RUNS}: app first product name {:.2} s ({:.2}x plain JS), \
          first app card {:.2} s ({:.2}x); plain JS {:.2} s",
@@ -108,9 +110,4 @@ async fn first_name(h: &Harness, url: &str) -> (f64, f64) {
     h.driver.goto("about:blank").await.expect("leave the page");
     tokio::time::sleep(Duration::from_secs(3)).await;
     found
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }

@@ -1,0 +1,93 @@
+// The floor of `cargo xtask bench download` (crates/e2e/src/bin/bench_download.rs): a
+// service worker that fetches the files itself, 3 at a time, and answers one address
+// with all their bytes as one stream, in the order they arrive. It is the zip's I/O
+// (fetch, a stream the browser's download manager saves) with no md5, no CRC, no zip
+// format and no second worker or port: the fastest a streamed download goes in this
+// engine.
+//
+// The page registers it with the scope <base>bench-floor/, beside the app's own
+// download worker (scope <base>), and sends {id, urls, length} with a port; the worker
+// answers "ready" on that port, and then answers <scope><id>/<name> with the stream.
+// "ping" messages from the page keep it alive meanwhile, as the app's page keeps its
+// download worker alive.
+
+"use strict";
+
+const LANES = 3;
+const jobs = new Map();
+
+self.addEventListener("install", () => self.skipWaiting());
+
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  if (message.type === "ping") {
+    event.waitUntil(new Promise((resolve) => setTimeout(resolve, 15000)));
+    return;
+  }
+  jobs.set(String(message.id), { urls: message.urls, length: message.length });
+  event.ports[0].postMessage("ready");
+});
+
+self.addEventListener("fetch", (event) => {
+  const scope = new URL(self.registration.scope);
+  const url = new URL(event.request.url);
+  const [id, name] = url.pathname.slice(scope.pathname.length).split("/");
+  const job = jobs.get(id);
+  if (!job) {
+    return;
+  }
+  jobs.delete(id);
+  let controller;
+  // Lanes waiting for the download manager to take more (the stream is full).
+  let waiting = [];
+  const body = new ReadableStream(
+    {
+      start(c) {
+        controller = c;
+      },
+      pull() {
+        const wake = waiting;
+        waiting = [];
+        wake.forEach((resolve) => resolve());
+      },
+    },
+    // As much as the app's download worker keeps queued.
+    new ByteLengthQueuingStrategy({ highWaterMark: 4 * 1024 * 1024 }),
+  );
+  let next = 0;
+  const lane = async () => {
+    while (next < job.urls.length) {
+      const response = await fetch(job.urls[next++], { cache: "no-store" });
+      if (!response.ok) {
+        throw new Error(`${response.status} for ${response.url}`);
+      }
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          break;
+        }
+        controller.enqueue(value);
+        while (controller.desiredSize <= 0) {
+          await new Promise((resolve) => waiting.push(resolve));
+        }
+      }
+    }
+  };
+  const lanes = Array.from({ length: LANES }, lane);
+  event.waitUntil(
+    Promise.all(lanes).then(
+      () => controller.close(),
+      (error) => controller.error(error),
+    ),
+  );
+  event.respondWith(
+    new Response(body, {
+      headers: {
+        "Content-Type": "application/octet-stream",
+        "Content-Disposition": `attachment; filename="${name}"`,
+        "Content-Length": String(job.length),
+      },
+    }),
+  );
+});

@@ -1,0 +1,36 @@
+//! What the browser benchmarks (`src/bin/bench_*.rs`, run by `cargo xtask bench …`)
+//! share: the median of their runs and Chromium's DevTools protocol.
+
+use serde_json::Value;
+
+use crate::Harness;
+
+/// The middle value of `values` (the upper one of an even count), `None` when empty:
+/// the figure a benchmark reports of several runs, as one slow run does not move it.
+pub fn median(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let mut sorted: Vec<f64> = values.into_iter().collect();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied()
+}
+
+/// Sends `method` with `params` to Chromium's DevTools protocol and returns its answer;
+/// panics when Chromium refuses (a benchmark cannot go on without what it asked for).
+pub async fn cdp(h: &Harness, method: &str, params: Value) -> Value {
+    h.driver
+        .cdp()
+        .send_raw(method, params)
+        .await
+        .unwrap_or_else(|e| panic!("{method}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn the_median_is_the_middle_run() {
+        assert_eq!(median([3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median([4.0, 1.0]), Some(4.0));
+        assert_eq!(median([]), None);
+    }
+}

@@ -1,0 +1,611 @@
+//! The browser half of `cargo xtask bench download` (issue 30's figures), in the engine
+//! `E2E_BROWSER` names: for each product of the generated catalogue in
+//! `BENCH_CATALOGUE` (`BenchSmall`: 200 small files; `BenchLarge`: one 1 GB file),
+//! `BENCH_RUNS` times (3 by default), with the medians as the figures:
+//!
+//! - the app's "Download as .zip" (the bulk worker fetches, hashes and zips; the
+//!   download worker answers the browser's download with it), from the click to the
+//!   zip whole on disk; meanwhile the page's longest task (a `longtask` observer, where
+//!   the engine has one) and its longest `setTimeout(0)` gap;
+//! - the floor: a plain-JS service worker of the bench's own
+//!   (`src/bench-floor-worker.js`) fetching the same files 3 at a time and answering one
+//!   download with them, no md5, no zip; started by a click and timed as the zip is;
+//! - a plain-JS page fetching the same files 3 at a time and discarding them;
+//! - in Chromium, "Download to a folder" (md5 checked, into the origin-private file
+//!   system) next to a plain-JS page streaming the same files into the same kind of
+//!   folder (both timed in the page, click to done) and curl from the same server.
+//!
+//! The floor's worker is served from the app's origin: a copy of the web root (the
+//! tests' one, of symbolic links) with the worker added, served by our server with the
+//! catalogue, in this process. It registers with the scope `bench-floor/`, so the
+//! app's own download worker (the scope of the whole app) keeps answering the zip.
+//!
+//! Prints the engine's table (markdown). With `BENCH_RESULTS=<folder>` it also saves
+//! its figures there (`<engine>.json`); `bench_download --table` then prints one table
+//! of every engine saved, which is what xtask ends with. With `BENCH_PROFILE=<folder>`
+//! (Chromium) it also saves a CPU profile of the page during each product's first zip.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use download_api::ProductDownload;
+use e2e::bench::{cdp, median};
+use e2e::{Engine, Harness, WAIT, our_server};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// The floor's service worker, and its name in the served web root.
+const FLOOR_WORKER: &str = include_str!("../bench-floor-worker.js");
+const FLOOR_FILE: &str = "bench-floor-worker.js";
+/// What the floor's download is saved as.
+const FLOOR_NAME: &str = "floor.bin";
+/// The longest any one download may take (the 1 GB file on a busy machine).
+const LONGEST: Duration = Duration::from_secs(1800);
+/// Chromium reports the tasks over this long (issue 30's goal for the page while the
+/// zip runs: none).
+const LONG_TASK_MS: f64 = 50.0;
+
+/// Watches the page from before the zip's click: its long tasks (where the engine
+/// reports them) and the longest gap of a `setTimeout(0)` chain.
+const WATCH_PAGE: &str = r#"
+const watch = window.__watch = {longest: 0, gap: 0, stopped: false, last: performance.now()};
+watch.observable = (PerformanceObserver.supportedEntryTypes || []).includes('longtask');
+if (watch.observable) {
+  watch.observer = new PerformanceObserver(list => {
+    for (const e of list.getEntries()) watch.longest = Math.max(watch.longest, e.duration);
+  });
+  watch.observer.observe({type: 'longtask'});
+}
+const tick = () => {
+  const now = performance.now();
+  watch.gap = Math.max(watch.gap, now - watch.last);
+  watch.last = now;
+  if (!watch.stopped) setTimeout(tick, 0);
+};
+setTimeout(tick, 0);
+"#;
+
+/// Ends [`WATCH_PAGE`]: [whether long tasks are observable, the longest, the longest gap].
+const WATCHED: &str = r#"
+const watch = window.__watch;
+watch.stopped = true;
+watch.gap = Math.max(watch.gap, performance.now() - watch.last);
+if (watch.observer) {
+  for (const e of watch.observer.takeRecords()) watch.longest = Math.max(watch.longest, e.duration);
+  watch.observer.disconnect();
+}
+return [watch.observable, watch.longest, watch.gap];
+"#;
+
+/// Registers the floor's service worker (with the scope `bench-floor/`) and waits until
+/// it is active.
+const REGISTER_FLOOR: &str = r#"
+const done = arguments[arguments.length - 1];
+(async () => {
+  const here = path => new URL(path, document.baseURI).href;
+  const registration = await navigator.serviceWorker.register(
+    here('bench-floor-worker.js'), {scope: here('bench-floor/')});
+  while (!registration.active) await new Promise(resolve => setTimeout(resolve, 50));
+  return 'ok';
+})().then(done, e => done('error: ' + e));
+"#;
+
+/// Adds a button that starts the floor's download: the files go to the worker, and once
+/// it is ready a hidden frame asks for the download, as the app's zip does.
+const FLOOR_BUTTON: &str = r#"
+const [urls, total, name] = arguments;
+const here = path => new URL(path, document.baseURI).href;
+const button = document.createElement('button');
+button.id = 'bench-floor';
+button.textContent = 'Floor';
+button.style = 'position: fixed; top: 0; left: 0; z-index: 9999';
+document.body.prepend(button);
+button.addEventListener('click', () => window.__floor = (async () => {
+  const registration = await navigator.serviceWorker.getRegistration(here('bench-floor/'));
+  const worker = registration.active;
+  const id = 'floor' + Date.now();
+  const channel = new MessageChannel();
+  const ready = new Promise(resolve => { channel.port1.onmessage = resolve; });
+  worker.postMessage({id, urls, length: total}, [channel.port2]);
+  await ready;
+  // As the app's page keeps its download worker alive.
+  setInterval(() => worker.postMessage({type: 'ping'}), 10000);
+  const frame = document.createElement('iframe');
+  frame.hidden = true;
+  frame.src = here('bench-floor/' + id + '/' + name);
+  document.body.append(frame);
+  return 'ok';
+})().catch(e => 'error: ' + e), {once: true});
+"#;
+
+/// One engine's figures for one product: medians of the runs, in seconds; the page's
+/// watch the worst of any run.
+#[derive(Debug, Serialize, Deserialize)]
+struct Figures {
+    engine: String,
+    /// E.g. "200 x 100 kB".
+    files: String,
+    bytes: u64,
+    zip: f64,
+    floor: f64,
+    discard: f64,
+    /// The page's longest task during the zip, ms; `None` where the engine reports none.
+    longest_task: Option<f64>,
+    /// The page's longest `setTimeout(0)` gap during the zip, ms.
+    longest_gap: f64,
+    /// "Download to a folder" (Chromium).
+    folder: Option<Folder>,
+}
+
+/// "Download to a folder", the plain-JS page writing the same folder, and curl, seconds.
+#[derive(Debug, Serialize, Deserialize)]
+struct Folder {
+    app: f64,
+    plain: f64,
+    curl: f64,
+}
+
+/// The server runs in this process: on a multi-threaded runtime, and with curl waited
+/// for off it, so the server goes on answering while curl runs.
+#[tokio::main(flavor = "multi_thread")]
+async fn main() {
+    let results = std::env::var_os("BENCH_RESULTS").map(PathBuf::from);
+    if std::env::args().nth(1).as_deref() == Some("--table") {
+        let folder = results.expect("BENCH_RESULTS: the folder of the engines' figures");
+        print_tables(&saved_figures(&folder));
+        return;
+    }
+    let figures = bench().await;
+    if let Some(folder) = results {
+        let path = folder.join(format!("{}.json", Engine::current()));
+        fs::write(&path, serde_json::to_string_pretty(&figures).unwrap())
+            .unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    }
+    print_tables(&figures);
+}
+
+async fn bench() -> Vec<Figures> {
+    let engine = Engine::current();
+    let folder_here = engine == Engine::Chromium;
+    let catalogue =
+        std::env::var("BENCH_CATALOGUE").expect("BENCH_CATALOGUE: run cargo xtask bench download");
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|runs| runs.parse().ok())
+        .unwrap_or(3);
+    let web = web_root_with_floor().expect("a web root with the floor's worker");
+    let web_path = web.path().display().to_string();
+    let server = our_server(&["--web-root", &web_path, "--catalogue", &catalogue]).await;
+    let h = Harness::open(server.origin.clone(), vec![server]).await;
+    if folder_here {
+        h.pick_private_folder().await;
+    }
+    h.driver
+        .set_script_timeout(LONGEST)
+        .await
+        .expect("script timeout");
+    let curl_dir = tempfile::tempdir().expect("a temporary directory");
+    let mut all = Vec::new();
+    for product in ["BenchSmall", "BenchLarge"] {
+        let listing: Vec<ProductDownload> = e2e::get_json(
+            &h.url(&format!("/downloads/v1/products/{product}/downloads")),
+            None,
+        )
+        .await;
+        let bytes: u64 = listing.iter().filter_map(|d| d.size).sum();
+        let urls: Vec<&str> = listing.iter().map(|d| d.url.as_str()).collect();
+        let mut times: [Vec<f64>; 6] = Default::default();
+        let (mut longest_task, mut longest_gap) = (Some(0.0_f64), 0.0_f64);
+        for run in 1..=runs {
+            h.goto(&format!("/products/{product}?areas=GB")).await;
+            h.find(".downloads-table tbody tr").await;
+            let profiling = profile_start(&h, run).await;
+            let (zipped, task, gap) = zip(&h).await;
+            profile_stop(&h, profiling, &format!("zip-{product}")).await;
+            longest_task = longest_task.zip(task).map(|(a, b)| a.max(b));
+            longest_gap = longest_gap.max(gap);
+            let floor = floor(&h, &urls, bytes).await;
+            let discarded = fetch_and_discard(&h, &urls).await;
+            let task = task.map_or("not observable".to_owned(), |ms| format!("{ms:.0} ms"));
+            println!(
+                "BENCH {engine} {product} run {run}: {} files, {bytes} bytes: zip {} (floor {:.0}%, \
+                 the page's longest task {task}, longest setTimeout gap {gap:.0} ms); \
+                 floor {}; fetch and discard {}",
+                listing.len(),
+                time_and_rate(zipped, bytes),
+                100.0 * floor / zipped,
+                time_and_rate(floor, bytes),
+                time_and_rate(discarded, bytes),
+            );
+            times[0].push(zipped);
+            times[1].push(floor);
+            times[2].push(discarded);
+            if !folder_here {
+                continue;
+            }
+            let (app, plain) = folder(&h, product, &urls).await;
+            let curl = curl_fetch(&listing, curl_dir.path()).await;
+            println!(
+                "BENCH {engine} {product} run {run}: folder {}, plain JS {}, curl {}",
+                time_and_rate(app, bytes),
+                time_and_rate(plain, bytes),
+                time_and_rate(curl, bytes),
+            );
+            times[3].push(app);
+            times[4].push(plain);
+            times[5].push(curl);
+        }
+        let [zip, floor, discard, app, plain, curl] = times.map(|t| median(t).unwrap_or(f64::NAN));
+        all.push(Figures {
+            engine: engine.to_string(),
+            files: files_label(&listing),
+            bytes,
+            zip,
+            floor,
+            discard,
+            longest_task,
+            longest_gap,
+            folder: folder_here.then_some(Folder { app, plain, curl }),
+        });
+    }
+    h.stop().await;
+    all
+}
+
+/// The app's "Download as .zip" on the product page shown: seconds from the click to
+/// the zip whole on disk, and the page's longest task (ms, `None` where not observable)
+/// and longest `setTimeout(0)` gap (ms) meanwhile.
+async fn zip(h: &Harness) -> (f64, Option<f64>, f64) {
+    h.js(WATCH_PAGE).await;
+    let started = Instant::now();
+    h.click(".zip-download .folder-controls .button").await;
+    let zip = wait_for_a_zip(h).await;
+    let zipped = started.elapsed().as_secs_f64();
+    let watched = h.js(WATCHED).await;
+    let (observable, task, gap): (bool, f64, f64) =
+        serde_json::from_value(watched.clone()).unwrap_or_else(|_| panic!("{watched}"));
+    h.wait_for_text_within(".zip-download .bulk-summary", "Done", WAIT)
+        .await;
+    fs::remove_file(&zip).expect("remove the zip");
+    (zipped, observable.then_some(task), gap)
+}
+
+/// The first complete zip in the browser's download folder: no partial file left, and
+/// its own central directory (listing `checksums.md5`) there, as engines that write
+/// under the final name need.
+async fn wait_for_a_zip(h: &Harness) -> PathBuf {
+    e2e::eventually(LONGEST, async || {
+        let saved = h.downloaded();
+        let zip = saved
+            .iter()
+            .find(|path| path.extension().is_some_and(|ext| ext == "zip"))
+            .filter(|_| !h.downloading());
+        let whole = zip.is_some_and(|zip| {
+            fs::File::open(zip)
+                .ok()
+                .and_then(|file| ::zip::ZipArchive::new(file).ok())
+                .is_some_and(|archive| archive.index_for_name("checksums.md5").is_some())
+        });
+        match zip {
+            Some(zip) if whole => Ok(zip.clone()),
+            _ => Err(format!("no complete zip yet: {saved:?}")),
+        }
+    })
+    .await
+}
+
+/// The floor: seconds from a click on the page to the floor worker's download of `urls`
+/// (`total` bytes) whole on disk.
+async fn floor(h: &Harness, urls: &[&str], total: u64) -> f64 {
+    let registered = h.driver.execute_async(REGISTER_FLOOR, vec![]).await;
+    let registered = registered.expect("register the floor's worker");
+    assert_eq!(registered.json(), "ok", "register the floor's worker");
+    h.driver
+        .execute(
+            FLOOR_BUTTON,
+            vec![json!(urls), json!(total), json!(FLOOR_NAME)],
+        )
+        .await
+        .expect("the floor's button");
+    let started = Instant::now();
+    h.click("#bench-floor").await;
+    let answer = h
+        .driver
+        .execute_async("window.__floor.then(arguments[0])", vec![])
+        .await
+        .expect("the floor's download");
+    assert_eq!(answer.json(), "ok", "the floor's download");
+    let saved = h.download_dir().join(FLOOR_NAME);
+    e2e::eventually(LONGEST, async || {
+        let length = fs::metadata(&saved).map_or(0, |m| m.len());
+        match length == total && !h.downloading() {
+            true => Ok(()),
+            false => Err(format!("{FLOOR_NAME} has {length} of {total} bytes")),
+        }
+    })
+    .await;
+    let time = started.elapsed().as_secs_f64();
+    fs::remove_file(&saved).expect("remove the floor's file");
+    time
+}
+
+/// "Download to a folder" on `product`'s page and the plain-JS page writing its files
+/// (`urls`) into the same kind of folder: seconds, each timed in the page.
+async fn folder(h: &Harness, product: &str, urls: &[&str]) -> (f64, f64) {
+    h.goto(&format!("/products/{product}?areas=GB")).await;
+    h.find(".downloads-table tbody tr").await;
+    let app = timed_in_page(
+        h,
+        ".folder-download .folder-controls .button",
+        ".folder-download .bulk-summary",
+        "Done",
+    )
+    .await;
+    let summary = h.text(".folder-download .bulk-summary").await;
+    assert!(summary.contains(" 0 failed"), "{summary}");
+    clear_folder(h).await;
+    let plain = plain_js(h, urls, true).await;
+    clear_folder(h).await;
+    (app, plain)
+}
+
+/// Seconds from a click on `button` until `shown` says `text`, timed in the page.
+async fn timed_in_page(h: &Harness, button: &str, shown: &str, text: &str) -> f64 {
+    let script = r#"const [button, shown, text, done] = arguments;
+        const target = document.querySelector(button);
+        let started = 0;
+        target.addEventListener('click', () => { started = performance.now(); },
+                                {capture: true, once: true});
+        const says = () => (document.querySelector(shown)?.textContent ?? '').includes(text);
+        const observer = new MutationObserver(() => {
+          if (says()) { observer.disconnect(); done(performance.now() - started); }
+        });
+        observer.observe(document.body, {subtree: true, childList: true, characterData: true});
+        target.click();"#;
+    let answer = h
+        .driver
+        .execute_async(script, vec![json!(button), json!(shown), json!(text)])
+        .await
+        .expect("a timed click");
+    let millis = answer
+        .json()
+        .as_f64()
+        .unwrap_or_else(|| panic!("a timed click: {}", answer.json()));
+    millis / 1000.0
+}
+
+/// Seconds a plain-JS page takes to fetch `urls`, three at a time, with nothing else
+/// (no md5, no existing-file checks, no progress): streamed into the browser's private
+/// folder (`keep`) or read and discarded.
+async fn plain_js(h: &Harness, urls: &[&str], keep: bool) -> f64 {
+    let script = r#"const [urls, keep, done] = arguments;
+        (async () => {
+          const root = keep ? await navigator.storage.getDirectory() : null;
+          const started = performance.now();
+          let next = 0;
+          const lane = async () => {
+            while (next < urls.length) {
+              const i = next++;
+              const response = await fetch(urls[i], {cache: 'no-store'});
+              const writable = keep
+                ? await (await root.getFileHandle('plain-' + i, {create: true})).createWritable()
+                : null;
+              const reader = response.body.getReader();
+              for (;;) {
+                const {done, value} = await reader.read();
+                if (done) break;
+                if (writable) await writable.write(value);
+              }
+              if (writable) await writable.close();
+            }
+          };
+          await Promise.all([lane(), lane(), lane()]);
+          return performance.now() - started;
+        })().then(done, e => done('error: ' + e));"#;
+    let answer = h
+        .driver
+        .execute_async(script, vec![json!(urls), json!(keep)])
+        .await
+        .expect("plain JS download");
+    let millis = answer
+        .json()
+        .as_f64()
+        .unwrap_or_else(|| panic!("plain JS download: {}", answer.json()));
+    millis / 1000.0
+}
+
+/// Fetch and discard: the floor of any fetch in this engine, in seconds.
+async fn fetch_and_discard(h: &Harness, urls: &[&str]) -> f64 {
+    plain_js(h, urls, false).await
+}
+
+/// Empties the browser's private folder (the big file would fill the disk twice).
+async fn clear_folder(h: &Harness) {
+    let script = r#"const done = arguments[arguments.length - 1];
+        (async () => {
+          const root = await navigator.storage.getDirectory();
+          for await (const name of root.keys()) await root.removeEntry(name);
+          return 'ok';
+        })().then(done, e => done('error: ' + e));"#;
+    let answer = h.driver.execute_async(script, vec![]).await.expect("clear");
+    assert_eq!(answer.json(), "ok");
+}
+
+/// Seconds curl takes to fetch the `listing`'s files into `dir`, three at a time.
+async fn curl_fetch(listing: &[ProductDownload], dir: &Path) -> f64 {
+    let config: String = listing
+        .iter()
+        .map(|d| {
+            let out = dir.join(&d.file_name);
+            format!("url = \"{}\"\noutput = \"{}\"\n", d.url, out.display())
+        })
+        .collect();
+    let config_path = dir.join("curl.cfg");
+    fs::write(&config_path, config).unwrap();
+    let (time, status) = tokio::task::spawn_blocking(move || {
+        let started = Instant::now();
+        let status = std::process::Command::new("curl")
+            .args([
+                "--silent",
+                "--no-progress-meter",
+                "--show-error",
+                "--fail",
+                "--location",
+            ])
+            .args(["--parallel", "--parallel-max", "3", "--config"])
+            .arg(&config_path)
+            .status()
+            .expect("run curl");
+        (started.elapsed(), status)
+    })
+    .await
+    .expect("curl's thread");
+    assert!(status.success(), "curl failed");
+    for d in listing {
+        let _ = fs::remove_file(dir.join(&d.file_name));
+    }
+    time.as_secs_f64()
+}
+
+/// With `BENCH_PROFILE=<folder>`, starts a CPU profile of the page (Chromium, first
+/// run only): where the page's time goes, saved as a `.cpuprofile` DevTools opens.
+async fn profile_start(h: &Harness, run: usize) -> Option<PathBuf> {
+    let folder = PathBuf::from(std::env::var_os("BENCH_PROFILE")?);
+    if run != 1 || h.engine != Engine::Chromium {
+        return None;
+    }
+    cdp(h, "Profiler.enable", json!({})).await;
+    cdp(h, "Profiler.setSamplingInterval", json!({"interval": 500})).await;
+    cdp(h, "Profiler.start", json!({})).await;
+    Some(folder)
+}
+
+/// Stops the profile [`profile_start`] began and saves it as `<name>.cpuprofile`.
+async fn profile_stop(h: &Harness, folder: Option<PathBuf>, name: &str) {
+    let Some(folder) = folder else {
+        return;
+    };
+    let answer = cdp(h, "Profiler.stop", json!({})).await;
+    let path = folder.join(format!("{name}.cpuprofile"));
+    fs::write(&path, answer["profile"].to_string()).expect("save the profile");
+    println!("BENCH profile saved: {}", path.display());
+}
+
+/// A copy of the tests' web root (see [`e2e::web_root`]) with the floor's worker
+/// added: symbolic links, as the server follows them.
+fn web_root_with_floor() -> io::Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new()
+        .prefix("bench-download-web-")
+        .tempdir()?;
+    link_tree(&e2e::web_root(), dir.path())?;
+    fs::write(dir.path().join(FLOOR_FILE), FLOOR_WORKER)?;
+    Ok(dir)
+}
+
+/// Links every file below `from` into `to`, making the folders.
+fn link_tree(from: &Path, to: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(from)? {
+        let path = entry?.path();
+        let target = to.join(path.file_name().unwrap_or_default());
+        if path.is_dir() {
+            fs::create_dir(&target)?;
+            link_tree(&path, &target)?;
+        } else {
+            symlink(path.canonicalize()?, target)?;
+        }
+    }
+    Ok(())
+}
+
+/// "200 x 100 kB", "1 x 1 GB": how many files, and their size (the largest's).
+fn files_label(listing: &[ProductDownload]) -> String {
+    let size = listing.iter().filter_map(|d| d.size).max().unwrap_or(0) as f64;
+    let size = match size {
+        s if s >= 1e9 => format!("{} GB", s / 1e9),
+        s if s >= 1e6 => format!("{} MB", s / 1e6),
+        s => format!("{} kB", s / 1e3),
+    };
+    format!("{} x {size}", listing.len())
+}
+
+/// "8.73 s (115 MB/s)".
+fn time_and_rate(seconds: f64, bytes: u64) -> String {
+    format!("{seconds:.2} s ({:.0} MB/s)", bytes as f64 / seconds / 1e6)
+}
+
+/// Every engine's figures saved in `folder`, in the engines' order.
+fn saved_figures(folder: &Path) -> Vec<Figures> {
+    let mut all = Vec::new();
+    for engine in [Engine::Chromium, Engine::Firefox, Engine::Webkit] {
+        let path = folder.join(format!("{engine}.json"));
+        let Ok(text) = fs::read_to_string(&path) else {
+            println!("no figures for {engine} ({} is missing)", path.display());
+            continue;
+        };
+        let figures: Vec<Figures> =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        all.extend(figures);
+    }
+    all
+}
+
+/// The figures as markdown tables, for `docs/performance.md`.
+fn print_tables(all: &[Figures]) {
+    let title = |engine: &str| {
+        match engine {
+            "chromium" => "Chromium",
+            "firefox" => "Firefox",
+            "webkit" => "WebKit",
+            other => other,
+        }
+        .to_owned()
+    };
+    println!(
+        "\n| engine | files | zip | floor (service worker) | zip / floor | fetch and discard \
+         | zip / discard | the page's longest task | longest setTimeout gap |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    for f in all {
+        let task = match f.longest_task {
+            None => "not observable".to_owned(),
+            Some(ms) if ms < LONG_TASK_MS => format!("none over {LONG_TASK_MS} ms"),
+            Some(ms) => format!("{ms:.0} ms"),
+        };
+        println!(
+            "| {} | {} | {} | {} | {:.0}% | {} | {:.0}% | {task} | {:.0} ms |",
+            title(&f.engine),
+            f.files,
+            time_and_rate(f.zip, f.bytes),
+            time_and_rate(f.floor, f.bytes),
+            100.0 * f.floor / f.zip,
+            time_and_rate(f.discard, f.bytes),
+            100.0 * f.discard / f.zip,
+            f.longest_gap,
+        );
+    }
+    let folders: Vec<(&Figures, &Folder)> = all
+        .iter()
+        .filter_map(|f| f.folder.as_ref().map(|folder| (f, folder)))
+        .collect();
+    if folders.is_empty() {
+        return;
+    }
+    println!(
+        "\n| {}, \"Download to a folder\" | app | plain JS | app / plain JS | curl |",
+        title(&folders[0].0.engine)
+    );
+    println!("|---|---:|---:|---:|---:|");
+    for (f, folder) in folders {
+        println!(
+            "| {} | {} | {} | {:.2}x | {} |",
+            f.files,
+            time_and_rate(folder.app, f.bytes),
+            time_and_rate(folder.plain, f.bytes),
+            folder.app / folder.plain,
+            time_and_rate(folder.curl, f.bytes),
+        );
+    }
+}

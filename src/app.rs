@@ -17,6 +17,7 @@ use crate::chunks::{
 };
 use crate::components::{LanguageSwitch, SessionBadge, SessionReminder};
 use crate::config::ServiceConfig;
+use crate::downloads::Downloads;
 use crate::navigation::{BasePath, Href, Route, base_path, set_page_title, use_current_path};
 use crate::pages::{Gallery, NotFound};
 
@@ -28,6 +29,7 @@ const HEADING_WAIT_FRAMES: u32 = 600;
 pub fn App(service: ServiceConfig) -> impl IntoView {
     let service = ServiceContext::provide(service);
     Session::provide(service);
+    let downloads = Downloads::provide();
     let base = base_path();
     provide_context(base.clone());
     let (is_routing, set_is_routing) = signal(false);
@@ -41,6 +43,7 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
                     {t::app::name()}
                 </A>
                 <MainNav />
+                {downloads.header()}
                 <LanguageSwitch />
                 <SessionBadge />
                 <SessionReminder />

@@ -20,6 +20,7 @@ use explorer_logic::bulk::export::file_stem;
 use explorer_logic::bulk::queue::{
     Event, Failure, FileId, FileState, ListedFile, Outcome, Queue, REPORT_NAME,
 };
+use explorer_logic::bulk::runs::RunKind;
 use explorer_logic::bulk::zip::{
     CHECKSUMS_NAME, DEFAULT_PART_SIZE, Part, Written, checksums, part_file_name, plan, report,
     start_entry,
@@ -34,11 +35,15 @@ use web_sys::AbortSignal;
 use super::PackageVersion;
 use super::links::Links;
 use super::progress::{FileLines, Progress};
-use super::run::{QueueRun, RunNotices, RunTotal, steer};
+use super::run::{
+    CurrentRun, QueueRun, RunNotices, RunTotal, go_on_signed_in, read, steer, total_text,
+};
 use super::transfer::{Transfers, failed, open};
 use super::zip_saver::ZipSaver;
+use super::{keep, panel_key, panel_run};
 use crate::api::{ServiceContext, within};
 use crate::auth::use_session;
+use crate::downloads::{DownloadRun, Downloads};
 use crate::fs_access::{Chunks, Pace};
 
 /// How many bytes a file may hold before the zip takes them.
@@ -534,6 +539,32 @@ fn part_size_bytes(typed: &str) -> u64 {
         .map_or(DEFAULT_PART_SIZE, |mb| (mb * 1e6) as u64)
 }
 
+/// What the app needs of a zip run, to keep it going from page to page.
+impl DownloadRun for ZipRun {
+    fn changed(&self) -> Trigger {
+        self.progress.changed
+    }
+
+    fn total_text(&self) -> String {
+        total_text(self)
+    }
+
+    fn is_finished(&self) -> bool {
+        ZipRun::is_finished(self)
+    }
+
+    fn cancel(self: Rc<Self>) {
+        self.cancelled.set(true);
+        let actions = self.queue.borrow_mut().cancel();
+        self.interrupt_all();
+        self.apply(actions);
+    }
+
+    fn signed_in(self: Rc<Self>) {
+        go_on_signed_in(&self);
+    }
+}
+
 /// The "Download as .zip" button, its progress and its summary.
 #[component]
 pub fn ZipDownload(
@@ -545,19 +576,14 @@ pub fn ZipDownload(
 ) -> impl IntoView {
     let service = expect_context::<ServiceContext>();
     let session = use_session();
-    let run = RwSignal::new_local(None::<Rc<ZipRun>>);
-    let changed = Trigger::new();
+    let store = expect_context::<Downloads>();
+    let panel = panel_key(title, RunKind::Zip);
+    let run: CurrentRun<ZipRun> = panel_run(&store, panel);
     let part_size = RwSignal::new((DEFAULT_PART_SIZE / 1_000_000).to_string());
     let notice = RwSignal::new(None::<String>);
     let starting = RwSignal::new(false);
     let package = StoredValue::new(package);
-    on_cleanup(move || {
-        if let Some(run) = run.try_get_untracked().flatten() {
-            run.cancelled.set(true);
-            run.interrupt_all();
-        }
-    });
-    steer(run, parallel, service);
+    steer(run, parallel);
 
     let start = move |_| {
         if starting.get_untracked() {
@@ -565,11 +591,19 @@ pub fn ZipDownload(
         }
         starting.set(true);
         notice.set(None);
+        let store = store.clone();
+        // All the panel says is read now: the person may have left it by the time the
+        // browser has taken the zip, and the run goes on without it.
+        let downloads = files.get_untracked();
+        let listed = ListedFile::all_of(&downloads);
+        let parts = plan(&listed, part_size_bytes(&part_size.get_untracked()));
+        let stem = file_stem(&title.get_untracked());
+        let (package, parallel, panel) = (
+            package.get_value(),
+            parallel.get_untracked(),
+            panel.get_untracked(),
+        );
         spawn_local(async move {
-            let downloads = files.get_untracked();
-            let listed = ListedFile::all_of(&downloads);
-            let parts = plan(&listed, part_size_bytes(&part_size.get_untracked()));
-            let stem = file_stem(&title.get_untracked());
             // Nothing is fetched until the browser has taken the first zip.
             let first =
                 ZipSaver::open(&part_file_name(&stem, 0, parts.len()), parts[0].length).await;
@@ -581,12 +615,12 @@ pub fn ZipDownload(
                     return;
                 }
             };
-            let queue = Queue::for_zip(listed, parallel.get_untracked());
+            let queue = Queue::for_zip(listed, parallel);
             let new = Rc::new(ZipRun {
-                progress: Progress::of(&queue, changed),
+                progress: Progress::of(&queue, store.trigger()),
                 slots: (0..queue.len()).map(|_| RefCell::default()).collect(),
                 queue: RefCell::new(queue),
-                links: Links::new(&downloads, package.get_value(), service, session),
+                links: Links::new(&downloads, package, service, session),
                 stem,
                 part_states: RefCell::new(vec![PartState::Waiting; parts.len()]),
                 parts,
@@ -598,20 +632,14 @@ pub fn ZipDownload(
                 notify: Wakeup::default(),
                 stopped: RefCell::default(),
             });
-            run.set(Some(Rc::clone(&new)));
+            keep(&store, panel, Rc::clone(&new));
             new.pump(Some(first));
             let actions = new.queue.borrow_mut().start();
             new.apply(actions);
         });
     };
-    let with_run = move |read: &dyn Fn(&ZipRun) -> String| {
-        changed.track();
-        run.with(|r| r.as_deref().map(read).unwrap_or_default())
-    };
-    let is = move |test: fn(&ZipRun) -> bool| {
-        changed.track();
-        run.with(|r| r.as_deref().is_some_and(test))
-    };
+    let with_run = move |text: fn(&ZipRun) -> String| read(run, text).unwrap_or_default();
+    let is = move |test: fn(&ZipRun) -> bool| read(run, test).unwrap_or(false);
     let running = move || starting.get() || is(|r| !r.is_finished());
     let control = move |what: fn(&Rc<ZipRun>)| {
         if let Some(run) = run.get_untracked() {
@@ -639,10 +667,7 @@ pub fn ZipDownload(
                 </label>
                 <Show when=move || is(|r| !r.is_finished())>
                     <button type="button" class="button secondary" on:click=move |_| control(|run| {
-                        run.cancelled.set(true);
-                        let actions = run.queue.borrow_mut().cancel();
-                        run.interrupt_all();
-                        run.apply(actions);
+                        Rc::clone(run).cancel();
                     })>{t::bulk::cancel()}</button>
                 </Show>
             </div>
@@ -650,13 +675,12 @@ pub fn ZipDownload(
                 {t::bulk::zip_hint()}
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            <RunNotices run changed instead=t::bulk::zip_instead() />
+            <RunNotices run instead=t::bulk::zip_instead() />
             <Show when=move || is(|_| true)>
-                <RunTotal run changed />
+                <RunTotal run />
                 <ul class="zip-parts" aria-label=t::bulk::zip_parts()>
                     {move || {
-                        changed.track();
-                        run.with(|r| r.as_ref().map(|r| r.part_lines())).unwrap_or_default()
+                        read(run, ZipRun::part_lines).unwrap_or_default()
                             .into_iter()
                             .map(|(part, text, button)| {
                                 let click = move |_| {
@@ -687,7 +711,7 @@ pub fn ZipDownload(
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress.lines) /> }))}
                 <Show when=move || is(|r| r.is_finished() && r.stopped.borrow().is_none())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || with_run(&|r| r.queue.borrow().summary_text())}</p>
+                        <p>{move || with_run(|r| r.queue.borrow().summary_text())}</p>
                     </div>
                 </Show>
             </Show>

@@ -29,7 +29,7 @@ const HEADING_WAIT_FRAMES: u32 = 600;
 pub fn App(service: ServiceConfig) -> impl IntoView {
     let service = ServiceContext::provide(service);
     Session::provide(service);
-    let downloads = Downloads::provide();
+    Downloads::provide();
     let base = base_path();
     provide_context(base.clone());
     let (is_routing, set_is_routing) = signal(false);
@@ -43,7 +43,6 @@ pub fn App(service: ServiceConfig) -> impl IntoView {
                     {t::app::name()}
                 </A>
                 <MainNav />
-                {downloads.header()}
                 <LanguageSwitch />
                 <SessionBadge />
                 <SessionReminder />

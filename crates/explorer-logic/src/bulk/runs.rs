@@ -113,6 +113,11 @@ impl<R: Finished> Runs<R> {
         self.each.iter().filter(|s| !s.run.is_finished())
     }
 
+    /// Whether no run has started in the tab yet.
+    pub fn is_empty(&self) -> bool {
+        self.each.is_empty()
+    }
+
     /// Whether any run has not finished: closing the tab would end it.
     pub fn any_running(&self) -> bool {
         self.running().next().is_some()
@@ -215,7 +220,7 @@ mod tests {
         let product = at("/products/OpenTOID?areas=SU");
         let key = |title: &str| RunKey::new(&product, title, RunKind::Folder).unwrap();
         let mut runs = Runs::default();
-        assert!(!runs.any_running());
+        assert!(runs.is_empty() && !runs.any_running());
         runs.add(key("done"), product.clone(), Run("done", true));
         assert!(
             !runs.any_running(),

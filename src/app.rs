@@ -17,7 +17,6 @@ use crate::chunks::{
 };
 use crate::components::{LanguageSwitch, SessionBadge, SessionReminder};
 use crate::config::ServiceConfig;
-use crate::downloads::Downloads;
 use crate::navigation::{BasePath, Href, Route, base_path, set_page_title, use_current_path};
 use crate::pages::{Gallery, NotFound};
 
@@ -29,7 +28,6 @@ const HEADING_WAIT_FRAMES: u32 = 600;
 pub fn App(service: ServiceConfig) -> impl IntoView {
     let service = ServiceContext::provide(service);
     Session::provide(service);
-    Downloads::provide();
     let base = base_path();
     provide_context(base.clone());
     let (is_routing, set_is_routing) = signal(false);

@@ -4,8 +4,8 @@
 //! back, a session that ends mid-queue is taken up again from any page, and the tab
 //! asks before it closes while one runs.
 //!
-//! Only [`Downloads::provide`] is the gallery's code; all the rest is called by the
-//! bulk panel alone, so it loads with the panel's chunk.
+//! None of it is the gallery's code: the bulk panel alone calls it, so it loads with
+//! the panel's chunk.
 
 use std::any::Any;
 use std::rc::Rc;
@@ -42,37 +42,33 @@ impl Finished for Kept {
     }
 }
 
-/// The tab's runs, kept on the app's owner.
-#[derive(Clone, Copy)]
-struct Store(RwSignal<Runs<Kept>, LocalStorage>);
-
-/// The tab's downloads, a context of the app: a handle to the app's owner, which keeps
-/// the runs from the first panel on. The runs are not made here, so that the gallery's
-/// first load carries none of their code (making them here cost it about 0.5 kB).
+/// The tab's downloads, a context of the app: kept on the app's own owner (the root,
+/// which lives as long as the tab), not on the page's.
 #[derive(Clone)]
 pub struct Downloads {
-    /// The runs and what steers them live as long as the app, not the page.
+    runs: RwSignal<Runs<Kept>, LocalStorage>,
+    /// The app's owner: what steers the runs lives as long as the app, not the page.
     owner: Owner,
 }
 
 impl Downloads {
-    /// Provides the handle to the app below.
-    pub fn provide() {
-        provide_context(Downloads {
-            owner: Owner::current().unwrap_or_default(),
-        });
-    }
-
-    /// The runs, made the first time a panel asks.
-    fn runs(&self) -> RwSignal<Runs<Kept>, LocalStorage> {
-        self.owner.with(|| {
-            use_context::<Store>()
-                .unwrap_or_else(|| {
-                    let store = Store(RwSignal::new_local(Runs::default()));
-                    provide_context(store);
-                    store
-                })
-                .0
+    /// The tab's downloads, provided to the whole app by the first panel that asks.
+    /// Not by `App` itself: even making an empty store there cost the gallery's first
+    /// load about 0.3 kB, over its budget (`xtask/src/bundle.rs`).
+    pub fn get() -> Downloads {
+        let mut app = Owner::current().unwrap_or_default();
+        while let Some(parent) = app.parent() {
+            app = parent;
+        }
+        app.clone().with(|| {
+            use_context::<Downloads>().unwrap_or_else(|| {
+                let downloads = Downloads {
+                    runs: RwSignal::new_local(Runs::default()),
+                    owner: app,
+                };
+                provide_context(downloads.clone());
+                downloads
+            })
         })
     }
 
@@ -84,7 +80,7 @@ impl Downloads {
 
     /// The run of the panel `key`, if it has one (tracked).
     pub fn find<R: DownloadRun>(&self, key: &RunKey) -> Option<Rc<R>> {
-        self.runs().with(|runs| {
+        self.runs.with(|runs| {
             runs.find(key)
                 .and_then(|kept| Rc::clone(&kept.any).downcast::<R>().ok())
         })
@@ -92,7 +88,7 @@ impl Downloads {
 
     /// Keeps `run`, the new run of the panel `key`, started on the page `page`.
     pub fn add<R: DownloadRun>(&self, key: RunKey, page: Route, run: Rc<R>) {
-        if self.runs().with_untracked(Runs::is_empty) {
+        if self.runs.with_untracked(Runs::is_empty) {
             self.steer();
             show_in_header(self.clone());
         }
@@ -101,7 +97,7 @@ impl Downloads {
             any: run,
         };
         let old = self
-            .runs()
+            .runs
             .try_update(|runs| runs.add(key, page, kept))
             .flatten();
         // A panel offers a new run only once its last has finished; should one still
@@ -113,7 +109,7 @@ impl Downloads {
 
     /// Whether any run has not finished, tracking each run's changes.
     fn any_running(&self) -> bool {
-        self.runs().with(|runs| {
+        self.runs.with(|runs| {
             runs.running().for_each(|s| s.run.run.changed().track());
             runs.any_running()
         })
@@ -126,7 +122,7 @@ impl Downloads {
         let this = self.clone();
         self.owner.with(|| {
             let service = expect_context::<ServiceContext>();
-            let runs = this.runs();
+            let runs = this.runs;
             // A new sign-in sets the credentials; a renewal after a refusal fires `renewed`.
             Effect::new(move |_| {
                 service.renewed.track();
@@ -151,7 +147,7 @@ impl Downloads {
 
     /// The runs under way, by panel and page (tracked, each run's changes too).
     fn running(&self) -> Vec<(RunKey, Route)> {
-        self.runs().with(|runs| {
+        self.runs.with(|runs| {
             runs.running()
                 .inspect(|s| s.run.run.changed().track())
                 .map(|s| (s.key.clone(), s.page.clone()))
@@ -161,7 +157,7 @@ impl Downloads {
 
     /// The run of the panel `key`, as the header sees it (tracked).
     fn run(&self, key: &RunKey) -> Option<Rc<dyn DownloadRun>> {
-        self.runs()
+        self.runs
             .with(|runs| runs.find(key).map(|kept| Rc::clone(&kept.run)))
     }
 }

@@ -318,7 +318,7 @@ pub fn FolderDownload(
 ) -> impl IntoView {
     let service = expect_context::<ServiceContext>();
     let session = use_session();
-    let store = expect_context::<Downloads>();
+    let store = Downloads::get();
     let panel = panel_key(title, RunKind::Folder);
     let run: CurrentRun<Run> = panel_run(&store, panel);
     let notice = RwSignal::new(None::<String>);

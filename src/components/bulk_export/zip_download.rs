@@ -576,7 +576,7 @@ pub fn ZipDownload(
 ) -> impl IntoView {
     let service = expect_context::<ServiceContext>();
     let session = use_session();
-    let store = expect_context::<Downloads>();
+    let store = Downloads::get();
     let panel = panel_key(title, RunKind::Zip);
     let run: CurrentRun<ZipRun> = panel_run(&store, panel);
     let part_size = RwSignal::new((DEFAULT_PART_SIZE / 1_000_000).to_string());

@@ -135,10 +135,9 @@ impl Downloads {
                     run.signed_in();
                 }
             });
-            // Asked again at each redraw of a run; the listener changes only when the
-            // answer does.
+            let running = Memo::new(move |_| this.any_running());
             let mut prompt = None::<WindowListenerHandle>;
-            Effect::new(move |_| match (this.any_running(), prompt.take()) {
+            Effect::new(move |_| match (running.get(), prompt.take()) {
                 (true, None) => prompt = Some(ask_before_leaving()),
                 (true, Some(armed)) => prompt = Some(armed),
                 (false, armed) => armed.into_iter().for_each(WindowListenerHandle::remove),
@@ -146,13 +145,12 @@ impl Downloads {
         });
     }
 
-    /// The runs under way: each one's panel and the address of its page (tracked,
-    /// each run's changes too).
-    fn running(&self) -> Vec<(RunKey, String)> {
+    /// The runs under way, by panel and page (tracked, each run's changes too).
+    fn running(&self) -> Vec<(RunKey, Route)> {
         self.runs.with(|runs| {
             runs.running()
                 .inspect(|s| s.run.run.changed().track())
-                .map(|s| (s.key.clone(), s.page.href()))
+                .map(|s| (s.key.clone(), s.page.clone()))
                 .collect()
         })
     }
@@ -190,35 +188,53 @@ fn show_in_header(downloads: Downloads) {
 }
 
 /// The runs under way, in the header of every page: each one's files as a link back to
-/// its panel, and its bytes, rate and time left.
+/// its panel, its bytes, rate and time left, and a way to cancel it.
 #[component]
 fn RunningDownloads(downloads: Downloads) -> impl IntoView {
     let running = {
         let downloads = downloads.clone();
         Memo::new(move |_| downloads.running())
     };
-    let line = move |(key, href): (RunKey, String)| {
-        let downloads = downloads.clone();
-        let title = key.title().to_owned();
-        let text = move || {
-            downloads.run(&key).map(|run| {
-                run.changed().track();
-                run.total_text()
-            })
+    let line = move |(key, page): (RunKey, Route)| {
+        let text = {
+            let (downloads, key) = (downloads.clone(), key.clone());
+            move || {
+                downloads.run(&key).map(|run| {
+                    run.changed().track();
+                    run.total_text()
+                })
+            }
+        };
+        let cancel = {
+            let (downloads, key) = (downloads.clone(), key.clone());
+            move |_| {
+                if let Some(run) = downloads.run(&key) {
+                    run.cancel();
+                }
+            }
         };
         view! {
             <li>
-                <a href=href>{title}</a>
+                <a href=page.href()>{key.title().to_owned()}</a>
                 // The region says which downloads run; their figures change too often
                 // to be read out each time.
                 <span class="running-download-text" aria-live="off">{text}</span>
+                <button
+                    type="button"
+                    class="button secondary"
+                    aria-label=t::bulk::running_cancel(key.title())
+                    on:click=cancel
+                >
+                    {t::bulk::cancel()}
+                </button>
             </li>
         }
     };
-    // Drawn again only when a run starts or ends: the figures redraw themselves.
     view! {
         <div class="running-downloads" role="status" aria-label=t::bulk::running_label()>
-            <ul>{move || running.get().into_iter().map(line.clone()).collect_view()}</ul>
+            <ul>
+                <For each=move || running.get() key=|(key, _)| key.clone() children=line />
+            </ul>
         </div>
     }
 }

@@ -106,18 +106,18 @@ pub(super) fn steer<R: QueueRun>(run: CurrentRun<R>, parallel: RwSignal<usize>) 
             parallel.set(n);
         }
     });
-    // Not on its first run: a run the panel shows again keeps its own number.
-    Effect::new(move |shown: Option<usize>| {
-        let n = parallel.get();
-        if shown.is_some_and(|shown| shown != n)
-            && let Some(run) = run.get_untracked()
-            && run.queue().borrow().parallel() != n
-        {
-            let actions = run.queue().borrow_mut().set_parallel(n);
-            run.apply(actions);
-        }
-        n
-    });
+    Effect::watch(
+        move || parallel.get(),
+        move |&n, _, _| {
+            if let Some(run) = run.get_untracked()
+                && run.queue().borrow().parallel() != n
+            {
+                let actions = run.queue().borrow_mut().set_parallel(n);
+                run.apply(actions);
+            }
+        },
+        false,
+    );
 }
 
 /// A run held up because the session ended goes on, now that it has credentials again

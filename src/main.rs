@@ -9,6 +9,7 @@ mod browser_tests;
 mod chunks;
 mod components;
 mod config;
+mod downloads;
 mod dropped;
 mod fs_access;
 mod language;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::bulk::file::ListedFile;
 use explorer_logic::bulk::queue::Queue;
+use explorer_logic::bulk::runs::RunKind;
 use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
 use leptos::prelude::*;
@@ -19,10 +20,14 @@ use leptos::task::spawn_local;
 use super::PackageVersion;
 use super::links::Links;
 use super::progress::{FileLines, Progress};
-use super::run::{QueueRun, RunNotices, RunTotal, listen, steer};
+use super::run::{
+    CurrentRun, QueueRun, RunNotices, RunTotal, go_on_signed_in, listen, read, steer, total_text,
+};
 use super::worker::BulkWorker;
+use super::{keep, panel_key, panel_run};
 use crate::api::ServiceContext;
 use crate::auth::use_session;
+use crate::downloads::{DownloadRun, Downloads};
 use crate::fs_access::pick_folder;
 
 /// One run of the download: the queue, and the worker writing into the folder.
@@ -75,28 +80,62 @@ impl QueueRun for Run {
     }
 }
 
+/// What the app needs of a folder run, to keep it going from page to page.
+impl DownloadRun for Run {
+    fn changed(&self) -> Trigger {
+        self.progress.changed
+    }
+
+    fn total_text(&self) -> String {
+        total_text(self)
+    }
+
+    /// Done once the report is in the folder too.
+    fn is_finished(&self) -> bool {
+        self.queue.borrow().is_finished()
+            && (self.reported.get() || self.stopped.borrow().is_some())
+    }
+
+    fn cancel(self: Rc<Self>) {
+        let actions = self.queue.borrow_mut().cancel();
+        self.worker.send(&Command::Cancel);
+        self.apply(actions);
+    }
+
+    fn signed_in(self: Rc<Self>) {
+        go_on_signed_in(&self);
+    }
+}
+
 /// The "Download to a folder" button, its progress and its summary.
 #[component]
 pub fn FolderDownload(
     files: Signal<Vec<BulkDownload>>,
+    /// What the files are: with the page, which panel this is (`RunKey`).
+    title: Signal<String>,
     package: Option<PackageVersion>,
     /// Files fetched at once, set by the panel.
     parallel: RwSignal<usize>,
 ) -> impl IntoView {
     let service = expect_context::<ServiceContext>();
     let session = use_session();
-    let run = RwSignal::new_local(None::<Rc<Run>>);
-    let changed = Trigger::new();
+    let store = Downloads::get();
+    let panel = panel_key(title, RunKind::Folder);
+    let run: CurrentRun<Run> = panel_run(&store, panel);
     let notice = RwSignal::new(None::<String>);
     let package = StoredValue::new(package);
-    on_cleanup(move || {
-        if let Some(run) = run.try_get_untracked().flatten() {
-            run.interrupt_all();
-        }
-    });
-    steer(run, parallel, service);
+    steer(run, parallel);
 
     let start = move |_| {
+        let store = store.clone();
+        // All the panel says is read now: the person may leave it while the folder is
+        // picked and listed, and the run goes on without it.
+        let downloads = files.get_untracked();
+        let (package, parallel, panel) = (
+            package.get_value(),
+            parallel.get_untracked(),
+            panel.get_untracked(),
+        );
         spawn_local(async move {
             let folder = match pick_folder().await {
                 Ok(Some(folder)) => folder,
@@ -107,7 +146,6 @@ pub fn FolderDownload(
                 }
             };
             notice.set(None);
-            let downloads = files.get_untracked();
             let listed = ListedFile::all_of(&downloads);
             // The worker looks at what the folder holds before it is ready.
             let set_up = Command::Folder {
@@ -120,31 +158,25 @@ pub fn FolderDownload(
                     return;
                 }
             };
-            let queue = Queue::new(listed, parallel.get_untracked());
-            let progress = Progress::of(&queue, changed);
+            let queue = Queue::new(listed, parallel);
+            let progress = Progress::of(&queue, store.trigger());
             let new = Rc::new(Run {
                 queue: RefCell::new(queue),
-                links: Links::new(&downloads, package.get_value(), service, session),
+                links: Links::new(&downloads, package, service, session),
                 worker,
                 stopped: RefCell::default(),
                 reported: Cell::new(false),
                 progress,
             });
             listen(Rc::downgrade(&new), replies);
-            run.set(Some(Rc::clone(&new)));
+            keep(&store, panel, Rc::clone(&new));
             let actions = new.queue.borrow_mut().start();
             new.apply(actions);
         });
     };
     // Reads the run's state, redrawn whenever it changes.
-    let with_run = move |read: &dyn Fn(&Run) -> String| {
-        changed.track();
-        run.with(|r| r.as_deref().map(read).unwrap_or_default())
-    };
-    let is = move |test: fn(&Run) -> bool| {
-        changed.track();
-        run.with(|r| r.as_deref().is_some_and(test))
-    };
+    let with_run = move |text: fn(&Run) -> String| read(run, text).unwrap_or_default();
+    let is = move |test: fn(&Run) -> bool| read(run, test).unwrap_or(false);
     let running = move || is(|r| !r.queue.borrow().is_finished());
     let control = move |what: fn(&Rc<Run>)| {
         if let Some(run) = run.get_untracked() {
@@ -176,9 +208,7 @@ pub fn FolderDownload(
                         }.into_any()
                     }}
                     <button type="button" class="button secondary" on:click=move |_| control(|run| {
-                        let actions = run.queue.borrow_mut().cancel();
-                        run.worker.send(&Command::Cancel);
-                        run.apply(actions);
+                        Rc::clone(run).cancel();
                     })>{t::bulk::cancel()}</button>
                 </Show>
             </div>
@@ -186,13 +216,13 @@ pub fn FolderDownload(
                 {t::bulk::folder_hint()}
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            <RunNotices run changed instead=t::bulk::folder_instead() />
+            <RunNotices run instead=t::bulk::folder_instead() />
             <Show when=move || is(|_| true)>
-                <RunTotal run changed />
+                <RunTotal run />
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress.lines) /> }))}
                 <Show when=move || is(|r| r.reported.get() && r.queue.borrow().is_finished())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || with_run(&|r| r.queue.borrow().summary_text())}</p>
+                        <p>{move || with_run(|r| r.queue.borrow().summary_text())}</p>
                         <Show when=move || is(|r| r.queue.borrow().summary().failed > 0)>
                             <button type="button" class="button" on:click=move |_| control(|run| {
                                 run.reported.set(false);

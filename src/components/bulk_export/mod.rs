@@ -12,16 +12,21 @@ mod worker;
 mod zip_download;
 mod zip_saver;
 
+use std::rc::Rc;
+
 use download_api::{Download, ProductDownload};
 use explorer_logic::bulk::export::{
     BulkDownload, BulkFile, file_stem, md5_checklist, shell_script, url_list,
 };
+use explorer_logic::bulk::runs::{RunKey, RunKind};
 use explorer_logic::text::t;
 use leptos::prelude::*;
 
 use crate::components::CopyButton;
 use crate::components::save_file::save_text_file;
+use crate::downloads::{DownloadRun, Downloads};
 use crate::fs_access::can_pick_folder;
+use crate::navigation::{Route, use_current_path};
 use folder::FolderDownload;
 use verify::VerifyFiles;
 use zip_download::ZipDownload;
@@ -61,6 +66,37 @@ pub fn as_downloads(list: &[ProductDownload]) -> Vec<BulkDownload> {
             })
         })
         .collect()
+}
+
+/// Which panel's run a panel of `kind` shows ([`RunKey`]), and the page it is on,
+/// address and all; `None` off the pages with a panel.
+type Panel = Memo<Option<(RunKey, Route)>>;
+
+/// The panel of `kind` titled `title` on the page shown.
+fn panel_key(title: Signal<String>, kind: RunKind) -> Panel {
+    let here = use_current_path();
+    Memo::new(move |_| {
+        let route = Route::parse(&here.read())?;
+        let key = title.with(|title| RunKey::new(&route, title, kind))?;
+        Some((key, route))
+    })
+}
+
+/// The run of `panel`, once it has one: kept by the app, so it is still there after
+/// the person has been to other pages.
+fn panel_run<R: DownloadRun>(downloads: &Downloads, panel: Panel) -> run::CurrentRun<R> {
+    let downloads = downloads.clone();
+    Signal::derive_local(move || {
+        panel.with(|panel| panel.as_ref().and_then(|(key, _)| downloads.find(key)))
+    })
+}
+
+/// Gives the app `run`, the new run of the panel `panel` (read when it started), to
+/// keep from page to page.
+fn keep<R: DownloadRun>(downloads: &Downloads, panel: Option<(RunKey, Route)>, run: Rc<R>) {
+    if let Some((key, page)) = panel {
+        downloads.add(key, page, run);
+    }
 }
 
 /// Bulk download of the listed `files`, every way this app offers.
@@ -125,7 +161,7 @@ pub fn BulkExport(
                         />
                     </label>
                 })}
-                {folder.then(|| view! { <FolderDownload files package=package.get_value() parallel /> })}
+                {folder.then(|| view! { <FolderDownload files title package=package.get_value() parallel /> })}
                 {zip.then(|| view! { <ZipDownload files title package=package.get_value() parallel /> })}
                 <div class="bulk-export" role="group" aria-label=t::bulk::other_ways_label()>
                     <span class="bulk-label">{t::bulk::other_ways()}</span>

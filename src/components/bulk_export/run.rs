@@ -1,8 +1,8 @@
 //! What a folder run and a zip run share: a queue whose actions the bulk worker
 //! carries out (it holds the bytes, each run sends them somewhere of its own), steered
 //! while it runs by the panel's "Files at once" and by the session (a run held up
-//! because the sign-in ended goes on once signed in again), and the parts of the panel
-//! that show any run.
+//! because the sign-in ended goes on once signed in again, whatever page is shown:
+//! `crate::downloads`), and the parts of the panel that show any run.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -19,7 +19,6 @@ use leptos::task::spawn_local;
 use super::links::Links;
 use super::progress::{Bar, Progress};
 use super::worker::{BulkWorker, Replies};
-use crate::api::ServiceContext;
 
 /// A download run: its queue, and the worker that carries its bytes.
 pub(super) trait QueueRun: Sized + 'static {
@@ -178,54 +177,70 @@ pub(super) fn listen<R: QueueRun>(run: Weak<R>, mut replies: Replies) {
     });
 }
 
-/// The run under way in a panel, if any.
-pub(super) type CurrentRun<R> = RwSignal<Option<Rc<R>>, LocalStorage>;
+/// The run of a panel, if it has one: the app keeps it ([`crate::downloads`]), so it
+/// is the same run when the person comes back to the panel.
+pub(super) type CurrentRun<R> = Signal<Option<Rc<R>>, LocalStorage>;
 
-/// Reads the current run (tracking `changed`, its redraws); `None` before it starts.
-fn read<R: QueueRun, T>(run: CurrentRun<R>, changed: Trigger, read: impl Fn(&R) -> T) -> Option<T> {
-    changed.track();
-    run.with(|r| r.as_deref().map(read))
+/// Reads the current run, redrawn with it; `None` before it starts.
+pub(super) fn read<R: QueueRun, T>(run: CurrentRun<R>, read: impl Fn(&R) -> T) -> Option<T> {
+    run.with(|r| {
+        r.as_deref().map(|r| {
+            r.progress().changed.track();
+            read(r)
+        })
+    })
 }
 
-/// Keeps the run under way in step with `parallel` and with the session.
-pub(super) fn steer<R: QueueRun>(
-    run: CurrentRun<R>,
-    parallel: RwSignal<usize>,
-    service: ServiceContext,
-) {
+/// Keeps the panel's "Files at once" and the run it shows in step: the run's own
+/// number shows when the panel shows it (coming back to a run started with 5, say),
+/// and a number the person changes goes to the run.
+pub(super) fn steer<R: QueueRun>(run: CurrentRun<R>, parallel: RwSignal<usize>) {
     Effect::new(move |_| {
-        let n = parallel.get();
-        if let Some(run) = run.get_untracked() {
-            let actions = run.queue().borrow_mut().set_parallel(n);
-            run.apply(actions);
+        let running = run.with(|r| {
+            r.as_deref()
+                .filter(|r| !r.queue().borrow().is_finished())
+                .map(|r| r.queue().borrow().parallel())
+        });
+        if let Some(n) = running {
+            parallel.set(n);
         }
     });
-    // A new sign-in sets the credentials; a renewal after a refusal fires `renewed`.
-    Effect::new(move |_| {
-        service.renewed.track();
-        if !service.credentials.with(Option::is_some) {
-            return;
-        }
-        if let Some(run) = run.get_untracked()
-            && run.queue().borrow().is_awaiting_sign_in()
-        {
-            let actions = run.queue().borrow_mut().signed_in();
-            run.apply(actions);
-        }
-    });
+    Effect::watch(
+        move || parallel.get(),
+        move |&n, _, _| {
+            if let Some(run) = run.get_untracked()
+                && run.queue().borrow().parallel() != n
+            {
+                let actions = run.queue().borrow_mut().set_parallel(n);
+                run.apply(actions);
+            }
+        },
+        false,
+    );
+}
+
+/// A run held up because the session ended goes on, now that it has credentials again
+/// (`DownloadRun::signed_in`, which the app calls from any page).
+pub(super) fn go_on_signed_in<R: QueueRun>(run: &Rc<R>) {
+    if run.queue().borrow().is_awaiting_sign_in() {
+        let actions = run.queue().borrow_mut().signed_in();
+        run.apply(actions);
+    }
+}
+
+/// The line of the whole run: bytes, rate and time left; the panel's and the header's.
+pub(super) fn total_text<R: QueueRun>(run: &R) -> String {
+    run.queue()
+        .borrow()
+        .total_text(&run.progress().rate.borrow())
 }
 
 /// Why the run stopped before it began, and what works instead (`instead`); and,
 /// while the session has ended, that the run waits for a new sign-in.
 #[component]
-pub(super) fn RunNotices<R: QueueRun>(
-    run: CurrentRun<R>,
-    changed: Trigger,
-    instead: &'static str,
-) -> impl IntoView {
-    let stopped = move || read(run, changed, |r| r.stopped().borrow().clone()).flatten();
-    let awaiting =
-        move || read(run, changed, |r| r.queue().borrow().is_awaiting_sign_in()).unwrap_or(false);
+pub(super) fn RunNotices<R: QueueRun>(run: CurrentRun<R>, instead: &'static str) -> impl IntoView {
+    let stopped = move || read(run, |r| r.stopped().borrow().clone()).flatten();
+    let awaiting = move || read(run, |r| r.queue().borrow().is_awaiting_sign_in()).unwrap_or(false);
     view! {
         {move || stopped().map(|reason| view! {
             <p class="notice bulk-stopped" role="alert">
@@ -242,16 +257,10 @@ pub(super) fn RunNotices<R: QueueRun>(
 
 /// The bar and the line of the whole run: bytes, rate and time left.
 #[component]
-pub(super) fn RunTotal<R: QueueRun>(run: CurrentRun<R>, changed: Trigger) -> impl IntoView {
-    let percent = Signal::derive(move || {
-        read(run, changed, |r| r.queue().borrow().total_percent()).unwrap_or(0)
-    });
-    let text = move || {
-        read(run, changed, |r| {
-            r.queue().borrow().total_text(&r.progress().rate.borrow())
-        })
-        .unwrap_or_default()
-    };
+pub(super) fn RunTotal<R: QueueRun>(run: CurrentRun<R>) -> impl IntoView {
+    let percent =
+        Signal::derive(move || read(run, |r| r.queue().borrow().total_percent()).unwrap_or(0));
+    let text = move || read(run, total_text).unwrap_or_default();
     view! {
         <div class="bulk-total">
             <Bar label=t::bulk::all_files().into() percent />

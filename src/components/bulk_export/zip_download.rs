@@ -14,6 +14,7 @@ use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::bulk::export::file_stem;
 use explorer_logic::bulk::file::ListedFile;
 use explorer_logic::bulk::queue::{FileState, Outcome, Queue};
+use explorer_logic::bulk::runs::RunKind;
 use explorer_logic::bulk::worker::{Command, PartOutcome, Reply};
 use explorer_logic::bulk::zip::{
     DEFAULT_PART_SIZE, PartButton, Parts, part_file_name, part_size_bytes, plan,
@@ -26,11 +27,15 @@ use wasm_bindgen::JsValue;
 use super::PackageVersion;
 use super::links::Links;
 use super::progress::{FileLines, Progress};
-use super::run::{QueueRun, RunNotices, RunTotal, listen, steer};
+use super::run::{
+    CurrentRun, QueueRun, RunNotices, RunTotal, go_on_signed_in, listen, read, steer, total_text,
+};
 use super::worker::BulkWorker;
 use super::zip_saver::ZipSaver;
+use super::{keep, panel_key, panel_run};
 use crate::api::ServiceContext;
 use crate::auth::use_session;
+use crate::downloads::{DownloadRun, Downloads};
 
 /// One run: the queue, the parts and the worker writing them.
 struct ZipRun {
@@ -180,7 +185,7 @@ impl ZipRun {
     }
 
     /// The person cancelled the run.
-    fn cancel(self: &Rc<Self>) {
+    fn cancel_run(self: &Rc<Self>) {
         self.cancelled.set(true);
         let actions = self.queue.borrow_mut().cancel();
         self.worker.send(&Command::Cancel);
@@ -188,10 +193,38 @@ impl ZipRun {
         self.pump(None);
     }
 
+    /// Each part's line and what it offers.
+    fn part_lines(&self) -> Vec<(usize, String, PartButton)> {
+        self.parts.borrow().lines(&self.stem)
+    }
+
     /// Every part is saved or given up.
     fn is_finished(&self) -> bool {
         self.stopped.borrow().is_some()
             || (self.queue.borrow().is_finished() && self.parts.borrow().are_over())
+    }
+}
+
+/// What the app needs of a zip run, to keep it going from page to page.
+impl DownloadRun for ZipRun {
+    fn changed(&self) -> Trigger {
+        self.progress.changed
+    }
+
+    fn total_text(&self) -> String {
+        total_text(self)
+    }
+
+    fn is_finished(&self) -> bool {
+        ZipRun::is_finished(self)
+    }
+
+    fn cancel(self: Rc<Self>) {
+        self.cancel_run();
+    }
+
+    fn signed_in(self: Rc<Self>) {
+        go_on_signed_in(&self);
     }
 }
 
@@ -206,18 +239,14 @@ pub fn ZipDownload(
 ) -> impl IntoView {
     let service = expect_context::<ServiceContext>();
     let session = use_session();
-    let run = RwSignal::new_local(None::<Rc<ZipRun>>);
-    let changed = Trigger::new();
+    let store = Downloads::get();
+    let panel = panel_key(title, RunKind::Zip);
+    let run: CurrentRun<ZipRun> = panel_run(&store, panel);
     let part_size = RwSignal::new((DEFAULT_PART_SIZE / 1_000_000).to_string());
     let notice = RwSignal::new(None::<String>);
     let starting = RwSignal::new(false);
     let package = StoredValue::new(package);
-    on_cleanup(move || {
-        if let Some(run) = run.try_get_untracked().flatten() {
-            run.cancel();
-        }
-    });
-    steer(run, parallel, service);
+    steer(run, parallel);
 
     let start = move |_| {
         if starting.get_untracked() {
@@ -225,12 +254,19 @@ pub fn ZipDownload(
         }
         starting.set(true);
         notice.set(None);
+        let store = store.clone();
+        // All the panel says is read now: the person may have left it by the time the
+        // browser has taken the zip, and the run goes on without it.
+        let downloads = files.get_untracked();
+        let listed = ListedFile::all_of(&downloads);
+        let parts = plan(&listed, part_size_bytes(&part_size.get_untracked()));
+        let stem = file_stem(&title.get_untracked());
+        let (package, parallel, panel) = (
+            package.get_value(),
+            parallel.get_untracked(),
+            panel.get_untracked(),
+        );
         spawn_local(async move {
-            let downloads = files.get_untracked();
-            let listed = ListedFile::all_of(&downloads);
-            let parts = plan(&listed, part_size_bytes(&part_size.get_untracked()));
-            let stem = file_stem(&title.get_untracked());
-            let first_name = part_file_name(&stem, 0, parts.len());
             let set_up = Command::Zip {
                 files: listed.clone(),
                 parts: parts.clone(),
@@ -239,7 +275,9 @@ pub fn ZipDownload(
             // fetched until the browser has taken the first zip.
             let worker = BulkWorker::start(&set_up, &JsValue::UNDEFINED).await;
             let first = match &worker {
-                Ok(_) => ZipSaver::open(&first_name, parts[0].length).await,
+                Ok(_) => {
+                    ZipSaver::open(&part_file_name(&stem, 0, parts.len()), parts[0].length).await
+                }
                 Err(_) => Err(String::new()),
             };
             starting.set(false);
@@ -251,11 +289,11 @@ pub fn ZipDownload(
                     return;
                 }
             };
-            let queue = Queue::for_zip(listed, parallel.get_untracked());
+            let queue = Queue::for_zip(listed, parallel);
             let new = Rc::new(ZipRun {
-                progress: Progress::of(&queue, changed),
+                progress: Progress::of(&queue, store.trigger()),
                 queue: RefCell::new(queue),
-                links: Links::new(&downloads, package.get_value(), service, session),
+                links: Links::new(&downloads, package, service, session),
                 worker,
                 stem,
                 parts: RefCell::new(Parts::new(parts)),
@@ -264,20 +302,14 @@ pub fn ZipDownload(
                 stopped: RefCell::default(),
             });
             listen(Rc::downgrade(&new), replies);
-            run.set(Some(Rc::clone(&new)));
+            keep(&store, panel, Rc::clone(&new));
             new.pump(Some(first));
             let actions = new.queue.borrow_mut().start();
             new.apply(actions);
         });
     };
-    let with_run = move |read: &dyn Fn(&ZipRun) -> String| {
-        changed.track();
-        run.with(|r| r.as_deref().map(read).unwrap_or_default())
-    };
-    let is = move |test: fn(&ZipRun) -> bool| {
-        changed.track();
-        run.with(|r| r.as_deref().is_some_and(test))
-    };
+    let with_run = move |text: fn(&ZipRun) -> String| read(run, text).unwrap_or_default();
+    let is = move |test: fn(&ZipRun) -> bool| read(run, test).unwrap_or(false);
     let running = move || starting.get() || is(|r| !r.is_finished());
     let control = move |what: fn(&Rc<ZipRun>)| {
         if let Some(run) = run.get_untracked() {
@@ -304,22 +336,21 @@ pub fn ZipDownload(
                     />
                 </label>
                 <Show when=move || is(|r| !r.is_finished())>
-                    <button type="button" class="button secondary" on:click=move |_| control(ZipRun::cancel)>
-                        {t::bulk::cancel()}
-                    </button>
+                    <button type="button" class="button secondary" on:click=move |_| control(|run| {
+                        Rc::clone(run).cancel();
+                    })>{t::bulk::cancel()}</button>
                 </Show>
             </div>
             <p class="muted folder-hint">
                 {t::bulk::zip_hint()}
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            <RunNotices run changed instead=t::bulk::zip_instead() />
+            <RunNotices run instead=t::bulk::zip_instead() />
             <Show when=move || is(|_| true)>
-                <RunTotal run changed />
+                <RunTotal run />
                 <ul class="zip-parts" aria-label=t::bulk::zip_parts()>
                     {move || {
-                        changed.track();
-                        run.with(|r| r.as_ref().map(|r| r.parts.borrow().lines(&r.stem))).unwrap_or_default()
+                        read(run, ZipRun::part_lines).unwrap_or_default()
                             .into_iter()
                             .map(|(part, text, button)| {
                                 let click = move |_| {
@@ -350,7 +381,7 @@ pub fn ZipDownload(
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress.lines) /> }))}
                 <Show when=move || is(|r| r.is_finished() && r.stopped.borrow().is_none())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || with_run(&|r| r.queue.borrow().summary_text())}</p>
+                        <p>{move || with_run(|r| r.queue.borrow().summary_text())}</p>
                     </div>
                 </Show>
             </Show>

@@ -67,6 +67,12 @@ pub(crate) enum Fault {
     /// Answers `401 Unauthorized` itself to a request for exactly `path`, as a service
     /// does once a session has ended.
     Unauthorized { path: &'static str },
+    /// Holds the request until the test notifies `release`, then passes it on: a
+    /// download kept running for as long as the test needs.
+    Hold {
+        prefix: &'static str,
+        release: Arc<tokio::sync::Notify>,
+    },
 }
 
 #[derive(Debug, Default)]
@@ -239,7 +245,8 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
             Fault::DropHalfway { prefix }
             | Fault::TooManyRequests { prefix }
             | Fault::HoldUntilExpired { prefix }
-            | Fault::Stall { prefix, .. } => path.starts_with(prefix),
+            | Fault::Stall { prefix, .. }
+            | Fault::Hold { prefix, .. } => path.starts_with(prefix),
             Fault::Unauthorized { path: exactly } => path == *exactly,
         });
         index.map(|i| faults.remove(i))
@@ -270,6 +277,9 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
                 return;
             }
         }
+    }
+    if let Some(Fault::Hold { release, .. }) = &fault {
+        release.notified().await;
     }
     let answer = match fault {
         Some(Fault::TooManyRequests { .. }) => Some(

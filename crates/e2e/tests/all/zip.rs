@@ -9,10 +9,13 @@
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use e2e::demo::{KEY, SECRET};
-use e2e::{Harness, md5_hex};
+use e2e::thirtyfour::Key;
+use e2e::{Harness, WAIT, md5_hex};
+use tokio::sync::Notify;
 
 use crate::bulk::{Fault, PACKAGE_FILES, PACKAGE_VERSION, PRODUCT_FILES, Setup, VERSION_LISTING};
 
@@ -467,5 +470,142 @@ async fn a_cancelled_zip_ends_its_fetches_and_is_never_saved_whole() {
             "a cancelled zip was saved looking whole"
         );
     }
+    s.h.stop().await;
+}
+
+/// The last file of the product page's zip, which the tests below hold back to keep the
+/// zip running.
+const LAST_FILE: &str = "/files/products/OpenTOID/optoid_gpkg_sz.zip";
+/// The product page's title, which names its zip in the header.
+const PRODUCT_TITLE: &str = "OS Open TOID 2026-01: SU, SZ (all formats)";
+
+/// The product page, its zip's last file held until `release` is notified.
+async fn on_the_product_page_holding_the_last_file(release: &Arc<Notify>) -> Setup {
+    on_the_product_page(vec![Fault::Hold {
+        prefix: LAST_FILE,
+        release: Arc::clone(release),
+    }])
+    .await
+}
+
+/// The header's line of the download under way, once it shows one.
+async fn header_line(h: &Harness) -> String {
+    h.wait_for_text(".site-header .running-downloads li", PRODUCT_TITLE)
+        .await
+}
+
+/// Whether the page would ask before the tab closes: a cancelable `beforeunload`
+/// dispatched to it, as the browser's is, is cancelled. (A real one would open the
+/// browser's prompt, which WebDriver answers by itself.)
+async fn asks_before_leaving(h: &Harness) -> bool {
+    h.js("const e = new Event('beforeunload', {cancelable: true}); \
+          window.dispatchEvent(e); return e.defaultPrevented;")
+        .await
+        .as_bool()
+        .expect("a boolean")
+}
+
+/// A zip started on a product page goes on while the person goes to the gallery and
+/// to another product: the header shows it on each with a link back, which leads to
+/// the running zip (not a fresh button), and the zip is saved whole.
+#[tokio::test]
+async fn a_zip_goes_on_while_the_person_browses_and_the_header_leads_back() {
+    let release = Arc::new(Notify::new());
+    let s = on_the_product_page_holding_the_last_file(&release).await;
+    assert!(
+        s.h.find_all(".site-header .running-downloads li")
+            .await
+            .is_empty(),
+        "no download yet"
+    );
+    s.h.click(".zip-download .folder-controls .button").await;
+    let line = header_line(&s.h).await;
+    assert!(line.contains(" of "), "bytes done of all: {line}");
+
+    // The gallery, through the app's own link.
+    s.h.click(".site-header .brand").await;
+    s.h.find(".product-card").await;
+    header_line(&s.h).await;
+    // Another product.
+    s.h.click(".product-card a[href*='/products/OpenGreenspace']")
+        .await;
+    s.h.wait_for_address(|at| at.contains("/products/OpenGreenspace"))
+        .await;
+    header_line(&s.h).await;
+    assert!(
+        s.h.find_all(".zip-download").await.is_empty(),
+        "no selection here"
+    );
+
+    // Back to the zip's page by the header's link, from the keyboard.
+    let link = s.h.find(".site-header .running-downloads a").await;
+    let href = link.attr("href").await.unwrap().unwrap_or_default();
+    assert!(href.contains("/products/OpenTOID?"), "{href}");
+    s.h.js("document.querySelector('.site-header .running-downloads a').focus(); return true;")
+        .await;
+    s.h.press(Key::Enter).await;
+    s.h.wait_for_address(|at| at.contains("/products/OpenTOID?"))
+        .await;
+    s.h.wait_for_text(".zip-download .zip-parts", "being saved")
+        .await;
+    let start = s.h.find(".zip-download .folder-controls .button").await;
+    assert!(
+        !start.is_enabled().await.unwrap(),
+        "the running zip shows, not a button for a new one"
+    );
+    assert!(
+        !s.h.find_all(".zip-download .bulk-files [role='progressbar']")
+            .await
+            .is_empty()
+    );
+
+    release.notify_one();
+    let zip = saved_zip(&s.h, &format!("{PRODUCT_ZIP}.zip")).await;
+    assert_holds(&s, zip, "files/OpenTOID", &PRODUCT_FILES);
+    let summary =
+        s.h.wait_for_text_within(".zip-download .bulk-summary", "Done", WITHIN)
+            .await;
+    assert!(summary.contains("4 downloaded"), "{summary}");
+    assert_eq!(
+        s.requests_for("/files/products/").len(),
+        4,
+        "each file once"
+    );
+    e2e::eventually(WAIT, async || {
+        match s
+            .h
+            .find_all(".site-header .running-downloads li")
+            .await
+            .len()
+        {
+            0 => Ok(()),
+            n => Err(format!("the header still lists {n} download(s)")),
+        }
+    })
+    .await;
+    // The console is not checked: leaving a product page logs a panic ("unreachable")
+    // with or without a download, an older fault than this test's.
+    s.h.stop().await;
+}
+
+/// Closing the tab or reloading asks first only while a zip runs.
+#[tokio::test]
+async fn the_tab_asks_before_closing_only_while_a_zip_runs() {
+    let release = Arc::new(Notify::new());
+    let s = on_the_product_page_holding_the_last_file(&release).await;
+    assert!(!asks_before_leaving(&s.h).await, "nothing runs yet");
+    s.h.click(".zip-download .folder-controls .button").await;
+    header_line(&s.h).await;
+    assert!(asks_before_leaving(&s.h).await, "the zip runs");
+
+    release.notify_one();
+    saved_zip(&s.h, &format!("{PRODUCT_ZIP}.zip")).await;
+    s.h.wait_for_text_within(".zip-download .bulk-summary", "Done", WITHIN)
+        .await;
+    e2e::eventually(WAIT, async || match asks_before_leaving(&s.h).await {
+        false => Ok(()),
+        true => Err("the finished zip still holds the tab".to_owned()),
+    })
+    .await;
     s.h.stop().await;
 }

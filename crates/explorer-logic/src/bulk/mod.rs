@@ -1,5 +1,6 @@
 //! Fetching many files at once: the exports a script or a download manager takes,
-//! the download into a folder or into zips, and checking a folder against the listing.
+//! the download into a folder or into zips, the runs a tab keeps going from page to
+//! page, and checking a folder against the listing.
 //!
 //! The download itself is split by job: the listed files ([`file`](mod@file)), reading the
 //! service's answers ([`answer`]), the rules of the run ([`queue`]), what people read
@@ -11,6 +12,7 @@ pub mod file;
 pub mod progress;
 pub mod queue;
 pub mod report;
+pub mod runs;
 pub mod verify;
 pub mod worker;
 pub mod zip;

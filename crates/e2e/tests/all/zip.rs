@@ -508,6 +508,69 @@ async fn asks_before_leaving(h: &Harness) -> bool {
 /// A zip started on a product page goes on while the person goes to the gallery and
 /// to another product: the header shows it on each with a link back, which leads to
 /// the running zip (not a fresh button), and the zip is saved whole.
+/// Cancel pressed in the header, on another page than the zip's: the stalled file's
+/// fetch ends (the server sees the browser hang up, where the engine closes an aborted
+/// request's connection), the header empties and the browser never keeps a zip that
+/// looks whole.
+#[tokio::test]
+async fn a_zip_cancelled_from_the_header_on_another_page_ends_its_fetches() {
+    let stalled = "/files/products/OpenTOID/optoid_csv_su.zip";
+    let s = on_the_product_page(vec![Fault::Stall {
+        prefix: stalled,
+        time: Duration::from_secs(120),
+    }])
+    .await;
+    s.h.click(".zip-download .folder-controls .button").await;
+    e2e::eventually(WITHIN, async || match s.requests_for(stalled).is_empty() {
+        false => Ok(()),
+        true => Err(format!("{stalled} not asked for yet")),
+    })
+    .await;
+    // The gallery, through the app's own link: the zip goes on, the header shows it.
+    s.h.click(".site-header .brand").await;
+    s.h.find(".product-card").await;
+    header_line(&s.h).await;
+    s.h.click(".site-header .running-downloads button").await;
+    e2e::eventually(WITHIN, async || {
+        match s
+            .h
+            .find_all(".site-header .running-downloads li")
+            .await
+            .is_empty()
+        {
+            true => Ok(()),
+            false => Err("the header still lists the zip".to_owned()),
+        }
+    })
+    .await;
+    if e2e::runs_in(
+        &[e2e::Engine::Chromium, e2e::Engine::Webkit],
+        "Firefox keeps an aborted request's connection open; the rest is checked",
+    ) {
+        e2e::eventually(WITHIN, async || {
+            let hung_up = s.proxy.hung_up.lock().unwrap().clone();
+            match hung_up.iter().any(|path| path.starts_with(stalled)) {
+                true => Ok(()),
+                false => Err(format!("the server still serves {stalled}: {hung_up:?}")),
+            }
+        })
+        .await;
+    }
+    e2e::eventually(WITHIN, async || match s.h.downloading() {
+        false => Ok(()),
+        true => Err(format!("still downloading: {:?}", s.h.downloaded())),
+    })
+    .await;
+    let saved = s.h.download_dir().join(format!("{PRODUCT_ZIP}.zip"));
+    if let Ok(file) = std::fs::File::open(&saved) {
+        assert!(
+            ::zip::ZipArchive::new(file).is_err(),
+            "a cancelled zip was saved looking whole"
+        );
+    }
+    s.h.stop().await;
+}
+
 #[tokio::test]
 async fn a_zip_goes_on_while_the_person_browses_and_the_header_leads_back() {
     let release = Arc::new(Notify::new());

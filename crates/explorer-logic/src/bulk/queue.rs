@@ -4,8 +4,8 @@
 //!
 //! The browser side only does I/O: it tells the [`Queue`] what happened ([`Event`]) and
 //! carries out the [`Action`]s it gets back. How a file ended is the queue's state
-//! ([`Queue::state`]), read by what people see ([`crate::bulk::progress`]) and by the
-//! report ([`crate::bulk::report`]).
+//! ([`Queue::state`]), read by what people see (`bulk::progress`) and by the report
+//! (`bulk::report`), which build on this module.
 
 use std::time::Duration;
 
@@ -155,8 +155,8 @@ pub enum Mode {
 }
 
 /// A bulk download of listed files, `parallel` at a time. What people read of it
-/// ([`Queue::progress`], [`Queue::summary_text`] …) is in [`crate::bulk::progress`],
-/// its report ([`Queue::report`]) in [`crate::bulk::report`].
+/// (`progress`, `summary_text` …) is in `bulk::progress`, its report (`report`) in
+/// `bulk::report`.
 #[derive(Debug, Clone)]
 pub struct Queue {
     mode: Mode,

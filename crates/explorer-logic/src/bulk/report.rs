@@ -1,6 +1,6 @@
 //! `download-report.json`: what a bulk download says of each of its files, written
 //! into the folder beside them ([`Queue::report`]) or as the last entry of each zip,
-//! for the files of that part ([`crate::bulk::zip::report`]). Both write the same
+//! for the files of that part (`bulk::zip::report`). Both write the same
 //! schema, so a script reads either the same way.
 //!
 //! The report is a JSON array, one object per file, in the listing's order:
@@ -25,7 +25,7 @@
 //!
 //! A zip holds only files received whole, so its statuses are `downloaded` and
 //! `md5_differs`; its report is padded with spaces (JSON whitespace) to the length
-//! [`crate::bulk::zip::part_length`] counted, as the zip's length is announced before
+//! `bulk::zip::part_length` counted, as the zip's length is announced before
 //! it is written. The report holds no address, so no signed link or credential.
 
 use serde::Serialize;
@@ -137,8 +137,6 @@ impl Queue {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
     use download_api::Download;
     use serde_json::{Value, json};
 
@@ -147,7 +145,6 @@ mod tests {
     use crate::bulk::export::BulkDownload;
     use crate::bulk::queue::Event;
     use crate::bulk::queue::tests::{absent, listed, probed, three};
-    use crate::bulk::zip::{self, Written};
 
     fn parsed(report: &str) -> Value {
         serde_json::from_str(report).unwrap()
@@ -254,32 +251,5 @@ mod tests {
             .map(|line| line["status"].as_str().unwrap())
             .collect();
         assert_eq!(statuses, ["unfinished"; 3]);
-    }
-
-    #[test]
-    fn a_folder_and_a_zip_write_the_same_fields_and_statuses() {
-        let file = listed("a.zip", 10, "aa");
-        let mut q = Queue::new(vec![file.clone()], 1);
-        probed(&mut q);
-        q.handle(Event::Finished {
-            file: 0,
-            md5: "aa".into(),
-        });
-        let written = [Written {
-            listed: &file,
-            md5: "aa",
-        }];
-        let in_zip = parsed(&zip::report(&written));
-        let in_folder = parsed(&q.report());
-        assert_eq!(in_zip, in_folder);
-        let fields = |report: &Value| -> BTreeSet<String> {
-            report[0].as_object().unwrap().keys().cloned().collect()
-        };
-        assert_eq!(
-            fields(&in_folder),
-            ["listed_md5", "name", "received_md5", "size", "status"]
-                .map(String::from)
-                .into()
-        );
     }
 }

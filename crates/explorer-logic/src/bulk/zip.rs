@@ -356,7 +356,17 @@ mod tests {
 
     use rawzip::{Crc32Option, ZipArchive};
 
+    use std::collections::BTreeSet;
+
+    use serde_json::Value;
+
     use super::*;
+    use crate::bulk::queue::tests::{listed, probed};
+    use crate::bulk::queue::{Event, Queue};
+
+    fn parsed(report: &str) -> Value {
+        serde_json::from_str(report).unwrap()
+    }
 
     /// Counts what is written and keeps it when asked (a multi-GiB archive is only
     /// counted).
@@ -610,5 +620,32 @@ mod tests {
                 "{not_a_size:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_folder_and_a_zip_write_the_same_fields_and_statuses() {
+        let file = listed("a.zip", 10, "aa");
+        let mut q = Queue::new(vec![file.clone()], 1);
+        probed(&mut q);
+        q.handle(Event::Finished {
+            file: 0,
+            md5: "aa".into(),
+        });
+        let written = [Written {
+            listed: &file,
+            md5: "aa",
+        }];
+        let in_zip = parsed(&report(&written));
+        let in_folder = parsed(&q.report());
+        assert_eq!(in_zip, in_folder);
+        let fields = |report: &Value| -> BTreeSet<String> {
+            report[0].as_object().unwrap().keys().cloned().collect()
+        };
+        assert_eq!(
+            fields(&in_folder),
+            ["listed_md5", "name", "received_md5", "size", "status"]
+                .map(String::from)
+                .into()
+        );
     }
 }

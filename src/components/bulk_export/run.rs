@@ -50,10 +50,14 @@ pub(super) trait QueueRun: Sized + 'static {
     fn handle(self: &Rc<Self>, event: Event) {
         let file = event.file();
         let actions = self.queue().borrow_mut().handle(event);
-        let given_up = matches!(
-            self.queue().borrow().state(file),
-            FileState::Done(Outcome::Failed(_) | Outcome::Cancelled)
-        );
+        // Only a zip waits for a file the queue gave up (its part then fails).
+        let queue = self.queue().borrow();
+        let given_up = queue.mode() == Mode::Zip
+            && matches!(
+                queue.state(file),
+                FileState::Done(Outcome::Failed(_) | Outcome::Cancelled)
+            );
+        drop(queue);
         if given_up {
             self.worker().send(&Command::GivenUp { file });
         }

@@ -134,18 +134,26 @@ pub(super) fn FileLines(lines: Arc<Lines>) -> impl IntoView {
     // Where the box was last scrolled to by following; any other scroll is the person's.
     let followed_to = StoredValue::new(None::<i32>);
     let following = StoredValue::new(true);
+    // Lines are equally tall: measured once.
+    let line_height = StoredValue::new(None::<f64>);
     let furthest = lines.furthest.clone();
     Effect::new(move |_| {
         let Some(file) = furthest.get() else { return };
-        let Some(scroller) = scroller.get_untracked() else {
-            return;
-        };
-        if following.get_value()
-            && let Some(top) = scroll_to_show(&scroller, file)
-        {
-            followed_to.set_value(Some(top));
-            scroller.set_scroll_top(top);
-        }
+        // Where the lines are is read in the next frame, which lays the page out
+        // anyway: read now, right after the lines changed, it cost a second layout of
+        // the whole page each redraw (the page's longest task during a zip).
+        // By then the person may have left the page, and the lines with it.
+        request_animation_frame(move || {
+            let Some(Some(scroller)) = scroller.try_get_untracked() else {
+                return;
+            };
+            if following.try_get_value() == Some(true)
+                && let Some(top) = scroll_to_show(&scroller, file, line_height)
+            {
+                followed_to.try_set_value(Some(top));
+                scroller.set_scroll_top(top);
+            }
+        });
     });
     let on_scroll = Callback::new(move |()| {
         let here = scroller.get_untracked().map(|s| s.scroll_top());
@@ -178,13 +186,26 @@ pub(super) fn FileLines(lines: Arc<Lines>) -> impl IntoView {
 }
 
 /// The `scrollTop` that shows line `file` whole in `scroller` with the least scrolling,
-/// or `None` when it shows already. Lines are equally tall, and the list's padding
-/// stands in for those not drawn, so line `file` starts `file` lines down the list.
-fn scroll_to_show(scroller: &web_sys::Element, file: FileId) -> Option<i32> {
-    let lines = scroller.first_element_child()?.children();
-    let (first, second) = (lines.item(0)?, lines.item(1)?);
-    let line_height =
-        second.get_bounding_client_rect().top() - first.get_bounding_client_rect().top();
+/// or `None` when it shows already. Lines are equally tall (`line_height`, measured the
+/// first time), and the list's padding stands in for those not drawn, so line `file`
+/// starts `file` lines down the list.
+fn scroll_to_show(
+    scroller: &web_sys::Element,
+    file: FileId,
+    line_height: StoredValue<Option<f64>>,
+) -> Option<i32> {
+    let line_height = match line_height.try_get_value()? {
+        Some(measured) => measured,
+        None => {
+            let lines = scroller.first_element_child()?.children();
+            let (first, second) = (lines.item(0)?, lines.item(1)?);
+            let measured =
+                second.get_bounding_client_rect().top() - first.get_bounding_client_rect().top();
+            // Not laid out yet (hidden): measured next time.
+            line_height.try_set_value(Some(measured).filter(|&h| h > 0.0));
+            measured
+        }
+    };
     let window = Window::estimated(Items::TABLE_ROWS).measured(line_height, 1);
     let view = Viewport {
         scrolled: f64::from(scroller.scroll_top()),

@@ -273,6 +273,8 @@ pub fn ZipDownload(
             };
             // The worker first: where it cannot start, no download has begun. Nothing is
             // fetched until the browser has taken the first zip.
+            // The service worker gets ready meanwhile.
+            spawn_local(ZipSaver::prepare());
             let worker = BulkWorker::start(&set_up, &JsValue::UNDEFINED).await;
             let first = match &worker {
                 Ok(_) => {

@@ -135,6 +135,13 @@ pub struct ZipSaver {
 }
 
 impl ZipSaver {
+    /// Registers the app's service worker (once) and waits until it is active, so that
+    /// [`ZipSaver::open`] finds it ready: done while the bulk worker starts, rather
+    /// than after. Any error shows again when the zip opens.
+    pub async fn prepare() {
+        let _ = worker().await;
+    }
+
     /// Starts the browser's download of `name`, `length` bytes long when known. Only
     /// once the browser has asked for the bytes is the saver handed back: an error
     /// means nothing started.

@@ -504,6 +504,57 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
     s.h.stop().await;
 }
 
+/// A folder run started on a product page goes on while the person goes to the gallery
+/// and comes back by the header's link: the panel shows the run under way (not a fresh
+/// button), and every file lands once, with its md5.
+#[tokio::test]
+async fn a_folder_run_goes_on_while_the_person_browses_and_the_header_leads_back() {
+    if !folder_picker_runs_here() {
+        return;
+    }
+    let release = Arc::new(tokio::sync::Notify::new());
+    let s = Setup::on_the_product_page(vec![Fault::Hold {
+        prefix: "/files/products/OpenTOID/optoid_gpkg_sz.zip",
+        release: Arc::clone(&release),
+    }])
+    .await;
+    download_to_folder(&s.h).await;
+    let running = ".site-header .running-downloads li";
+    s.h.wait_for_text(running, " of ").await;
+
+    s.h.click(".site-header .brand").await;
+    s.h.find(".product-card").await;
+    s.h.wait_for_text(running, " of ").await;
+    s.h.click(".site-header .running-downloads a").await;
+    s.h.wait_for_address(|at| at.contains("/products/OpenTOID?"))
+        .await;
+    let start = s.h.find(".folder-download .folder-controls .button").await;
+    assert!(
+        !start.is_enabled().await.unwrap(),
+        "the running run shows, not a button for a new one"
+    );
+
+    release.notify_one();
+    let summary =
+        s.h.wait_for_text_within(
+            ".folder-download .bulk-summary",
+            "Done",
+            Duration::from_secs(30),
+        )
+        .await;
+    assert!(
+        summary.contains("4 downloaded, 0 skipped, 0 failed"),
+        "{summary}"
+    );
+    assert_folder_holds_the_product(&s.h).await;
+    assert_eq!(
+        s.requests_for("/files/products/").len(),
+        4,
+        "each file once"
+    );
+    s.h.stop().await;
+}
+
 #[tokio::test]
 async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_range() {
     if !folder_picker_runs_here() {

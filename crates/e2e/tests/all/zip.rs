@@ -281,6 +281,30 @@ async fn a_session_that_ended_mid_queue_waits_for_sign_in_and_the_zip_goes_on() 
     s.h.stop().await;
 }
 
+/// A data package's zip goes on while the person browses the gallery, through the
+/// session ending mid-queue: renewed from the gallery (no panel of the zip's on it), the
+/// zip is saved whole there, and the header showed it meanwhile.
+#[tokio::test]
+async fn a_package_zip_goes_on_in_the_gallery_through_the_session_ending() {
+    let held = "/files/packages/0040046952/110012/SU31_addresses.zip";
+    let (s, seen) = Setup::with_the_session_ending_mid_queue(held).await;
+    s.h.click(".zip-download .folder-controls .button").await;
+    let running = ".site-header .running-downloads li";
+    s.h.wait_for_text(running, " of ").await;
+    s.h.click(".site-header .brand").await;
+    s.h.find(".product-card").await;
+    s.h.wait_for_text(running, " of ").await;
+
+    let zip = saved_zip(&s.h, PACKAGE_ZIP).await;
+    assert!(
+        s.h.find_all(".zip-download").await.is_empty(),
+        "saved while the gallery showed"
+    );
+    assert_holds(&s, zip, "packages/0040046952/110012", &PACKAGE_FILES);
+    s.assert_signed_in_anew(seen);
+    s.h.stop().await;
+}
+
 #[tokio::test]
 async fn a_selection_larger_than_the_part_size_is_saved_as_numbered_parts() {
     let s = on_the_product_page(vec![]).await;

@@ -117,11 +117,17 @@ impl ShapeState {
 
     /// Stops reading a file, if one is being read: its worker stops too.
     fn stop_reading(&self) {
+        self.abort_reading();
+        self.read_share.set(None);
+    }
+
+    /// Stops the file's reading and says nothing: the page is going. (Setting a signal
+    /// then woke a view of the tools after the page's signals were gone, and the app
+    /// panicked on reading one.)
+    fn abort_reading(&self) {
         if let Some(reading) = self.reading.try_update_value(Option::take).flatten() {
             reading.abort();
         }
-        // `try_`: also when the page is going, its signals with it.
-        self.read_share.try_set(None);
     }
 
     /// Something was wrong: said, and the choice left as it was.
@@ -185,7 +191,7 @@ pub fn ShapeTools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView 
 
 #[component]
 fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
-    on_cleanup(move || shape.stop_reading());
+    on_cleanup(move || shape.abort_reading());
     let corner_one = RwSignal::new(String::new());
     let corner_other = RwSignal::new(String::new());
     let centre = RwSignal::new(String::new());

@@ -20,6 +20,10 @@
 //! catalogue, in this process. It registers with the scope `bench-floor/`, so the
 //! app's own download worker (the scope of the whole app) keeps answering the zip.
 //!
+//! Each zip and floor also records the CPU time the whole machine spent meanwhile (both
+//! cores, from `/proc/stat`: the browser, its workers and the server): where the zip's
+//! md5 and CRC take more than the cores have spare, its time grows by what they cost.
+//!
 //! Prints the engine's table (markdown). With `BENCH_RESULTS=<folder>` it also saves
 //! its figures there (`<engine>.json`); `bench_download --table` then prints one table
 //! of every engine saved, which is what xtask ends with. With `BENCH_PROFILE=<folder>`
@@ -134,6 +138,11 @@ struct Figures {
     zip: f64,
     floor: f64,
     discard: f64,
+    /// CPU seconds the machine spent during the zip and during the floor (medians).
+    #[serde(default)]
+    zip_cpu: f64,
+    #[serde(default)]
+    floor_cpu: f64,
     /// The page's longest task during the zip, ms; `None` where the engine reports none.
     longest_task: Option<f64>,
     /// The page's longest `setTimeout(0)` gap during the zip, ms.
@@ -199,23 +208,27 @@ async fn bench() -> Vec<Figures> {
         .await;
         let bytes: u64 = listing.iter().filter_map(|d| d.size).sum();
         let urls: Vec<&str> = listing.iter().map(|d| d.url.as_str()).collect();
-        let mut times: [Vec<f64>; 6] = Default::default();
+        let mut times: [Vec<f64>; 8] = Default::default();
         let (mut longest_task, mut longest_gap) = (Some(0.0_f64), 0.0_f64);
         for run in 1..=runs {
             h.goto(&format!("/products/{product}?areas=GB")).await;
             h.find(".downloads-table tbody tr").await;
             let profiling = profile_start(&h, run).await;
+            let cpu = machine_cpu_seconds();
             let (zipped, task, gap) = zip(&h).await;
+            let zip_cpu = machine_cpu_seconds() - cpu;
             profile_stop(&h, profiling, &format!("zip-{product}")).await;
             longest_task = longest_task.zip(task).map(|(a, b)| a.max(b));
             longest_gap = longest_gap.max(gap);
+            let cpu = machine_cpu_seconds();
             let floor = floor(&h, &urls, bytes).await;
+            let floor_cpu = machine_cpu_seconds() - cpu;
             let discarded = fetch_and_discard(&h, &urls).await;
             let task = task.map_or("not observable".to_owned(), |ms| format!("{ms:.0} ms"));
             println!(
                 "BENCH {engine} {product} run {run}: {} files, {bytes} bytes: zip {} (floor {:.0}%, \
-                 the page's longest task {task}, longest setTimeout gap {gap:.0} ms); \
-                 floor {}; fetch and discard {}",
+                 the page's longest task {task}, longest setTimeout gap {gap:.0} ms, \
+                 CPU {zip_cpu:.1} s); floor {} (CPU {floor_cpu:.1} s); fetch and discard {}",
                 listing.len(),
                 time_and_rate(zipped, bytes),
                 100.0 * floor / zipped,
@@ -225,6 +238,8 @@ async fn bench() -> Vec<Figures> {
             times[0].push(zipped);
             times[1].push(floor);
             times[2].push(discarded);
+            times[6].push(zip_cpu);
+            times[7].push(floor_cpu);
             if !folder_here {
                 continue;
             }
@@ -240,7 +255,8 @@ async fn bench() -> Vec<Figures> {
             times[4].push(plain);
             times[5].push(curl);
         }
-        let [zip, floor, discard, app, plain, curl] = times.map(|t| median(t).unwrap_or(f64::NAN));
+        let [zip, floor, discard, app, plain, curl, zip_cpu, floor_cpu] =
+            times.map(|t| median(t).unwrap_or(f64::NAN));
         all.push(Figures {
             engine: engine.to_string(),
             files: files_label(&listing),
@@ -248,6 +264,8 @@ async fn bench() -> Vec<Figures> {
             zip,
             floor,
             discard,
+            zip_cpu,
+            floor_cpu,
             longest_task,
             longest_gap,
             folder: folder_here.then_some(Folder { app, plain, curl }),
@@ -533,6 +551,26 @@ fn files_label(listing: &[ProductDownload]) -> String {
     format!("{} x {size}", listing.len())
 }
 
+/// The CPU time the whole machine has spent busy since it started, in seconds: the first
+/// line of `/proc/stat` (user, nice, system, irq, softirq and steal; not idle or iowait),
+/// in the kernel's ticks of 1/100 s.
+fn machine_cpu_seconds() -> f64 {
+    let stat = fs::read_to_string("/proc/stat").expect("/proc/stat (Linux)");
+    let ticks: Vec<f64> = stat
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|field| field.parse().ok())
+        .collect();
+    let busy: f64 = [0, 1, 2, 5, 6, 7]
+        .iter()
+        .filter_map(|&i| ticks.get(i))
+        .sum();
+    busy / 100.0
+}
+
 /// "8.73 s (115 MB/s)".
 fn time_and_rate(seconds: f64, bytes: u64) -> String {
     format!("{seconds:.2} s ({:.0} MB/s)", bytes as f64 / seconds / 1e6)
@@ -567,9 +605,10 @@ fn print_tables(all: &[Figures]) {
     };
     println!(
         "\n| engine | files | zip | floor (service worker) | zip / floor | fetch and discard \
-         | zip / discard | the page's longest task | longest setTimeout gap |"
+         | zip / discard | the page's longest task | longest setTimeout gap \
+         | CPU: zip / floor |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for f in all {
         let task = match f.longest_task {
             None => "not observable".to_owned(),
@@ -577,7 +616,7 @@ fn print_tables(all: &[Figures]) {
             Some(ms) => format!("{ms:.0} ms"),
         };
         println!(
-            "| {} | {} | {} | {} | {:.0}% | {} | {:.0}% | {task} | {:.0} ms |",
+            "| {} | {} | {} | {} | {:.0}% | {} | {:.0}% | {task} | {:.0} ms | {:.1} s / {:.1} s |",
             title(&f.engine),
             f.files,
             time_and_rate(f.zip, f.bytes),
@@ -586,6 +625,8 @@ fn print_tables(all: &[Figures]) {
             time_and_rate(f.discard, f.bytes),
             100.0 * f.discard / f.zip,
             f.longest_gap,
+            f.zip_cpu,
+            f.floor_cpu,
         );
     }
     let folders: Vec<(&Figures, &Folder)> = all

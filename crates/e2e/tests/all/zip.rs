@@ -648,8 +648,8 @@ async fn a_zip_goes_on_while_the_person_browses_and_the_header_leads_back() {
         }
     })
     .await;
-    // The console is not checked: leaving a product page logs a panic ("unreachable")
-    // with or without a download, an older fault than this test's.
+    // Leaving a product page and coming back logs nothing (it once logged a panic).
+    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
     s.h.stop().await;
 }
 

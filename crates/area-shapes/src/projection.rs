@@ -39,6 +39,18 @@ const LONGITUDE_0: f64 = -2.0;
 const LONGITUDE_REACH: f64 = 30.0;
 const LATITUDES: (f64, f64) = (30.0, 85.0);
 
+/// How far past ±180° of longitude or ±90° of latitude a coordinate may be and still count
+/// as one, in degrees (about 10 cm): floating-point noise in real data, such as Natural
+/// Earth's 180.00000000000006 on Russia's side of the antimeridian. Such a point is moved
+/// onto the projection's box like any other far from Great Britain.
+const NOISE: f64 = 1e-6;
+
+/// Whether a coordinate is a longitude and latitude in degrees (up to [`NOISE`] past the
+/// limits). Not `NaN` nor infinite.
+pub(crate) fn is_lon_lat(coord: Coord) -> bool {
+    coord.x.abs() <= 180.0 + NOISE && coord.y.abs() <= 90.0 + NOISE
+}
+
 /// A coordinate that is not a longitude and latitude.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NotLonLat;
@@ -63,7 +75,7 @@ impl Transform for Coords<'_> {
 /// Longitudes and latitudes in degrees to eastings and northings in metres, in place.
 pub(crate) fn project(coords: &mut [Coord]) -> Result<(), NotLonLat> {
     for coord in coords.iter_mut() {
-        if !(coord.x.abs() <= 180.0 && coord.y.abs() <= 90.0) {
+        if !is_lon_lat(*coord) {
             return Err(NotLonLat);
         }
         *coord = Coord {
@@ -145,5 +157,25 @@ mod tests {
         );
         assert!(coords[1].y > 3_000_000.0, "{coords:?}");
         assert_eq!(project(&mut [Coord { x: 200.0, y: 0.0 }]), Err(NotLonLat));
+    }
+
+    #[test]
+    fn floating_point_noise_past_the_limits_is_a_longitude_and_latitude() {
+        let noisy = Coord {
+            x: 180.00000000000006,
+            y: -90.0000000001,
+        };
+        assert!(is_lon_lat(noisy));
+        let mut coords = [noisy];
+        project(&mut coords).unwrap();
+        assert!(coords[0].y < -1_000_000.0, "{coords:?}");
+        assert!(!is_lon_lat(Coord {
+            x: 180.00001,
+            y: 0.0
+        }));
+        assert!(!is_lon_lat(Coord {
+            x: 0.0,
+            y: f64::NAN
+        }));
     }
 }

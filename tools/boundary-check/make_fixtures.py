@@ -81,11 +81,13 @@ def main():
         for record, polygons in kept:
             writer.poly([ring for polygon in polygons for ring in polygon])
             writer.record(*record)
-    with zipfile.ZipFile(FIXTURES / f"{NAME}.zip", "w", zipfile.ZIP_DEFLATED) as z:
-        for suffix, data in [(".shp", shp), (".shx", shx), (".dbf", dbf)]:
-            z.writestr(f"{NAME}/{NAME}{suffix}", data.getvalue())
-        for suffix in [".prj", ".cpg"]:
-            z.writestr(f"{NAME}/{NAME}{suffix}", parts[suffix])
+    files = [(".shp", shp.getvalue()), (".shx", shx.getvalue()), (".dbf", dbf.getvalue())]
+    files += [(suffix, parts[suffix]) for suffix in [".prj", ".cpg"]]
+    with zipfile.ZipFile(FIXTURES / f"{NAME}.zip", "w") as z:
+        for suffix, data in files:
+            # A fixed date, so that the zip is the same bytes every time it is made.
+            entry = zipfile.ZipInfo(f"{NAME}/{NAME}{suffix}", date_time=(2026, 11, 27, 0, 0, 0))
+            z.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED)
 
     (FIXTURES / "mgi-austria-lambert.zip").write_bytes(sources.pyshp_test_file("REL.zip"))
     for name in [f"{NAME}.geojson", f"{NAME}.zip", "mgi-austria-lambert.zip"]:

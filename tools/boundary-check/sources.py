@@ -17,10 +17,14 @@ import json
 import subprocess
 import sys
 import tarfile
+import warnings
 import zipfile
 from pathlib import Path
 
 import shapefile
+
+# pyshp notes that "latin1" is what the .cpg calls ISO-8859-1: the same encoding.
+warnings.filterwarnings("ignore", message="Specified encoding")
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"

@@ -30,6 +30,19 @@ pub enum ShapeError {
     /// A coordinate reference system it cannot read: the name as written (trimmed, short).
     #[error("unknown projection {0}")]
     UnknownProjection(String),
+    /// A position that is not a longitude and latitude in a file that must be in them
+    /// (longitude beyond ±180°, latitude beyond ±90°, by more than floating-point noise):
+    /// the numbers as read (as text: JSON has no NaN, which a shapefile can hold), and the
+    /// feature they are in, counted from 1 in the file's
+    /// order (a GeoJSON feature, a KML placemark, a GPX waypoint, route or track, a
+    /// shapefile record), with its name where the file gives one.
+    #[error("feature {feature}: {longitude}, {latitude} is not a longitude and latitude")]
+    OutOfRange {
+        feature: usize,
+        name: Option<String>,
+        longitude: String,
+        latitude: String,
+    },
     /// A zipped shapefile without this part: `".shp"`, `".dbf"` or `".prj"`.
     #[error("no {0} in the zip")]
     MissingPart(String),

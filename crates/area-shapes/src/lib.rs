@@ -23,6 +23,17 @@
 //! builds without it, so they are in the worker's wasm alone, and the app has only
 //! rectangles, circles and the worker's messages.
 //!
+//! # Far from Britain, and out of range
+//!
+//! Parts of a boundary far from Britain (other continents, the southern hemisphere, the
+//! poles, the antimeridian) are simply outside the squares: the read picks what touches
+//! Britain and says part lies outside. An edge that jumps more than 180° of longitude
+//! crosses the antimeridian the short way (a shape not cut there, as RFC 7946 asks, or a
+//! GPX track over the Pacific), not back across Britain. A longitude up to 1e-6° past ±180° or a latitude
+//! past ±90° is floating-point noise (Natural Earth's Russia reaches 180.00000000000006)
+//! and reads as the limit; further is [`ShapeError::OutOfRange`], naming the position and
+//! its feature. `tools/boundary-check` checks real public files against pyproj and shapely.
+//!
 //! # How close the projection is
 //!
 //! Longitude and latitude (WGS84, as GeoJSON, KML and GPX are) go to the British National

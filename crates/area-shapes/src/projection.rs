@@ -12,6 +12,7 @@ use geo::Coord;
 use proj4rs::Proj;
 use proj4rs::transform::{Transform, TransformClosure, transform};
 
+use crate::shapes::{PartKind, Shapes};
 use crate::{BngPoint, ShapeError};
 
 /// EPSG:4326.
@@ -39,6 +40,105 @@ const LONGITUDE_0: f64 = -2.0;
 const LONGITUDE_REACH: f64 = 30.0;
 const LATITUDES: (f64, f64) = (30.0, 85.0);
 
+/// How far past ±180° of longitude or ±90° of latitude a coordinate may be and still count
+/// as one, in degrees (about 10 cm): floating-point noise in real data, such as Natural
+/// Earth's 180.00000000000006 on Russia's side of the antimeridian. Such a point is moved
+/// onto the projection's box like any other far from Great Britain.
+const NOISE: f64 = 1e-6;
+
+/// Whether a coordinate is a longitude and latitude in degrees (up to [`NOISE`] past the
+/// limits). Not `NaN` nor infinite.
+pub(crate) fn is_lon_lat(coord: Coord) -> bool {
+    coord.x.abs() <= 180.0 + NOISE && coord.y.abs() <= 90.0 + NOISE
+}
+
+/// The shapes with each edge that jumps more than 180° of longitude taken the short way,
+/// across the antimeridian, as such a file means it (RFC 7946 §3.1.9 asks for such shapes
+/// to be cut there, and a GPX track from Japan to America runs straight from 179.9° to
+/// −179.9°): a line is cut where it crosses, and a ring goes round by the pole on its side
+/// of the equator, along the antimeridian. Clamped onto the projection's box, that way
+/// round stays far from Great Britain; the straight edge would cross it. An edge along the
+/// ±180° seam itself, from one side to the other (at a pole, as Natural Earth's Antarctica
+/// has it), is left as it is.
+pub(crate) fn round_the_antimeridian(shapes: Shapes) -> Shapes {
+    // Most files cross nowhere: they are kept as they are, not copied.
+    let crosses = shapes.iter().any(|(kind, coords)| {
+        let ends = coords.iter().skip(1).chain(closing(kind, coords));
+        kind != PartKind::Points
+            && (coords.iter().zip(ends)).any(|(&a, &b)| crossing(a, b).is_some())
+    });
+    if !crosses {
+        return shapes;
+    }
+    let mut round = Shapes::default();
+    for (kind, coords) in shapes.iter() {
+        if kind == PartKind::Points {
+            round.add(kind, coords.iter().copied());
+            continue;
+        }
+        let mut part: Vec<Coord> = Vec::with_capacity(coords.len());
+        let ring = matches!(kind, PartKind::Ring { .. });
+        for (index, &at) in coords.iter().chain(closing(kind, coords)).enumerate() {
+            match part.last().and_then(|&before| crossing(before, at)) {
+                None => {}
+                Some(Crossing { from, to, pole }) if ring => {
+                    part.extend([from, Coord { x: from.x, y: pole }]);
+                    part.extend([Coord { x: to.x, y: pole }, to]);
+                }
+                Some(Crossing { from, to, .. }) => {
+                    part.push(from);
+                    round.add(kind, part.drain(..));
+                    part.push(to);
+                }
+            }
+            if index < coords.len() {
+                part.push(at);
+            }
+        }
+        round.add(kind, part);
+    }
+    round
+}
+
+/// A ring's first vertex again, the end of its closing edge; nothing for a line.
+fn closing(kind: PartKind, coords: &[Coord]) -> Option<&Coord> {
+    matches!(kind, PartKind::Ring { .. })
+        .then(|| coords.first())
+        .flatten()
+}
+
+/// Where an edge crosses the antimeridian: its point on the side it leaves and on the
+/// side it reaches, and the latitude of the pole on the crossing's side of the equator.
+struct Crossing {
+    from: Coord,
+    to: Coord,
+    pole: f64,
+}
+
+/// The crossing of the edge from `a` to `b`, if it jumps more than 180° of longitude and
+/// does not run along the seam.
+fn crossing(a: Coord, b: Coord) -> Option<Crossing> {
+    let on_seam = |at: Coord| at.x.abs() >= 180.0 - NOISE;
+    if (b.x - a.x).abs() <= 180.0 || (on_seam(a) && on_seam(b)) {
+        return None;
+    }
+    // The short way, east or west across ±180°: how far each end is from it.
+    let (side, a_to_seam) = (180f64.copysign(a.x), 180.0 - a.x.abs());
+    let span = a_to_seam + (180.0 - b.x.abs());
+    let latitude = a.y + (b.y - a.y) * a_to_seam / span;
+    Some(Crossing {
+        from: Coord {
+            x: side,
+            y: latitude,
+        },
+        to: Coord {
+            x: -side,
+            y: latitude,
+        },
+        pole: 90f64.copysign(latitude),
+    })
+}
+
 /// A coordinate that is not a longitude and latitude.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NotLonLat;
@@ -63,7 +163,7 @@ impl Transform for Coords<'_> {
 /// Longitudes and latitudes in degrees to eastings and northings in metres, in place.
 pub(crate) fn project(coords: &mut [Coord]) -> Result<(), NotLonLat> {
     for coord in coords.iter_mut() {
-        if !(coord.x.abs() <= 180.0 && coord.y.abs() <= 90.0) {
+        if !is_lon_lat(*coord) {
             return Err(NotLonLat);
         }
         *coord = Coord {
@@ -145,5 +245,86 @@ mod tests {
         );
         assert!(coords[1].y > 3_000_000.0, "{coords:?}");
         assert_eq!(project(&mut [Coord { x: 200.0, y: 0.0 }]), Err(NotLonLat));
+    }
+
+    fn shapes(parts: &[(PartKind, &[(f64, f64)])]) -> Shapes {
+        let mut shapes = Shapes::default();
+        for (kind, coords) in parts {
+            shapes.add(*kind, coords.iter().map(|&(x, y)| Coord { x, y }));
+        }
+        shapes
+    }
+
+    #[test]
+    fn a_line_across_the_antimeridian_is_cut_there() {
+        // 1° west of it to 3° east of it: it crosses a quarter of the way, at 50.5° N.
+        let line = shapes(&[(PartKind::Line, &[(179.0, 50.0), (-177.0, 52.0)])]);
+        let cut = shapes(&[
+            (PartKind::Line, &[(179.0, 50.0), (180.0, 50.5)]),
+            (PartKind::Line, &[(-180.0, 50.5), (-177.0, 52.0)]),
+        ]);
+        assert_eq!(round_the_antimeridian(line), cut);
+    }
+
+    #[test]
+    fn a_ring_across_the_antimeridian_goes_round_by_its_pole() {
+        // South of the equator, by the South Pole; the closing edge crosses back.
+        let first = PartKind::Ring { first: true };
+        let ring = shapes(&[(first, &[(179.0, -10.0), (-179.0, -10.0), (-179.0, -12.0)])]);
+        let round = shapes(&[(
+            first,
+            &[
+                (179.0, -10.0),
+                (180.0, -10.0),
+                (180.0, -90.0),
+                (-180.0, -90.0),
+                (-180.0, -10.0),
+                (-179.0, -10.0),
+                (-179.0, -12.0),
+                (-180.0, -11.0),
+                (-180.0, -90.0),
+                (180.0, -90.0),
+                (180.0, -11.0),
+            ],
+        )]);
+        assert_eq!(round_the_antimeridian(ring), round);
+    }
+
+    #[test]
+    fn the_seam_and_points_are_left_as_they_are() {
+        // Natural Earth's Antarctica runs along ±180° and the pole; points are no edges.
+        let seam = shapes(&[
+            (
+                PartKind::Ring { first: true },
+                &[
+                    (180.0, -84.7),
+                    (180.0, -90.0),
+                    (-180.0, -90.0),
+                    (-180.0, -84.7),
+                ],
+            ),
+            (PartKind::Points, &[(179.0, 0.0), (-179.0, 0.0)]),
+        ]);
+        assert_eq!(round_the_antimeridian(seam.clone()), seam);
+    }
+
+    #[test]
+    fn floating_point_noise_past_the_limits_is_a_longitude_and_latitude() {
+        let noisy = Coord {
+            x: 180.00000000000006,
+            y: -90.0000000001,
+        };
+        assert!(is_lon_lat(noisy));
+        let mut coords = [noisy];
+        project(&mut coords).unwrap();
+        assert!(coords[0].y < -1_000_000.0, "{coords:?}");
+        assert!(!is_lon_lat(Coord {
+            x: 180.00001,
+            y: 0.0
+        }));
+        assert!(!is_lon_lat(Coord {
+            x: 0.0,
+            y: f64::NAN
+        }));
     }
 }

@@ -135,10 +135,16 @@ impl<'a> Reading<'a> {
             return Step::Done(Err(ShapeError::NoGeometry));
         }
         self.kind = parsed.kind;
-        let total = parsed.shapes.coords.len();
+        let lon_lat = parsed.crs == Crs::LonLat;
+        let shapes = if lon_lat {
+            projection::round_the_antimeridian(parsed.shapes)
+        } else {
+            parsed.shapes
+        };
+        let total = shapes.coords.len();
         self.stage = Stage::Walk(Box::new(Walk {
-            lon_lat: parsed.crs == Crs::LonLat,
-            shapes: parsed.shapes,
+            lon_lat,
+            shapes,
             next: 0,
             part: 0,
             moved: false,

@@ -120,6 +120,18 @@ pub(super) fn problem(name: &str, error: &ShapeError) -> String {
         ShapeError::Unreadable(FileKind::ZippedShapefile) => t::shape::error_not_shapefile(name),
         ShapeError::NoGeometry => t::shape::error_no_geometry(name),
         ShapeError::UnknownProjection(projection) => t::shape::error_projection(name, projection),
+        ShapeError::OutOfRange {
+            feature,
+            name: feature_name,
+            longitude,
+            latitude,
+        } => {
+            let feature = match feature_name {
+                Some(feature_name) => t::shape::feature_named(feature_name, feature),
+                None => t::shape::feature_numbered(feature),
+            };
+            t::shape::error_out_of_range(feature, latitude, longitude, name)
+        }
         ShapeError::MissingPart(part) => t::shape::error_missing_part(name, part),
         ShapeError::OutsideGreatBritain => t::shape::error_outside(name),
     }

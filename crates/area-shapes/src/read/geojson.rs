@@ -1,39 +1,56 @@
 //! GeoJSON (RFC 7946), with the 2008 format's `crs` member for British National Grid files.
 
 use geo::Coord;
-use geojson::{GeoJson, Geometry, GeometryValue, JsonObject, JsonValue, Position};
+use geojson::{Feature, GeoJson, Geometry, GeometryValue, JsonObject, JsonValue, Position};
 
-use super::{Crs, projection_name};
+use super::{Crs, check_lon_lat, short_name};
 use crate::shapes::{PartKind, Shapes};
 use crate::{FileKind, ShapeError};
 
 pub(super) fn read(bytes: &[u8]) -> Result<(Shapes, Crs), ShapeError> {
     let unreadable = |_| ShapeError::Unreadable(FileKind::GeoJson);
     let document: GeoJson = serde_json::from_slice(bytes).map_err(unreadable)?;
-    let mut shapes = Shapes::default();
     let members = match &document {
+        GeoJson::FeatureCollection(collection) => &collection.foreign_members,
+        GeoJson::Feature(feature) => &feature.foreign_members,
+        GeoJson::Geometry(geometry) => &geometry.foreign_members,
+    };
+    let crs = crs(members.as_ref())?;
+    let mut shapes = Shapes::default();
+    // Each feature is checked as it is added, to name the one a bad position is in.
+    let mut add_feature = |number: usize, geometry: &Geometry, name: Option<&str>| {
+        let start = shapes.coords.len();
+        add(&mut shapes, geometry)?;
+        match crs {
+            Crs::LonLat => check_lon_lat(&shapes, start, number, name),
+            Crs::Bng => Ok(()),
+        }
+    };
+    match &document {
         GeoJson::FeatureCollection(collection) => {
-            let geometries = collection
-                .features
-                .iter()
-                .filter_map(|f| f.geometry.as_ref());
-            for geometry in geometries {
-                add(&mut shapes, geometry)?;
+            for (index, feature) in collection.features.iter().enumerate() {
+                if let Some(geometry) = &feature.geometry {
+                    add_feature(index + 1, geometry, name(feature))?;
+                }
             }
-            &collection.foreign_members
         }
         GeoJson::Feature(feature) => {
             if let Some(geometry) = &feature.geometry {
-                add(&mut shapes, geometry)?;
+                add_feature(1, geometry, name(feature))?;
             }
-            &feature.foreign_members
         }
-        GeoJson::Geometry(geometry) => {
-            add(&mut shapes, geometry)?;
-            &geometry.foreign_members
-        }
-    };
-    Ok((shapes, crs(members.as_ref())?))
+        GeoJson::Geometry(geometry) => add_feature(1, geometry, None)?,
+    }
+    Ok((shapes, crs))
+}
+
+/// A feature's `name` property (in any case: `NAME` in Natural Earth's files), if a string.
+fn name(feature: &Feature) -> Option<&str> {
+    let properties = feature.properties.as_ref()?;
+    let (_, name) = properties
+        .iter()
+        .find(|(key, value)| key.eq_ignore_ascii_case("name") && value.is_string())?;
+    name.as_str()
 }
 
 /// The coordinates by the legacy `crs` member: none (RFC 7946), CRS84 or EPSG:4326 are
@@ -53,9 +70,7 @@ fn crs(members: Option<&JsonObject>) -> Result<Crs, ShapeError> {
         (_, Some(code @ JsonValue::Number(_))) => format!("EPSG:{code}"),
         _ if crs.is_null() => return Ok(Crs::LonLat),
         _ => {
-            return Err(ShapeError::UnknownProjection(projection_name(
-                &crs.to_string(),
-            )));
+            return Err(ShapeError::UnknownProjection(short_name(&crs.to_string())));
         }
     };
     let upper = name.trim().to_ascii_uppercase();
@@ -64,7 +79,7 @@ fn crs(members: Option<&JsonObject>) -> Result<Crs, ShapeError> {
     match (upper.contains("EPSG"), code) {
         (true, "27700") => Ok(Crs::Bng),
         (true, "4326") | (_, "CRS84") => Ok(Crs::LonLat),
-        _ => Err(ShapeError::UnknownProjection(projection_name(&name))),
+        _ => Err(ShapeError::UnknownProjection(short_name(&name))),
     }
 }
 

@@ -4,6 +4,7 @@ mod geojson;
 mod shapefile;
 mod xml;
 
+use crate::projection::is_lon_lat;
 use crate::shapes::Shapes;
 use crate::{FileKind, ShapeError};
 
@@ -83,13 +84,34 @@ pub(crate) fn open(kind: FileKind, bytes: &[u8], limit: u64) -> Result<Opened<'_
     Ok(Opened::Parsed(Parsed { kind, shapes, crs }))
 }
 
-/// A projection's name as the app shows it: trimmed, and cut short.
-fn projection_name(name: &str) -> String {
+/// A name from the file (a projection's, a feature's) as the app shows it: trimmed, and
+/// cut short.
+fn short_name(name: &str) -> String {
     const LONGEST: usize = 60;
     let name = name.trim();
     match name.char_indices().nth(LONGEST) {
         Some((cut, _)) => format!("{}…", &name[..cut]),
         None => name.to_owned(),
+    }
+}
+
+/// Checks that the vertices of `shapes` from `start` on, the feature numbered `feature`
+/// (from 1) and called `name`, are longitudes and latitudes: else the first that is not,
+/// named. A reader checks each feature as it reads it, so the error can say which.
+fn check_lon_lat(
+    shapes: &Shapes,
+    start: usize,
+    feature: usize,
+    name: Option<&str>,
+) -> Result<(), ShapeError> {
+    match shapes.coords[start..].iter().find(|&&at| !is_lon_lat(at)) {
+        None => Ok(()),
+        Some(at) => Err(ShapeError::OutOfRange {
+            feature,
+            name: name.map(short_name),
+            longitude: at.x.to_string(),
+            latitude: at.y.to_string(),
+        }),
     }
 }
 

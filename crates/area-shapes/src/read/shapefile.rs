@@ -13,7 +13,7 @@ use rawzip::{
 use shapefile::record::traits::HasXY;
 use shapefile::{PolygonRing, Shape, ShapeReader};
 
-use super::{Crs, Parsed, projection_name, xml};
+use super::{Crs, Parsed, check_lon_lat, short_name, xml};
 use crate::shapes::{PartKind, Shapes};
 use crate::{FileKind, ShapeError};
 
@@ -95,7 +95,7 @@ impl Unzipping<'_> {
         Ok(match self.then {
             Then::Shapefile(crs) => Parsed {
                 kind: FileKind::ZippedShapefile,
-                shapes: shapes(bytes)?,
+                shapes: shapes(bytes, crs)?,
                 crs,
             },
             Then::Kml => Parsed {
@@ -236,19 +236,21 @@ fn projection(wkt: &str) -> Result<Crs, ShapeError> {
         {
             Ok(Crs::LonLat)
         }
-        _ => Err(ShapeError::UnknownProjection(projection_name(
+        _ => Err(ShapeError::UnknownProjection(short_name(
             name.unwrap_or(wkt),
         ))),
     }
 }
 
-/// The `.shp`'s points, lines and polygons (each record's rings taken together).
-fn shapes(shp: &[u8]) -> Result<Shapes, ShapeError> {
+/// The `.shp`'s points, lines and polygons (each record's rings taken together), each
+/// record checked to be longitudes and latitudes if the `.prj` says they are.
+fn shapes(shp: &[u8], crs: Crs) -> Result<Shapes, ShapeError> {
     let records = ShapeReader::new(Cursor::new(shp))
         .and_then(ShapeReader::read)
         .map_err(|_| UNREADABLE)?;
     let mut shapes = Shapes::default();
-    for record in records {
+    for (index, record) in records.into_iter().enumerate() {
+        let start = shapes.coords.len();
         match record {
             Shape::Point(point) => shapes.add(PartKind::Points, [coord(&point)]),
             Shape::PointM(point) => shapes.add(PartKind::Points, [coord(&point)]),
@@ -264,6 +266,10 @@ fn shapes(shp: &[u8]) -> Result<Shapes, ShapeError> {
             Shape::PolygonZ(polygon) => add_rings(&mut shapes, polygon.rings()),
             // Empty records, and 3D surfaces (no boundary files are made of them).
             Shape::NullShape | Shape::Multipatch(_) => {}
+        }
+        // Records have no names here: the attributes (`.dbf`) are not read.
+        if crs == Crs::LonLat {
+            check_lon_lat(&shapes, start, index + 1, None)?;
         }
     }
     Ok(shapes)

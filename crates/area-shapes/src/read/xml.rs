@@ -2,9 +2,10 @@
 
 use geo::Coord;
 use quick_xml::Reader;
+use quick_xml::escape::resolve_predefined_entity;
 use quick_xml::events::{BytesStart, Event};
 
-use super::number;
+use super::{check_lon_lat, number};
 use crate::shapes::{PartKind, Shapes};
 use crate::{FileKind, ShapeError};
 
@@ -21,15 +22,25 @@ pub(super) fn read_kml(bytes: &[u8]) -> Result<Shapes, ShapeError> {
     let mut inner = false;
     let mut text: Option<String> = None;
     let mut track: Option<Vec<Coord>> = None;
+    // The placemarks so far, and the current one's name: its `name` comes before its
+    // geometry (KML's schema orders them so), so a bad position can be named.
+    let mut placemarks = 0;
+    let mut name: Option<String> = None;
+    let mut name_text: Option<String> = None;
     loop {
         let event = reader.read_event().map_err(|_| unreadable())?;
         match &event {
             Event::Start(element) | Event::Empty(element) => {
                 root.check(element).ok_or_else(unreadable)?;
+                if element.local_name().as_ref() == b"Placemark" {
+                    placemarks += 1;
+                    name = None;
+                }
                 if matches!(event, Event::Empty(_)) {
                     continue;
                 }
                 match element.local_name().as_ref() {
+                    b"name" if placemarks > 0 && name.is_none() => name_text = Some(String::new()),
                     b"Point" => geometry = Some(PartKind::Points),
                     b"LineString" => geometry = Some(PartKind::Line),
                     b"LinearRing" => geometry = Some(PartKind::Ring { first: !inner }),
@@ -40,20 +51,33 @@ pub(super) fn read_kml(bytes: &[u8]) -> Result<Shapes, ShapeError> {
                 }
             }
             Event::Text(part) => {
-                if let Some(text) = &mut text {
+                if let Some(text) = text.as_mut().or(name_text.as_mut()) {
                     text.push_str(&part.decode().map_err(|_| unreadable())?);
                 }
             }
             Event::CData(part) => {
-                if let Some(text) = &mut text {
+                if let Some(text) = text.as_mut().or(name_text.as_mut()) {
                     text.push_str(&part.decode().map_err(|_| unreadable())?);
                 }
             }
+            // `&amp;` and the like, in a placemark's name.
+            Event::GeneralRef(reference) => {
+                if let Some(name) = &mut name_text {
+                    let entity = reference.decode().map_err(|_| unreadable())?;
+                    match reference.resolve_char_ref() {
+                        Ok(Some(character)) => name.push(character),
+                        _ => name.push_str(resolve_predefined_entity(&entity).unwrap_or_default()),
+                    }
+                }
+            }
             Event::End(element) => match element.local_name().as_ref() {
+                b"name" => name = name_text.take().or(name.take()),
                 b"coordinates" => {
                     let text = text.take().unwrap_or_default();
                     if let Some(kind) = geometry {
+                        let start = shapes.coords.len();
                         shapes.add(kind, tuples(&text).ok_or_else(unreadable)?);
+                        check_lon_lat(&shapes, start, placemarks.max(1), name.as_deref())?;
                     }
                 }
                 b"coord" => {
@@ -62,7 +86,11 @@ pub(super) fn read_kml(bytes: &[u8]) -> Result<Shapes, ShapeError> {
                         track.push(lon_lat(text.split_ascii_whitespace()).ok_or_else(unreadable)?);
                     }
                 }
-                b"Track" => shapes.add(PartKind::Line, track.take().unwrap_or_default()),
+                b"Track" => {
+                    let start = shapes.coords.len();
+                    shapes.add(PartKind::Line, track.take().unwrap_or_default());
+                    check_lon_lat(&shapes, start, placemarks.max(1), name.as_deref())?;
+                }
                 b"innerBoundaryIs" => inner = false,
                 b"Point" | b"LineString" | b"LinearRing" => geometry = None,
                 _ => {}
@@ -97,6 +125,8 @@ pub(super) fn read_gpx(bytes: &[u8]) -> Result<Shapes, ShapeError> {
     let mut root = Root::new(b"gpx");
     let mut shapes = Shapes::default();
     let mut line: Option<Vec<Coord>> = None;
+    // Waypoints, routes and tracks so far: the features a bad position is said to be in.
+    let mut features = 0;
     loop {
         let event = reader.read_event().map_err(|_| unreadable())?;
         match &event {
@@ -104,22 +134,31 @@ pub(super) fn read_gpx(bytes: &[u8]) -> Result<Shapes, ShapeError> {
                 root.check(element).ok_or_else(unreadable)?;
                 match element.local_name().as_ref() {
                     b"wpt" => {
-                        shapes.add(PartKind::Points, [lat_lon(element).ok_or_else(unreadable)?])
+                        features += 1;
+                        let start = shapes.coords.len();
+                        shapes.add(PartKind::Points, [lat_lon(element).ok_or_else(unreadable)?]);
+                        check_lon_lat(&shapes, start, features, None)?;
                     }
                     b"rtept" | b"trkpt" => {
                         if let Some(line) = &mut line {
                             line.push(lat_lon(element).ok_or_else(unreadable)?);
                         }
                     }
-                    b"rte" | b"trkseg" if matches!(event, Event::Start(_)) => {
-                        line = Some(Vec::new())
+                    // A route is a line; a track's lines are its segments.
+                    b"rte" if matches!(event, Event::Start(_)) => {
+                        features += 1;
+                        line = Some(Vec::new());
                     }
+                    b"rte" | b"trk" => features += 1,
+                    b"trkseg" if matches!(event, Event::Start(_)) => line = Some(Vec::new()),
                     _ => {}
                 }
             }
             Event::End(element) => {
                 if let b"rte" | b"trkseg" = element.local_name().as_ref() {
+                    let start = shapes.coords.len();
                     shapes.add(PartKind::Line, line.take().unwrap_or_default());
+                    check_lon_lat(&shapes, start, features.max(1), None)?;
                 }
             }
             Event::Eof => break,

@@ -62,6 +62,11 @@ pub const WGS84_PRJ: &str = "GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",\
 
 /// A shapefile of one polygon record: its `.shp` and `.dbf`.
 pub fn polygon_shapefile(ring: &[(f64, f64)]) -> (Vec<u8>, Vec<u8>) {
+    polygons_shapefile(&[ring])
+}
+
+/// A shapefile of a polygon record for each ring: its `.shp` and `.dbf`.
+pub fn polygons_shapefile(rings: &[&[(f64, f64)]]) -> (Vec<u8>, Vec<u8>) {
     let (mut shp, mut shx, mut dbf) = (
         Cursor::new(Vec::new()),
         Cursor::new(Vec::new()),
@@ -73,12 +78,14 @@ pub fn polygon_shapefile(ring: &[(f64, f64)]) -> (Vec<u8>, Vec<u8>) {
             .add_character_field("name".try_into().unwrap(), 50)
             .build_with_dest(&mut dbf);
         let mut writer = shapefile::Writer::new(shapes, table);
-        let points = ring.iter().map(|&(x, y)| Point { x, y }).collect();
-        let mut record = Record::default();
-        record.insert("name".into(), FieldValue::Character(Some("area".into())));
-        writer
-            .write_shape_and_record(&Polygon::new(PolygonRing::Outer(points)), &record)
-            .unwrap();
+        for ring in rings {
+            let points = ring.iter().map(|&(x, y)| Point { x, y }).collect();
+            let mut record = Record::default();
+            record.insert("name".into(), FieldValue::Character(Some("area".into())));
+            writer
+                .write_shape_and_record(&Polygon::new(PolygonRing::Outer(points)), &record)
+                .unwrap();
+        }
     }
     (shp.into_inner(), dbf.into_inner())
 }

@@ -2,7 +2,10 @@
 
 use area_shapes::{FileKind, Reading, ShapeError, read_boundary};
 
-use crate::common::{COTSWOLDS, LIMIT, WGS84_PRJ, fixture, polygon_shapefile, zip};
+use crate::common::{
+    BNG_PRJ, COTSWOLDS, LIMIT, WGS84_PRJ, coverage, fixture, polygon_shapefile, polygons_shapefile,
+    zip,
+};
 
 fn error(name: &str, bytes: &[u8]) -> ShapeError {
     read_boundary(name, bytes, LIMIT).unwrap_err()
@@ -29,13 +32,109 @@ fn a_geojson_that_is_not_json_is_unreadable() {
     );
 }
 
+/// The error for a position out of range.
+fn out_of_range(feature: usize, name: Option<&str>, longitude: &str, latitude: &str) -> ShapeError {
+    ShapeError::OutOfRange {
+        feature,
+        name: name.map(str::to_owned),
+        longitude: longitude.to_owned(),
+        latitude: latitude.to_owned(),
+    }
+}
+
 #[test]
-fn metres_without_a_crs_are_not_longitudes_and_latitudes() {
+fn metres_without_a_crs_are_a_position_out_of_range() {
     let metres = br#"{"type": "Point", "coordinates": [451234, 123456]}"#;
     assert_eq!(
         error("area.geojson", metres),
-        ShapeError::Unreadable(FileKind::GeoJson)
+        out_of_range(1, None, "451234", "123456")
     );
+}
+
+#[test]
+fn a_geojson_position_out_of_range_is_named_with_its_feature() {
+    // The second feature, by its name (Natural Earth writes it `NAME`); the first has none.
+    let features = br#"{"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"pop": 3},
+         "geometry": {"type": "Point", "coordinates": [-1.3, 50.7]}},
+        {"type": "Feature", "properties": null, "geometry": null},
+        {"type": "Feature", "properties": {"NAME": "Pacific"},
+         "geometry": {"type": "LineString", "coordinates": [[170, 10], [190.5, 10]]}}
+    ]}"#;
+    assert_eq!(
+        error("area.geojson", features),
+        out_of_range(3, Some("Pacific"), "190.5", "10")
+    );
+    let latitude = br#"{"type": "Feature", "properties": {"name": 7},
+        "geometry": {"type": "Point", "coordinates": [0, -90.5]}}"#;
+    assert_eq!(
+        error("area.geojson", latitude),
+        out_of_range(1, None, "0", "-90.5")
+    );
+}
+
+#[test]
+fn floating_point_noise_past_the_antimeridian_and_the_poles_is_no_error() {
+    // 180.00000000000006 is Natural Earth's; up to 1e-6° (10 cm) past is taken as noise.
+    for (longitude, latitude) in [
+        ("180.00000000000006", "71.5"),
+        ("-180.000001", "-16"),
+        ("0", "-90.0000000001"),
+        ("0", "90.000001"),
+    ] {
+        let far = format!(
+            r#"{{"type": "GeometryCollection", "geometries": [
+                {{"type": "Point", "coordinates": [{longitude}, {latitude}]}},
+                {{"type": "Point", "coordinates": [-1.3, 50.7]}}]}}"#
+        );
+        let boundary = read_boundary("far.geojson", far.as_bytes(), LIMIT).unwrap();
+        assert_eq!(coverage(&boundary), (vec!["SZ"], true), "{far}");
+    }
+    let beyond = br#"{"type": "Point", "coordinates": [180.00001, 0]}"#;
+    assert_eq!(
+        error("far.geojson", beyond),
+        out_of_range(1, None, "180.00001", "0")
+    );
+}
+
+#[test]
+fn a_kml_or_gpx_position_out_of_range_is_named_with_its_feature() {
+    let kml = br#"<kml><Document><name>Places</name>
+        <Placemark><name>Home</name><Point><coordinates>-1.3,50.7</coordinates></Point></Placemark>
+        <Placemark><name>Sea &amp; sky</name><LineString><coordinates>
+          -1.3,50.7 -1.3,95
+        </coordinates></LineString></Placemark></Document></kml>"#;
+    assert_eq!(
+        error("places.kml", kml),
+        out_of_range(2, Some("Sea & sky"), "-1.3", "95")
+    );
+    let gpx = br#"<gpx><wpt lat="50.7" lon="-1.3"><name>Start</name></wpt>
+        <trk><name>Walk</name><trkseg><trkpt lat="50.7" lon="-1.3"/><trkpt lat="50.8" lon="-181"/></trkseg></trk>
+        </gpx>"#;
+    assert_eq!(
+        error("walk.gpx", gpx),
+        out_of_range(2, None, "-181", "50.8")
+    );
+}
+
+#[test]
+fn a_shapefile_in_longitude_and_latitude_names_its_record_out_of_range() {
+    let far = [(10.0, 0.0), (200.0, 0.0), (10.0, 10.0), (10.0, 0.0)];
+    let (shp, dbf) = polygons_shapefile(&[&COTSWOLDS, &far]);
+    let zipped = zip(&[
+        ("a.shp", &shp),
+        ("a.dbf", &dbf),
+        ("a.prj", WGS84_PRJ.as_bytes()),
+    ]);
+    assert_eq!(error("a.zip", &zipped), out_of_range(2, None, "200", "0"));
+    // In British National Grid metres the same numbers are metres from the grid's origin.
+    let zipped = zip(&[
+        ("a.shp", &shp),
+        ("a.dbf", &dbf),
+        ("a.prj", BNG_PRJ.as_bytes()),
+    ]);
+    let boundary = read_boundary("a.zip", &zipped, LIMIT).unwrap();
+    assert_eq!(coverage(&boundary), (vec!["SV"], true));
 }
 
 #[test]

@@ -8,5 +8,6 @@ mod errors;
 mod formats;
 mod projection;
 mod reading;
+mod real_files;
 mod shapes;
 mod squares;

@@ -8,7 +8,7 @@
 //!  0  SV SW SX SY SZ TV ..
 //! ```
 
-use area_shapes::{FileKind, ShapeError, read_boundary};
+use area_shapes::{FileKind, GridSquare, ShapeError, read_boundary};
 
 use crate::common::{LIMIT, coverage, read};
 
@@ -124,4 +124,44 @@ fn a_geometry_collection_mixes_points_lines_and_polygons() {
         {"type": "MultiLineString", "coordinates": [[[150000, 150000], [160000, 160000]]]},
         {"type": "Polygon", "coordinates": [[[610000, 310000], [620000, 310000], [620000, 320000], [610000, 310000]]]}]}"#;
     assert_eq!(read_bng(mixed), Ok((vec!["TG", "SR", "SV"], false)));
+}
+
+#[test]
+fn shapes_across_the_antimeridian_stay_far_from_great_britain() {
+    // Not cut there as RFC 7946 asks: an island from 179° E to 179° W, and a flight over
+    // it, 17,000 km from Britain. Taken straight, their edges would run through it.
+    let island = r#"{"type": "Polygon",
+        "coordinates": [[[179, 52], [-179, 52], [-179, 53], [179, 53], [179, 52]]]}"#;
+    let flight = r#"{"type": "LineString", "coordinates": [[170, 52.5], [-170, 52.5]]}"#;
+    for far in [island, flight] {
+        assert_eq!(
+            read_boundary("far.geojson", far.as_bytes(), LIMIT).unwrap_err(),
+            ShapeError::OutsideGreatBritain,
+            "{far}"
+        );
+    }
+    // A GPX track across the Pacific beside a waypoint in Southampton (SU 42 12).
+    let gpx = br#"<gpx><wpt lat="50.9" lon="-1.4"/><trk><trkseg>
+        <trkpt lat="35.5" lon="139.8"/><trkpt lat="45" lon="179.5"/>
+        <trkpt lat="46" lon="-179.5"/><trkpt lat="33.9" lon="-118.4"/>
+        </trkseg></trk></gpx>"#;
+    let boundary = read_boundary("pacific.gpx", gpx, LIMIT).unwrap();
+    assert_eq!(coverage(&boundary), (vec!["SU"], true));
+}
+
+#[test]
+fn a_ring_round_a_pole_across_the_antimeridian_holds_what_it_goes_round() {
+    // At 45° N, round the North Pole: all of Great Britain is inside.
+    let north = r#"{"type": "Polygon", "coordinates": [[[-90, 45], [0, 45], [90, 45],
+        [170, 45], [-170, 45], [-90, 45]]]}"#;
+    let boundary = read_boundary("arctic.geojson", north.as_bytes(), LIMIT).unwrap();
+    let all: Vec<&str> = GridSquare::all().map(|square| square.code()).collect();
+    assert_eq!(coverage(&boundary), (all, true));
+    // At 70° S, round the South Pole: none of it.
+    let south = r#"{"type": "Polygon", "coordinates": [[[-90, -70], [0, -70], [90, -70],
+        [170, -70], [-170, -70], [-90, -70]]]}"#;
+    assert_eq!(
+        read_boundary("antarctic.geojson", south.as_bytes(), LIMIT).unwrap_err(),
+        ShapeError::OutsideGreatBritain
+    );
 }

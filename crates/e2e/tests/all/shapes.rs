@@ -1,6 +1,7 @@
 //! Picking squares by shape on a product page: a rectangle dragged on the map or typed
 //! as corners, a circle round a place, and boundary files (GeoJSON, a zipped
-//! shapefile) chosen in the file box; a broken file keeps the choice and says why.
+//! shapefile, real countries files) chosen in the file box; a broken file keeps the
+//! choice and says why.
 //! The expected squares are worked out by hand from the grid (100 km squares; SU is
 //! 400–500 km east, 100–200 km north), not by the app's code.
 
@@ -354,6 +355,86 @@ async fn a_broken_or_distant_file_keeps_the_choice_and_says_why() {
     if h.engine == Engine::Chromium {
         let problems = axe::check_all_looks(&h, "product page after a broken file").await;
         axe::assert_none(&problems);
+    }
+    h.stop().await;
+}
+
+/// Natural Earth's countries as GIS people download them (area-shapes' fixtures, made by
+/// tools/boundary-check from public-domain data): Fiji and Russia across the antimeridian,
+/// one of Russia's longitudes 180.00000000000006, Antarctica round the South Pole, France,
+/// Ireland and the United Kingdom.
+const NATURAL_EARTH_ZIP: &[u8] =
+    include_bytes!("../../../area-shapes/tests/fixtures/natural-earth-countries.zip");
+const NATURAL_EARTH_GEOJSON: &[u8] =
+    include_bytes!("../../../area-shapes/tests/fixtures/natural-earth-countries.geojson");
+
+/// The squares those countries touch, as pyproj and shapely work them out
+/// (tools/boundary-check), in the map's order.
+const NATURAL_EARTH_SQUARES: [&str; 44] = [
+    "NB", "NC", "ND", "NG", "NH", "NJ", "NK", "NM", "NN", "NO", "NR", "NS", "NT", "NU", "NW", "NX",
+    "NY", "NZ", "OV", "SD", "SE", "TA", "SH", "SJ", "SK", "TF", "TG", "SM", "SN", "SO", "SP", "TL",
+    "TM", "SR", "SS", "ST", "SU", "TQ", "TR", "SW", "SX", "SY", "SZ", "TV",
+];
+
+#[tokio::test]
+async fn a_world_countries_file_picks_britains_squares_and_says_part_lies_outside() {
+    let h = Harness::start(&[]).await;
+    let dir = tempfile::tempdir().unwrap();
+    h.goto(&format!("/products/{PRODUCT}?areas=SU")).await;
+    h.find("#shape-file").await;
+    for (name, bytes) in [
+        ("ne_countries.zip", NATURAL_EARTH_ZIP),
+        ("ne_countries.geojson", NATURAL_EARTH_GEOJSON),
+    ] {
+        choose_file(&h, &dir, name, bytes).await;
+        let said = format!(
+            "The boundary in {name} touches 44 squares: {}. Part of the shape lies outside \
+             Great Britain's squares.",
+            NATURAL_EARTH_SQUARES.join(", ")
+        );
+        h.wait_for_text("#shape-status", &said).await;
+        wait_for_areas(&h, &NATURAL_EARTH_SQUARES.join(",")).await;
+        assert_eq!(picked(&h).await, NATURAL_EARTH_SQUARES, "{name}");
+    }
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_position_out_of_range_is_named_with_its_feature_in_english_and_welsh() {
+    let h = Harness::start(&[]).await;
+    let dir = tempfile::tempdir().unwrap();
+    // The second feature runs past the antimeridian by 10.5°: not noise.
+    let pacific = r#"{"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"name": "Wight"},
+         "geometry": {"type": "Point", "coordinates": [-1.3, 50.7]}},
+        {"type": "Feature", "properties": {"name": "Pacific"},
+         "geometry": {"type": "LineString", "coordinates": [[170, 10], [190.5, 10]]}}]}"#;
+    for (language, said, kept) in [
+        (
+            "en",
+            "pacific.geojson has a position out of range in feature 2 (Pacific): longitude \
+             190.5, latitude 10. Longitudes run from −180 to 180 and latitudes from −90 to 90.",
+            "The choice is unchanged.",
+        ),
+        (
+            "cy",
+            "Mae gan pacific.geojson safle y tu hwnt i'r terfynau yn nodwedd 2 (Pacific): \
+             hydred 190.5, lledred 10. Mae hydredau'n rhedeg o −180 i 180 a lledredau o −90 \
+             i 90.",
+            "Nid yw'r dewis wedi newid.",
+        ),
+    ] {
+        h.goto(&format!("/products/{PRODUCT}?areas=SU,SZ&lang={language}"))
+            .await;
+        h.find("#shape-file").await;
+        choose_file(&h, &dir, "pacific.geojson", pacific.as_bytes()).await;
+        let status = told(&h).await;
+        assert!(
+            status.contains(said) && status.contains(kept),
+            "{language}: {status}"
+        );
+        wait_for_areas(&h, "SU,SZ").await;
+        assert_eq!(picked(&h).await, ["SU", "SZ"], "{language}");
     }
     h.stop().await;
 }

@@ -6,7 +6,7 @@
 //
 // The page sends {type: "zip", id, name, length} with a message port whose other end
 // the bulk worker holds; this worker answers "ready", and when the browser asks for
-// <scope>download-zip/<id>/<name> it answers with a stream the port feeds: each "pull"
+// <scope><id>/<name> it answers with a stream the port feeds: each "pull"
 // asks the bulk worker for more, "chunk" and "end" feed the stream, "abort" fails it,
 // and "cancelled" tells both the page and the bulk worker the person stopped the
 // download. "ping" messages from the page keep this worker alive while a zip runs
@@ -19,7 +19,8 @@ const zips = new Map();
 
 // Active at once, but never taking over pages: only the zip addresses need it (a
 // navigation is answered by the worker of its scope whether the page is controlled
-// or not).
+// or not). Its scope is <app>download-zip/ (the page registers it so), so it controls
+// no page or worker of the app, and no other request passes through it.
 self.addEventListener("install", () => self.skipWaiting());
 
 function tell(zip, type) {
@@ -71,10 +72,12 @@ self.addEventListener("message", (event) => {
 self.addEventListener("fetch", (event) => {
   const scope = new URL(self.registration.scope);
   const url = new URL(event.request.url);
-  if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname + PREFIX)) {
+  // An older app registered this worker with the app's folder as its scope.
+  const zips_at = scope.pathname.endsWith(PREFIX) ? scope.pathname : scope.pathname + PREFIX;
+  if (url.origin !== scope.origin || !url.pathname.startsWith(zips_at)) {
     return;
   }
-  const id = url.pathname.slice(scope.pathname.length + PREFIX.length).split("/")[0];
+  const id = url.pathname.slice(zips_at.length).split("/")[0];
   const zip = zips.get(id);
   if (!zip || zip.answered) {
     event.respondWith(new Response("This download is over or was never started.", {

@@ -89,6 +89,11 @@ impl ZipRun {
             let why = self.stopped.borrow().clone();
             let why = why.unwrap_or_else(|| t::bulk::cancelled().into());
             self.parts.borrow_mut().give_up_waiting(&why);
+            // A zip opened after the run stopped (its first file was refused while the
+            // browser opened it) fails in the browser, rather than waiting for bytes.
+            if let Some(opened) = opened {
+                opened.abort(&why);
+            }
             return;
         }
         let next = self.parts.borrow_mut().next(opened.is_some());
@@ -271,26 +276,19 @@ pub fn ZipDownload(
                 files: listed.clone(),
                 parts: parts.clone(),
             };
-            // The worker first: where it cannot start, no download has begun. Nothing is
-            // fetched until the browser has taken the first zip.
-            // The service worker gets ready meanwhile.
+            // The worker first: where it cannot start, no download has begun. The
+            // service worker gets ready meanwhile.
             spawn_local(ZipSaver::prepare());
-            let worker = BulkWorker::start(&set_up, &JsValue::UNDEFINED).await;
-            let first = match &worker {
-                Ok(_) => {
-                    ZipSaver::open(&part_file_name(&stem, 0, parts.len()), parts[0].length).await
-                }
-                Err(_) => Err(String::new()),
-            };
-            starting.set(false);
-            let (first, (worker, replies)) = match (first, worker) {
-                (Ok(first), Ok(worker)) => (first, worker),
-                (first, worker) => {
-                    let why = worker.err().or(first.err()).unwrap_or_default();
+            let (worker, replies) = match BulkWorker::start(&set_up, &JsValue::UNDEFINED).await {
+                Ok(started) => started,
+                Err(why) => {
+                    starting.set(false);
                     notice.set(Some(t::bulk::zip_start_failed(why)));
                     return;
                 }
             };
+            let first_name = part_file_name(&stem, 0, parts.len());
+            let first_length = parts[0].length;
             let queue = Queue::for_zip(listed, parallel);
             let new = Rc::new(ZipRun {
                 progress: Progress::of(&queue, store.trigger()),
@@ -304,10 +302,21 @@ pub fn ZipDownload(
                 stopped: RefCell::default(),
             });
             listen(Rc::downgrade(&new), replies);
-            keep(&store, panel, Rc::clone(&new));
-            new.pump(Some(first));
+            // The first files come while the browser opens the zip's download (its
+            // bytes wait in the worker): waiting for the browser first cost every zip a
+            // tenth of a second or more. Where it cannot open, the run is dropped, and
+            // its worker and fetches with it: nothing is saved.
             let actions = new.queue.borrow_mut().start();
             new.apply(actions);
+            let first = ZipSaver::open(&first_name, first_length).await;
+            starting.set(false);
+            match first {
+                Ok(first) => {
+                    keep(&store, panel, Rc::clone(&new));
+                    new.pump(Some(first));
+                }
+                Err(why) => notice.set(Some(t::bulk::zip_start_failed(why))),
+            }
         });
     };
     let with_run = move |text: fn(&ZipRun) -> String| read(run, text).unwrap_or_default();

@@ -13,7 +13,7 @@ use explorer_logic::text::t;
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_futures::{JsFuture, spawn_local};
 
 use crate::api::within;
 use crate::fs_access::describe;
@@ -88,8 +88,17 @@ fn relative(path: &str) -> Result<String, String> {
 /// The app's worker, registered (once) and active.
 async fn worker() -> Result<JsValue, String> {
     let container = service_workers().ok_or(t::bulk::no_workers_here())?;
-    // Its scope is the folder it is in: the app's.
-    let registering = call(&container, "register", &[&relative(WORKER)?.into()])?;
+    // Its scope is the zips' addresses alone: with the app's folder as its scope it
+    // controlled the app's pages and their workers, so every request they made (each
+    // file of a download too) passed through it.
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"scope".into(), &relative(PREFIX)?.into());
+    let registering = call(
+        &container,
+        "register",
+        &[&relative(WORKER)?.into(), &options],
+    )?;
+    forget_the_folder_scope(&container);
     let registration =
         match within(START_LIMIT, JsFuture::from(Promise::resolve(&registering))).await {
             Some(Ok(registration)) => registration,
@@ -107,6 +116,26 @@ async fn worker() -> Result<JsValue, String> {
         gloo_timers::future::sleep(Duration::from_millis(100)).await;
     }
     Err(t::bulk::worker_inactive().into())
+}
+
+/// Unregisters the worker where an older version of the app registered it with the app's
+/// folder as its scope (see [`worker`]); pages it controls are let go when they next load.
+fn forget_the_folder_scope(container: &JsValue) {
+    let (Ok(folder), Ok(finding)) = (relative(""), call(container, "getRegistration", &[])) else {
+        return;
+    };
+    let finding = JsFuture::from(Promise::resolve(&finding));
+    spawn_local(async move {
+        let Ok(registration) = finding.await else {
+            return;
+        };
+        let script = field(&field(&registration, "active"), "scriptURL").as_string();
+        if field(&registration, "scope").as_string() == Some(folder)
+            && script.is_some_and(|script| script.ends_with(WORKER))
+        {
+            let _ = call(&registration, "unregister", &[]);
+        }
+    });
 }
 
 /// What the worker said about this zip so far.

@@ -155,6 +155,14 @@ async fn a_product_selection_is_saved_as_one_zip_with_checksums_and_a_report() {
         );
     }
     assert_eq!(s.h.console_errors().await, Vec::<String>::new());
+    // The download worker answers the zips' addresses alone: the page loaded again is
+    // not its client, so none of its requests pass through the worker.
+    s.h.goto(crate::bulk::PRODUCT_PAGE).await;
+    s.h.find(".zip-download").await;
+    let controlled =
+        s.h.js("return navigator.serviceWorker.controller !== null")
+            .await;
+    assert_eq!(controlled, serde_json::json!(false));
     s.h.stop().await;
 }
 

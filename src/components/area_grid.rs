@@ -183,23 +183,30 @@ pub fn AreaGrid(
             return;
         };
         dragged.set(None);
+        // Drawing stopped mid-drag (Escape): the drag is dropped, not drawn.
+        if !drawing.get_untracked() {
+            return;
+        }
         let end = map_point(&event).unwrap_or(start);
         if let Some(on_drawn) = on_drawn {
             on_drawn.run([grid_corner(start), grid_corner(end)]);
         }
     };
     let drag_view = move || {
-        dragged.get().map(|[(x1, y1), (x2, y2)]| {
-            view! {
-                <rect
-                    class="drag-rect"
-                    x=x1.min(x2).to_string()
-                    y=y1.min(y2).to_string()
-                    width=(x1 - x2).abs().to_string()
-                    height=(y1 - y2).abs().to_string()
-                />
-            }
-        })
+        dragged
+            .get()
+            .filter(|_| drawing.get())
+            .map(|[(x1, y1), (x2, y2)]| {
+                view! {
+                    <rect
+                        class="drag-rect"
+                        x=x1.min(x2).to_string()
+                        y=y1.min(y2).to_string()
+                        width=(x1 - x2).abs().to_string()
+                        height=(y1 - y2).abs().to_string()
+                    />
+                }
+            })
     };
     let overlay_view = move || {
         overlay

@@ -34,5 +34,5 @@ pub use message::{mark, with_elements};
 pub use place_finder::{Found, PlaceFinder, Places};
 pub use product_card::{ProductCard, ProductCardSkeleton};
 pub use session_badge::{SessionBadge, SessionReminder};
-pub use shape_tools::{ShapeState, ShapeTools};
+pub use shape_tools::{MapTools, ShapeState, ShapeTools};
 pub use text_field::{CodeField, TextField};

@@ -23,7 +23,7 @@ use crate::api::{ServiceError, use_api, within};
 use crate::components::bulk_export::{BulkExport, as_downloads};
 use crate::components::{
     AreaGrid, CodeField, CopyButton, DownloadsTable, ErrorPanel, Found, ImageStrip, MapMarker,
-    PlaceFinder, Places, ShapeState, ShapeTools, service_links,
+    MapTools, PlaceFinder, Places, ShapeState, ShapeTools, service_links,
 };
 use crate::navigation::{Href, Route, set_page_title, use_go_to};
 
@@ -336,6 +336,9 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
     let map_panel = (!fixed).then(|| {
         view! {
             <div class="picker-map">
+                // The map's own tools sit on it, kept in view while the map is.
+                <div class="map-frame">
+                {has_map.then(|| view! { <MapTools shape /> })}
                 <AreaGrid
                     offered=product.areas().to_vec()
                     selected
@@ -346,6 +349,7 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
                     drawing=shape.drawing
                     on_drawn=Callback::new(move |corners| shape.drawn(corners))
                 />
+                </div>
                 {has_map.then(|| view! {
                     <PlaceFinder on_found places />
                     <TypedAreasForm offered state />

@@ -145,6 +145,11 @@ impl fmt::Display for Engine {
     }
 }
 
+/// Why a test of a page at a phone's width runs in Chromium alone, which emulates the
+/// phone: Firefox's window (headless) is never narrower than 500 px, nor WebKit's
+/// MiniBrowser's than 447 px, so no page there is 320 or 390 px wide.
+pub const PHONE_WIDTH_IN_CHROMIUM_ONLY: &str = "Firefox's and WebKit's windows are never narrower than 500 and 447 px: only Chromium's emulated phone is 320 or 390 px wide";
+
 /// Whether this run's engine is one of `engines`; when it is not, says so with `why`
 /// (the reason the test cannot run there) so the skip shows in the test's output.
 ///

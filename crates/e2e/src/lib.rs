@@ -16,7 +16,7 @@ pub mod web_root;
 
 mod engine;
 
-pub use engine::{Engine, runs_in};
+pub use engine::{Engine, PHONE_WIDTH_IN_CHROMIUM_ONLY, runs_in};
 
 use std::collections::BTreeSet;
 use std::future::pending;
@@ -687,6 +687,30 @@ impl Harness {
             .expect("read aria-selected")
             .as_deref()
             == Some("true")
+    }
+
+    /// Touches the page with one finger along `points` (CSS pixels from the viewport's
+    /// corner): down at the first, moved through the others, lifted at the last; one
+    /// point is a tap. It is WebDriver's touch pointer, so the engine fires touch and
+    /// pointer events as for a finger on a phone, and scrolls the page for it unless
+    /// the page says not to (`touch-action`).
+    pub async fn touch(&self, points: &[(i64, i64)]) {
+        use thirtyfour::common::command::{Actions, Command};
+        let (first, rest) = points.split_first().expect("a point to touch");
+        let to = |(x, y): &(i64, i64), duration: u64| serde_json::json!({"type": "pointerMove", "origin": "viewport", "x": x, "y": y, "duration": duration});
+        let mut steps = vec![
+            to(first, 0),
+            serde_json::json!({"type": "pointerDown", "button": 0}),
+        ];
+        steps.extend(rest.iter().map(|point| to(point, 100)));
+        steps.push(serde_json::json!({"type": "pointerUp", "button": 0}));
+        let finger = serde_json::json!([{
+            "type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"}, "actions": steps,
+        }]);
+        self.driver
+            .cmd(Command::PerformActions(Actions::from(finger)))
+            .await
+            .unwrap_or_else(|e| panic!("touch along {points:?}: {e}"));
     }
 
     /// Sends `key` to the focused element, as a keyboard user would.

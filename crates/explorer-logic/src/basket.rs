@@ -47,7 +47,7 @@ pub struct Item {
     pub product_id: String,
     /// Its name when it was added (the id, for an item opened from a link).
     pub product_name: String,
-    /// Its version when it was added.
+    /// Its version when it was added; empty when a link named none.
     pub version: String,
     /// The areas, format and subformat, as the product page's address had them.
     pub selection: Selection,
@@ -69,9 +69,10 @@ impl Item {
         AreaPicking::of(offered).wanted(&self.selection, offered)
     }
 
-    /// Whether the product is at another version than when it was added.
+    /// Whether the product is at another version than when it was added. An item
+    /// from a link that named no version has none to compare: it never changed.
     pub fn version_changed(&self, now: &str) -> bool {
-        self.version != now
+        !self.version.is_empty() && self.version != now
     }
 
     /// What to say when the product is at version `now`, if that is not the one added.
@@ -644,6 +645,16 @@ mod tests {
         assert_eq!(wanted.format.as_deref(), Some("GML"));
         let roads = item("OpenRoads", "1", "", None);
         assert_eq!(roads.wanted(&[Area::Gb]).areas, [Area::Gb]);
+    }
+
+    #[test]
+    fn an_item_from_a_link_without_a_version_says_nothing_of_versions() {
+        let opened = items_from_link("OpenTOID//SU").unwrap();
+        assert_eq!(opened[0].version, "");
+        assert!(!opened[0].version_changed("2026-04"));
+        assert_eq!(opened[0].version_note("2026-04"), None);
+        // Shared again, the link still names none.
+        assert_eq!(opened[0].link_form(), "OpenTOID//SU");
     }
 
     #[test]

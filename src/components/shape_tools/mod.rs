@@ -2,6 +2,10 @@
 //! as two corners, a circle round a place or grid reference, and a boundary file
 //! (GeoJSON, KML, GPX, zipped shapefile) chosen or dropped. Each picks every square the
 //! shape touches; what that does to the choice is `explorer_logic::product::shape`'s.
+//!
+//! What acts on the map itself ([`MapTools`]: drawing, clearing the shape drawn on it)
+//! sits in a bar on the map, so a person never scrolls between the tool and the map;
+//! the forms and the file box ([`ShapeTools`]) are under it.
 
 mod reader;
 
@@ -43,6 +47,9 @@ pub struct ShapeState {
     /// Whether a drag on the map draws a rectangle.
     pub drawing: RwSignal<bool>,
     told: RwSignal<Option<Told>>,
+    /// Whether what was last told is of a rectangle dragged on the map: said in the
+    /// map's bar, where the person is, rather than under the forms.
+    told_on_map: RwSignal<bool>,
     /// How much of the file being read is read, 0 to 1, once the worker says.
     read_share: RwSignal<Option<f64>>,
     /// Stops the file being read: a newer shape replaces it.
@@ -58,6 +65,7 @@ impl ShapeState {
             overlay: RwSignal::new(None),
             drawing: RwSignal::new(false),
             told: RwSignal::new(None),
+            told_on_map: RwSignal::new(false),
             read_share: RwSignal::new(None),
             reading: StoredValue::new(None),
             offered,
@@ -67,7 +75,30 @@ impl ShapeState {
 
     /// A rectangle dragged on the map.
     pub fn drawn(&self, [a, b]: [GridCorner; 2]) {
+        self.told_on_map.set(true);
         self.rectangle(bng(a), bng(b));
+    }
+
+    /// Drawing on or off. Each time it starts it says how to draw again, not what the
+    /// last rectangle picked.
+    fn toggle_drawing(&self) {
+        let on = !self.drawing.get_untracked();
+        if on && self.told_on_map.get_untracked() {
+            self.told.set(None);
+        }
+        self.drawing.set(on);
+    }
+
+    /// A form or the file box is used: what it leads to is said under them.
+    fn told_under_forms(&self) {
+        self.told_on_map.set(false);
+    }
+
+    /// The shape drawn on the map goes (the choice stays), and so does what was said.
+    fn clear(&self) {
+        self.stop_reading();
+        self.overlay.set(None);
+        self.told.set(None);
     }
 
     fn rectangle(&self, a: BngPoint, b: BngPoint) {
@@ -179,7 +210,73 @@ async fn find_points(
         .collect()
 }
 
-/// The tools, under the map, once their words are here.
+/// The bar of tools on the map, once their words are here: "Draw a rectangle"
+/// (pressed while drawing; pressed again, or Escape, stops), "Clear the shape" while
+/// one is drawn, and what a rectangle dragged on the map picked. Its room is kept
+/// while the words come, so the map does not move down under a finger.
+#[component]
+pub fn MapTools(shape: ShapeState) -> impl IntoView {
+    // Wherever the focus is (the button, the map, the page after a drag), Escape
+    // leaves drawing.
+    let escape = window_event_listener(leptos::ev::keydown, move |event| {
+        if event.key() == "Escape" && shape.drawing.get_untracked() {
+            shape.drawing.set(false);
+        }
+    });
+    on_cleanup(move || escape.remove());
+    let drawing = move || shape.drawing.get();
+    let told = move || shape.told.get().filter(|_| shape.told_on_map.get());
+    view! {
+        <div class="map-tools">
+            <WithWords>
+                <div class="map-tools-bar" role="group" aria-label=t::shape::tools_label()>
+                    <button
+                        type="button"
+                        id="draw-rectangle"
+                        class="button secondary"
+                        aria-pressed=move || if drawing() { "true" } else { "false" }
+                        on:click=move |_| shape.toggle_drawing()
+                    >
+                        {t::shape::draw()}
+                    </button>
+                    <Show when=move || shape.overlay.with(Option::is_some)>
+                        <button type="button" id="clear-shape" class="button secondary" on:click=move |_| shape.clear()>
+                            {t::shape::clear()}
+                        </button>
+                    </Show>
+                </div>
+                // How to draw, until a rectangle is drawn: then what it picked, in its
+                // place, so the map below moves as little as it can.
+                <Show when=move || drawing() && told().is_none()>
+                    <p id="draw-help" class="hint">{t::shape::draw_help()}</p>
+                </Show>
+                {status_line("map-status", Signal::derive(told))}
+            </WithWords>
+        </div>
+    }
+}
+
+/// What was last said of a shape, read out as it changes. A plain function, not a
+/// component: each component's view is erased into code the first load shares.
+fn status_line(id: &'static str, told: Signal<Option<Told>>) -> impl IntoView {
+    let text = move || match told.get() {
+        Some(Told::Working(text) | Told::Done(text) | Told::Problem(text)) => text,
+        None => String::new(),
+    };
+    view! {
+        <p
+            id=id
+            class="shape-status"
+            class:problem=move || matches!(told.get(), Some(Told::Problem(_)))
+            role="status"
+            aria-busy=move || matches!(told.get(), Some(Told::Working(_))).then_some("true")
+        >
+            {text}
+        </p>
+    }
+}
+
+/// The forms and the file box, under the map, once their words are here.
 #[component]
 pub fn ShapeTools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
     view! {
@@ -199,6 +296,7 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
 
     let submit_corners = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
+        shape.told_under_forms();
         let typed = [corner_one.get_untracked(), corner_other.get_untracked()];
         spawn_local(async move {
             match find_points(places, &typed).await {
@@ -209,6 +307,7 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
     };
     let submit_circle = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
+        shape.told_under_forms();
         let radius_km = match parse_radius_km(&radius.get_untracked()) {
             Ok(km) => km,
             Err(problem) => return shape.problem(problem),
@@ -225,6 +324,7 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
         let name = file.name();
         let size = file.size() as u64;
         // The newest choice wins, even one that is refused.
+        shape.told_under_forms();
         shape.stop_reading();
         if size > FILE_LIMIT_BYTES {
             let limit = FILE_LIMIT_BYTES;
@@ -284,30 +384,12 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
             read(file);
         }
     };
-    let told = move || shape.told.get();
-    let told_text = move || match told() {
-        Some(Told::Working(text) | Told::Done(text) | Told::Problem(text)) => text,
-        None => String::new(),
-    };
+    let told = move || shape.told.get().filter(|_| !shape.told_on_map.get());
 
     view! {
         <section class="shape-tools" aria-labelledby="shape-heading">
             <h3 id="shape-heading">{t::shape::heading()}</h3>
             <p class="hint">{t::shape::intro()}</p>
-            <div class="shape-draw">
-                <button
-                    type="button"
-                    id="draw-rectangle"
-                    class="button secondary"
-                    aria-pressed=move || if shape.drawing.get() { "true" } else { "false" }
-                    on:click=move |_| shape.drawing.update(|on| *on = !*on)
-                >
-                    {t::shape::draw()}
-                </button>
-                <Show when=move || shape.drawing.get()>
-                    <p class="hint">{t::shape::draw_help()}</p>
-                </Show>
-            </div>
             <form id="corners-form" class="shape-form" on:submit=submit_corners>
                 <fieldset>
                     <legend>{t::shape::corners_legend()}</legend>
@@ -346,15 +428,7 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
                 />
                 <p class="hint">{t::shape::file_drop()}</p>
             </div>
-            <p
-                id="shape-status"
-                class="shape-status"
-                class:problem=move || matches!(told(), Some(Told::Problem(_)))
-                role="status"
-                aria-busy=move || matches!(told(), Some(Told::Working(_))).then_some("true")
-            >
-                {told_text}
-            </p>
+            {status_line("shape-status", Signal::derive(told))}
             <Show when=move || shape.read_share.get().is_some()>
                 <progress
                     class="shape-progress"
@@ -362,15 +436,6 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
                     value=move || shape.read_share.get().unwrap_or_default()
                     aria-labelledby="shape-status"
                 ></progress>
-            </Show>
-            <Show when=move || shape.overlay.with(Option::is_some)>
-                <button type="button" class="link-button" on:click=move |_| {
-                    shape.stop_reading();
-                    shape.overlay.set(None);
-                    shape.told.set(None);
-                }>
-                    {t::shape::clear()}
-                </button>
             </Show>
         </section>
     }

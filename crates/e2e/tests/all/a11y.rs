@@ -6,7 +6,7 @@
 use e2e::axe::{self, DESKTOP, PHONE, Scheme};
 use e2e::demo::{KEY, PACKAGE, SECRET};
 use e2e::thirtyfour::prelude::*;
-use e2e::{Harness, WAIT, eventually};
+use e2e::{Engine, Harness, PHONE_WIDTH_IN_CHROMIUM_ONLY, WAIT, eventually};
 
 /// Waits up to 10 s for the page's JavaScript `expression` to equal `want`.
 async fn wait_for_value(h: &Harness, expression: &str, want: &str) {
@@ -254,5 +254,66 @@ async fn on_a_phone_the_files_and_packages_fit_the_screen() {
         .await;
     assert_eq!(off_screen, 0);
     axe::emulate(&h, DESKTOP, Scheme::Light).await;
+    h.stop().await;
+}
+
+/// Every page at a phone's width: its content (`scrollWidth`) exactly as wide as the
+/// page's width, so nothing slides sideways under a thumb. The width of the page's
+/// box is `clientWidth` (the window less a scrollbar, where the engine draws one);
+/// Chromium's phone emulation widens the window's layout to the content instead, so
+/// the window's own width is checked too.
+#[tokio::test]
+async fn no_page_is_wider_than_a_phone_at_320_and_390_pixels() {
+    if !e2e::runs_in(&[Engine::Chromium], PHONE_WIDTH_IN_CHROMIUM_ONLY) {
+        return;
+    }
+    let h = Harness::start(&[]).await;
+    // Signed in first: the data-package pages are listed with the others.
+    h.sign_in_to("/packages", KEY, SECRET).await;
+    h.find(".packages-table tbody tr").await;
+    let package = format!("/packages/{PACKAGE}");
+    let version = format!("/packages/{PACKAGE}/versions/110012");
+    let pages = [
+        ("/", ".product-grid .product-card"),
+        ("/products/OpenMapLocal?areas=SU,SZ", ".shape-tools"),
+        ("/products/OpenRoads", ".downloads-table"),
+        (
+            "/basket?items=OpenTOID//SU;OpenGreenspace/2025-10/SU,SZ/GeoPackage",
+            ".basket-items details",
+        ),
+        ("/login", ".login-form"),
+        ("/settings", ".connection-status.ok"),
+        ("/no-such-page", "main h1"),
+        ("/packages", ".packages-table tbody tr"),
+        (package.as_str(), ".versions-table"),
+        (version.as_str(), ".files-table"),
+        // Welsh words are longer; the choice of language stays for what follows.
+        ("/products/OpenMapLocal?areas=SU&lang=cy", ".shape-tools"),
+    ];
+    let mut too_wide = Vec::new();
+    for width in [320, 390] {
+        h.set_viewport(width, 844).await;
+        for (path, ready) in pages {
+            h.goto(path).await;
+            h.find(ready).await;
+            // The page's own stylesheets, loaded with its code, are in.
+            h.wait_for_js(
+                "[...document.querySelectorAll('link[rel=stylesheet]')].every(l => l.sheet)",
+            )
+            .await;
+            h.next_frames().await;
+            let sizes = h
+                .js("const page = document.documentElement; \
+                     return [innerWidth, page.clientWidth, page.scrollWidth];")
+                .await;
+            let [window, page, content] = [0, 1, 2].map(|i| sizes[i].as_i64().unwrap());
+            if window != i64::from(width) || content != page {
+                too_wide.push(format!(
+                    "{path} at {width} px: the window {window} px, the page {page} px, its content {content} px"
+                ));
+            }
+        }
+    }
+    assert!(too_wide.is_empty(), "{}", too_wide.join("\n"));
     h.stop().await;
 }

@@ -304,6 +304,25 @@ async fn an_item_says_when_its_product_has_a_new_version() {
 }
 
 #[tokio::test]
+async fn a_link_naming_no_version_says_nothing_of_versions() {
+    let h = Harness::start(&[]).await;
+    h.goto("/basket?items=OpenTOID//SU").await;
+    basket_lists(&h, 1).await;
+    let card = h.text(".basket-items > li").await;
+    assert!(!card.contains("added at version"), "{card}");
+    assert!(h.find_all(".basket-items .notice").await.is_empty());
+    // Shared on, the link still names none.
+    let link = h.text(".basket-link").await;
+    assert!(link.ends_with("/basket?items=OpenTOID//SU"), "{link}");
+    // The products are a list of cards, drawn without bullets beside them.
+    h.wait_for_js(
+        "getComputedStyle(document.querySelector('.basket-items > li')).listStyleType === 'none'",
+    )
+    .await;
+    h.stop().await;
+}
+
+#[tokio::test]
 async fn a_product_that_did_not_list_comes_with_try_again() {
     let h = Harness::start(&[]).await;
     h.preload(

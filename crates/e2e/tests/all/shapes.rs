@@ -1,4 +1,5 @@
-//! Picking squares by shape on a product page: a rectangle dragged on the map or typed
+//! Picking squares by shape on a product page: a rectangle dragged on the map (with a
+//! mouse on a laptop, with a finger on a phone, the tool on the map itself) or typed
 //! as corners, a circle round a place, and boundary files (GeoJSON, a zipped
 //! shapefile, real countries files) chosen in the file box; a broken file keeps the
 //! choice and says why.
@@ -46,17 +47,59 @@ async fn submit(h: &Harness, css: &str, text: &str) {
         .expect("press Enter");
 }
 
-/// The status line of the shape tools once it says something.
+/// The status line of the shape tools' forms once it says something.
 async fn told(h: &Harness) -> String {
-    h.wait_for_js("document.querySelector('#shape-status').textContent.trim() !== '' && document.querySelector('#shape-status').getAttribute('aria-busy') !== 'true'").await;
-    h.text("#shape-status").await
+    told_at(h, "#shape-status").await
+}
+
+/// The status line at `css` once it says something: the forms' (`#shape-status`) or
+/// the map's bar's, for a rectangle dragged on the map (`#map-status`).
+async fn told_at(h: &Harness, css: &str) -> String {
+    h.wait_for_js(&format!(
+        "document.querySelector('{css}')?.textContent.trim() && document.querySelector('{css}').getAttribute('aria-busy') !== 'true'"
+    ))
+    .await;
+    h.text(css).await
+}
+
+/// Whether the whole of the element at `css` is in the window now.
+async fn in_view(h: &Harness, css: &str) -> bool {
+    h.js(&format!(
+        "const r = document.querySelector('{css}').getBoundingClientRect(); \
+         return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;"
+    ))
+    .await
+    .as_bool()
+    .unwrap_or(false)
+}
+
+/// How far the page is scrolled, across and down, in CSS pixels.
+async fn scrolled(h: &Harness) -> (i64, i64) {
+    let at = h
+        .js("return [Math.round(scrollX), Math.round(scrollY)];")
+        .await;
+    (at[0].as_i64().unwrap(), at[1].as_i64().unwrap())
+}
+
+/// Waits until the drawing tool is pressed (`true`) or not, and the map says so.
+async fn wait_for_drawing(h: &Harness, on: bool) {
+    h.wait_for_js(&format!(
+        "document.querySelector('#draw-rectangle').getAttribute('aria-pressed') === '{on}' \
+         && !!document.querySelector('.grid-map.drawing') === {on}"
+    ))
+    .await;
 }
 
 /// Where a square's middle is on the screen now (scroll it into view first).
 async fn centre_of(h: &Harness, code: &str) -> (i64, i64) {
+    centre_of_element(h, &format!("#square-{code} rect")).await
+}
+
+/// Where the middle of the element at `css` is on the screen now.
+async fn centre_of_element(h: &Harness, css: &str) -> (i64, i64) {
     let centre = h
         .js(&format!(
-            "const r = document.querySelector('#square-{code} rect').getBoundingClientRect(); \
+            "const r = document.querySelector('{css}').getBoundingClientRect(); \
              return [r.x + r.width / 2, r.y + r.height / 2];"
         ))
         .await;
@@ -105,7 +148,7 @@ async fn a_dragged_rectangle_picks_every_square_it_touches() {
         .expect("drag on the map");
     wait_for_areas(&h, "ST,SU,SY,SZ").await;
     assert_eq!(picked(&h).await, ["ST", "SU", "SY", "SZ"]);
-    let status = told(&h).await;
+    let status = told_at(&h, "#map-status").await;
     assert!(
         status.contains("The rectangle touches 4 squares: ST, SU, SY, SZ.")
             && status.contains("4 squares are picked."),
@@ -119,6 +162,124 @@ async fn a_dragged_rectangle_picks_every_square_it_touches() {
         .await;
     h.click("#square-NT").await;
     wait_for_areas(&h, "NT,ST,SU,SY,SZ").await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn on_a_laptop_the_drawing_tool_is_on_the_map_and_draws_without_scrolling() {
+    let h = Harness::start(&[]).await;
+    h.set_viewport(1366, 900).await;
+    h.goto(&format!("/products/{PRODUCT}")).await;
+    h.find("#draw-rectangle").await;
+    h.find("#square-NO").await;
+    // The tool and the squares dragged across, NH (200-300 km east, 800-900 km north)
+    // and NO (300-400 km east, 700-800 km north), in view as the page opens.
+    for css in ["#draw-rectangle", "#square-NH rect", "#square-NO rect"] {
+        assert!(in_view(&h, css).await, "{css} is not in view at 1366 x 900");
+    }
+    h.click("#draw-rectangle").await;
+    wait_for_drawing(&h, true).await;
+    let from = centre_of(&h, "NH").await;
+    let to = centre_of(&h, "NO").await;
+    h.driver
+        .action_chain()
+        .move_to(from.0, from.1)
+        .click_and_hold()
+        .move_to((from.0 + to.0) / 2, (from.1 + to.1) / 2)
+        .move_to(to.0, to.1)
+        .release()
+        .perform()
+        .await
+        .expect("drag on the map");
+    wait_for_areas(&h, "NH,NJ,NN,NO").await;
+    let status = told_at(&h, "#map-status").await;
+    assert!(
+        status.contains("The rectangle touches 4 squares: NH, NJ, NN, NO."),
+        "{status}"
+    );
+    assert_eq!(scrolled(&h).await, (0, 0), "the page scrolled");
+    assert!(
+        in_view(&h, "#map-status").await,
+        "what it picked is said out of view"
+    );
+
+    // Escape leaves drawing; a click picks a square again.
+    h.press(Key::Escape).await;
+    wait_for_drawing(&h, false).await;
+    assert!(h.find_all("#draw-help").await.is_empty());
+    h.click("#square-NT").await;
+    wait_for_areas(&h, "NH,NJ,NN,NO,NT").await;
+
+    // From the keyboard: Enter presses the tool, Escape lets it go.
+    h.js("document.querySelector('#draw-rectangle').focus(); return null;")
+        .await;
+    h.press(Key::Enter).await;
+    wait_for_drawing(&h, true).await;
+    let help = h.text("#draw-help").await;
+    assert!(help.contains("Press Escape to stop drawing."), "{help}");
+    let problems = axe::check_all_looks(&h, "product page, drawing").await;
+    axe::assert_none(&problems);
+    h.press(Key::Escape).await;
+    wait_for_drawing(&h, false).await;
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn on_a_phone_a_finger_draws_a_rectangle_and_a_tap_picks_a_square() {
+    // Chromium emulates the phone, its touch layout with it. Firefox's and WebKit's
+    // windows are no narrower than 500 and 447 px: the page has the same one-column
+    // layout there (below 600 px) and the finger the same touch and pointer events.
+    let h = Harness::start(&[]).await;
+    h.set_viewport(390, 844).await;
+    h.goto(&format!("/products/{PRODUCT}?areas=NT")).await;
+    h.find("#draw-rectangle").await;
+    // Scrolled to the south coast: the tool comes along, on the map.
+    h.js("document.querySelector('#square-SZ').scrollIntoView({block: 'center'}); return true;")
+        .await;
+    h.wait_for_js("document.querySelector('#draw-rectangle').getBoundingClientRect().top >= 0")
+        .await;
+    for css in ["#draw-rectangle", "#square-ST rect", "#square-SZ rect"] {
+        assert!(in_view(&h, css).await, "{css} is not in view at 390 x 844");
+    }
+    let button = centre_of_element(&h, "#draw-rectangle").await;
+    h.touch(&[button]).await;
+    wait_for_drawing(&h, true).await;
+
+    // A finger from the middle of ST (350, 150 km) to the middle of SZ (450, 50 km):
+    // the page stays put under it. Where it is scrolled is noted as the finger goes
+    // down and as it lifts (a page that pans for the finger cancels the pointer).
+    h.js("window.__finger = []; \
+          for (const type of ['pointerdown', 'pointerup', 'pointercancel']) \
+            addEventListener(type, () => __finger.push(type + ' ' + Math.round(scrollY)), true); \
+          return null;")
+        .await;
+    let (_, top) = scrolled(&h).await;
+    let from = centre_of(&h, "ST").await;
+    let to = centre_of(&h, "SZ").await;
+    h.touch(&[from, ((from.0 + to.0) / 2, (from.1 + to.1) / 2), to])
+        .await;
+    wait_for_areas(&h, "ST,SU,SY,SZ").await;
+    assert_eq!(
+        h.js("return __finger;").await,
+        serde_json::json!([format!("pointerdown {top}"), format!("pointerup {top}")]),
+        "the page moved under the finger"
+    );
+    assert_eq!(
+        h.js(
+            "const page = document.documentElement; return page.scrollWidth === page.clientWidth;"
+        )
+        .await,
+        true,
+        "the page is wider than the phone"
+    );
+
+    // Drawing off, a tap picks a square.
+    let button = centre_of_element(&h, "#draw-rectangle").await;
+    h.touch(&[button]).await;
+    wait_for_drawing(&h, false).await;
+    let square = centre_of(&h, "SS").await;
+    h.touch(&[square]).await;
+    wait_for_areas(&h, "SS,ST,SU,SY,SZ").await;
     h.stop().await;
 }
 
@@ -302,7 +463,10 @@ async fn a_shape_picked_while_a_file_is_read_wins_and_stops_the_read() {
     choose_file(&h, &dir, "wight.geojson", ISLE_OF_WIGHT.as_bytes()).await;
     h.wait_for_js("window.__workers.length === 2 && !window.__workers[1].terminated")
         .await;
-    h.click(".shape-tools .link-button").await;
+    // "Clear the shape" is on the map: scrolled back up to it, as a person would.
+    h.js("document.querySelector('.grid-map').scrollIntoView({block: 'center'}); return true;")
+        .await;
+    h.click("#clear-shape").await;
     h.wait_for_js("window.__workers[1].terminated").await;
     assert_eq!(picked(&h).await, ["SU", "TQ"]);
     h.stop().await;

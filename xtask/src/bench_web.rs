@@ -12,7 +12,7 @@
 
 use std::ffi::OsStr;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::bundle;
 use crate::exec::{Result, cargo, command, root, run, target_dir};
@@ -28,8 +28,10 @@ mod catalogue;
 use catalogue::{Gridded, LargeCatalogue};
 
 /// Runs the whole comparison, three runs unless `BENCH_WEB_RUNS` says otherwise; with
-/// `--profile`, profiles the app instead (built with its function names).
-pub fn bench(profile: bool) -> Result {
+/// `--profile`, profiles the app instead (built with its function names); with
+/// `slow_4g`, the slow-4G figures alone. The app is built first unless `E2E_WEB_ROOT`
+/// names one already built (as when comparing two builds).
+pub fn bench(profile: bool, slow_4g: bool) -> Result {
     let profile = profile.then(|| target_dir().join("bench-web-profile"));
     tools::ensure_build_tools()?;
     tools::ensure_browser()?;
@@ -41,7 +43,13 @@ pub fn bench(profile: bool) -> Result {
         },
         None => bundle::Target::site_root(),
     };
-    bundle::build(&app)?;
+    let built = match std::env::var_os("E2E_WEB_ROOT") {
+        Some(dir) if profile.is_none() => PathBuf::from(dir),
+        _ => {
+            bundle::build(&app)?;
+            app.dist
+        }
+    };
     run(cargo().args(["build", "--release", "-p", "download-server"]))?;
     run(cargo().args(["build", "-p", "e2e", "--bin", "bench_web"]))?;
 
@@ -51,10 +59,10 @@ pub fn bench(profile: bool) -> Result {
         .tempdir()
         .map_err(|error| format!("cannot create a temporary directory: {error}"))?;
     let web_root = work.path().join("web");
-    copy_dir(&app.dist, &web_root)?;
+    copy_dir(&built, &web_root)?;
     let pages = web_root.join("bench");
     fs::create_dir_all(&pages)?;
-    for page in ["gallery.html", "version.html"] {
+    for page in ["gallery.html", "gallery.js", "version.html", "version.js"] {
         fs::copy(root().join("tools/bench-web").join(page), pages.join(page))?;
     }
     let large = work.path().join("catalogue");
@@ -77,6 +85,9 @@ pub fn bench(profile: bool) -> Result {
     let mut browser = command(target_dir().join("debug/bench_web"));
     if let Some(profile) = &profile {
         browser.env("BENCH_WEB_PROFILE", profile);
+    }
+    if slow_4g {
+        browser.env("BENCH_WEB_SLOW_4G_ONLY", "1");
     }
     run(browser
         .env("BENCH_WEB_LARGE", &large.base)

@@ -107,10 +107,14 @@ enum Bench {
     /// Chromium (total time and long tasks)
     Shapes,
     /// The web app at 1,000 products and 10,000 files, and on slow 4G, next to plain-JS pages
+    /// (`E2E_WEB_ROOT`: an app already built)
     Web {
         /// The app alone, once, with CPU profiles of each step (target/bench-web-profile/)
         #[arg(long)]
         profile: bool,
+        /// The slow-4G figures alone
+        #[arg(long, conflicts_with = "profile")]
+        slow_4g: bool,
     },
 }
 
@@ -139,8 +143,8 @@ fn main() -> ExitCode {
             what: Some(Bench::Shapes),
         } => bench_shapes::bench(),
         Command::Bench {
-            what: Some(Bench::Web { profile }),
-        } => bench_web::bench(profile),
+            what: Some(Bench::Web { profile, slow_4g }),
+        } => bench_web::bench(profile, slow_4g),
         Command::Fuzz { seconds } => fuzz::fuzz(seconds),
     };
     match result {
@@ -353,7 +357,10 @@ mod tests {
         assert!(matches!(
             Cli::parse_from(["xtask", "bench", "web", "--profile"]).command,
             Command::Bench {
-                what: Some(Bench::Web { profile: true })
+                what: Some(Bench::Web {
+                    profile: true,
+                    slow_4g: false
+                })
             }
         ));
     }

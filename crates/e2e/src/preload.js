@@ -99,6 +99,18 @@
     }).observe(document, { childList: true, subtree: true });
   }
 
+  // Whether the page ever held the text `config.sawText`, however briefly (in a first
+  // view the app replaced a moment later too).
+  if (config.sawText) {
+    window.__sawText = false;
+    new MutationObserver(function (_, observer) {
+      if (document.body && document.body.textContent.indexOf(config.sawText) >= 0) {
+        window.__sawText = true;
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  }
+
   // The page's cumulative layout shift, from the first paint (Chromium reports it).
   if (config.layoutShift) {
     window.__shift = 0;

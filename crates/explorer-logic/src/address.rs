@@ -184,12 +184,14 @@ mod tests {
         };
         let saved = at(&format!("localStorage.getItem(\"{SAVED_SERVICE_KEY}\")"));
         let saved_wins = at("saved && saved.apiBase");
-        let deployed = at(&format!("new URL(\"{DEPLOYED_CONFIG_FILE}\", base)"));
+        let deployed = at(&format!(
+            "new URL(\"{DEPLOYED_CONFIG_FILE}\", document.baseURI)"
+        ));
         let default = ServiceConfig::for_origin("https://origin.example").api_base;
         let path = default.strip_prefix("https://origin.example").unwrap();
-        let fallback = at(&format!(
-            "(deployed && deployed.apiBase) || location.origin + \"{path}\""
-        ));
+        let origin = at(&format!("var origin = location.origin + \"{path}\";"));
+        let fallback = at("(deployed && deployed.apiBase) || origin");
+        assert!(origin < fallback);
         assert!(saved < saved_wins && saved_wins < deployed && deployed < fallback);
     }
 

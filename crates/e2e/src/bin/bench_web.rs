@@ -6,7 +6,8 @@
 //! `/bench/`: `BENCH_WEB_LARGE` serves the large generated catalogue, `BENCH_WEB_DEMO`
 //! the demo catalogue (for the slow-4G first load). `BENCH_WEB_KEY` and
 //! `BENCH_WEB_SECRET` sign in to the large one's data package. `BENCH_WEB_RUNS` runs
-//! (3 by default) are made; the table shows the medians.
+//! (3 by default) are made; the table shows the medians. With `BENCH_WEB_SLOW_4G_ONLY`
+//! set (`cargo xtask bench web --slow-4g`), only the slow-4G rows.
 //!
 //! Everything is measured inside the page: a frame is "shown" at the first
 //! `requestAnimationFrame` whose DOM holds the expected text, and "painted" at the next
@@ -42,6 +43,15 @@ const PROBE: &str = r#"
       && h1.includes(w.h1);
   };
   const tick = () => {
+    // A search typed as soon as the page has a search box that takes it (the app's
+    // own, not its first view's disabled one), when `bench.typeAtOnce` names the text.
+    const input = bench.typeAtOnce && bench.marks.typed === undefined
+      && document.querySelector("input[type='search']:not([disabled])");
+    if (input) {
+      input.value = bench.typeAtOnce;
+      input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+      bench.marks.typed = performance.now();
+    }
     for (const [name, w] of Object.entries(bench.watch)) {
       if (bench.marks[name] === undefined && bench.matches(w)) {
         bench.marks[name] = performance.now();
@@ -191,6 +201,8 @@ struct Catalogue {
     products: usize,
     /// The names of the demo catalogue's products.
     demo_names: Vec<String>,
+    /// A search that matches exactly one of the demo catalogue's products (its id).
+    demo_search: String,
     /// Text every product name starts with.
     name_prefix: String,
     /// A search that matches exactly one product (its id).
@@ -227,7 +239,20 @@ impl Catalogue {
             .clone()
             .expect("an older version");
         let older: DataPackageVersion = get_json(&older_url, Some(&token)).await;
+        let demo_search = demo_products
+            .iter()
+            .map(|p| p.id.to_lowercase())
+            .find(|id| {
+                let matches = |p: &&Product| {
+                    [&p.id, &p.name, &p.description]
+                        .iter()
+                        .any(|field| field.to_lowercase().contains(id.as_str()))
+                };
+                demo_products.iter().filter(matches).count() == 1
+            })
+            .expect("a demo product whose id only it matches");
         Catalogue {
+            demo_search,
             demo_names: demo_products.into_iter().map(|p| p.name).collect(),
             demo,
             large,
@@ -264,6 +289,7 @@ impl Catalogue {
     fn watches(&self) -> Value {
         json!({
             "first demo name": Watch::any_of(&self.demo_names).json(),
+            "demo searched": Watch::text(&[&format!("1 of {} products", self.demo_names.len())]).json(),
             "first name": Watch::text(&[&self.name_prefix]).json(),
             "gallery": self.gallery_all().json(),
             "first file": Watch::text(&[&self.latest.downloads[0].file_name]).json(),
@@ -322,6 +348,8 @@ type Figures = BTreeMap<&'static str, f64>;
 /// The table's rows, in order: label and unit.
 const ROWS: &[(&str, &str)] = &[
     ("slow 4G (demo catalogue): first product name", "ms"),
+    ("slow 4G, Welsh (?lang=cy): first product name", "ms"),
+    ("slow 4G: a search typed at once, filtered", "ms"),
     ("first load over the wire: html+js+wasm+css", "kB"),
     ("first load over the wire: wasm", "kB"),
     ("1,000 products: first name shown", "ms"),
@@ -357,6 +385,8 @@ async fn main() {
         at_scale(&catalogue, Side::App, &profiler).await;
         return;
     }
+    // `cargo xtask bench web --slow-4g`: the slow-4G rows alone.
+    let slow_4g_only = env::var_os("BENCH_WEB_SLOW_4G_ONLY").is_some();
     let runs: usize = env::var("BENCH_WEB_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
@@ -382,7 +412,10 @@ async fn main() {
         for side in order {
             let started = Instant::now();
             let mut figures = slow_first_load(&catalogue, side).await;
-            figures.extend(at_scale(&catalogue, side, &Profiler(None)).await);
+            figures.extend(slow_welsh_first_load(&catalogue, side).await);
+            if !slow_4g_only {
+                figures.extend(at_scale(&catalogue, side, &Profiler(None)).await);
+            }
             println!(
                 "run {} {side:?}: {:.0} s",
                 run + 1,
@@ -415,6 +448,10 @@ fn print_table(results: &BTreeMap<(Side, &str), Vec<f64>>, runs: usize) {
         let plain = results
             .get(&(Side::Plain, *label))
             .and_then(|v| median(v.iter().copied()));
+        // Rows not measured this time (`--slow-4g`) are left out.
+        if app.is_none() && plain.is_none() {
+            continue;
+        }
         let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1} {unit}"));
         let ratio = match (app, plain) {
             (Some(a), Some(p)) if *unit == "fps" && a > 0.0 => format!("{:.1}x", p / a),
@@ -492,9 +529,8 @@ async fn load_tasks(h: &Harness, until: f64) -> (f64, f64) {
     })
 }
 
-/// The gallery on simulated slow 4G, cache off: the first product name, and the bytes
-/// of the first load (html, js, wasm, css) as the browser received them, brotli asked.
-async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
+/// A fresh browser on the demo catalogue's server, on simulated slow 4G (cache off).
+async fn open_slow(catalogue: &Catalogue, side: Side) -> Harness {
     let h = open(catalogue, &catalogue.demo, side).await;
     h.slow_4g().await;
     // Chromium offers brotli only over https; over http to the loopback it offers
@@ -505,8 +541,26 @@ async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
         json!({ "headers": { "Accept-Encoding": "br" } }),
     )
     .await;
+    h
+}
+
+/// The gallery on simulated slow 4G, cache off: the first product name, a search typed
+/// as soon as the page takes it until the list shows its one product, and the bytes
+/// of the first load (html, js, wasm, css) as the browser received them, brotli asked.
+async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
+    let h = open_slow(catalogue, side).await;
+    h.driver
+        .cdp()
+        .page()
+        .add_script_to_evaluate_on_new_document(format!(
+            "window.__bench.typeAtOnce = {};",
+            json!(catalogue.demo_search)
+        ))
+        .await
+        .expect("install the search");
     h.goto(catalogue.gallery_path(side)).await;
     let first = mark(&h, "first demo name").await;
+    let searched = mark(&h, "demo searched").await;
     // Whatever loads on idle after the first content counts too.
     tokio::time::sleep(Duration::from_secs(3)).await;
     let bytes = h
@@ -521,12 +575,24 @@ async fn slow_first_load(catalogue: &Catalogue, side: Side) -> Figures {
     h.stop().await;
     Figures::from([
         ("slow 4G (demo catalogue): first product name", first),
+        ("slow 4G: a search typed at once, filtered", searched),
         (
             "first load over the wire: html+js+wasm+css",
             bytes.0 / 1000.0,
         ),
         ("first load over the wire: wasm", bytes.1 / 1000.0),
     ])
+}
+
+/// The Welsh gallery (`?lang=cy`) on simulated slow 4G, cache off: its first product
+/// name (the plain page has no Welsh: the same page again).
+async fn slow_welsh_first_load(catalogue: &Catalogue, side: Side) -> Figures {
+    let h = open_slow(catalogue, side).await;
+    h.goto(&format!("{}?lang=cy", catalogue.gallery_path(side)))
+        .await;
+    let first = mark(&h, "first demo name").await;
+    h.stop().await;
+    Figures::from([("slow 4G, Welsh (?lang=cy): first product name", first)])
 }
 
 /// Everything at the large catalogue's sizes, in one browser, each step under

@@ -5,6 +5,15 @@
 use download_api::{Product, ProductDownload};
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::Request;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::get;
 
 use e2e::demo::{KEY, PACKAGE, SECRET};
 use e2e::{Harness, Served, explorer_web_root, get_json, our_server, serve, static_host};
@@ -79,6 +88,74 @@ async fn the_gallery_lists_the_service_s_products_under_the_sub_path() {
     h.find("#format-select").await;
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
+}
+
+/// A host whose origin answers products of its own (another service, or an old one
+/// left running), with `config.json` naming our server, which it answers late:
+/// index.html's script asks the origin for the products while config.json is on its
+/// way (most deployments name no other service), and must drop that answer.
+#[tokio::test]
+async fn config_json_naming_another_service_wins_over_the_origin_s_own_products() {
+    const DECOY: &str = "Not the deployer's:";
+    let service = our_server(&[]).await;
+    let api = service.origin.clone();
+    let products: Vec<serde_json::Value> =
+        get_json(&format!("{api}/downloads/v1/products?expanded"), None).await;
+    let decoys: Vec<serde_json::Value> = products
+        .iter()
+        .map(|product| {
+            let mut decoy = product.clone();
+            decoy["name"] = json!(format!("{DECOY} {}", product["name"].as_str().unwrap()));
+            decoy
+        })
+        .collect();
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counted = asked.clone();
+    let config = json!({
+        "apiBase": format!("{api}/downloads/v1"),
+        "tokenUrl": format!("{api}/oauth2/token/v1"),
+    });
+    let host = static_host::router(&explorer_web_root(), PREFIX, config)
+        .route(
+            "/downloads/v1/products",
+            get(move || {
+                counted.fetch_add(1, Ordering::SeqCst);
+                async move { Json(decoys) }
+            }),
+        )
+        .layer(middleware::from_fn(late_config));
+    let host = serve(host).await;
+    let h = Harness::open(format!("{}{PREFIX}", host.origin), vec![host, service]).await;
+    h.preload("sawText", json!(DECOY)).await;
+
+    h.goto("/").await;
+    h.wait_for_js(&format!(
+        "document.querySelectorAll('.product-grid .product-card:not(.skeleton-card)').length === {}",
+        products.len()
+    ))
+    .await;
+    let grid = h.text(".product-grid").await;
+    for product in &products {
+        let name = product["name"].as_str().unwrap();
+        assert!(grid.contains(name), "{name} missing from {grid}");
+    }
+    // Not even the first view's names, written before the app's code arrives.
+    assert_eq!(h.js("return window.__sawText;").await, json!(false));
+    // The case this test is for: the origin was asked first.
+    assert!(
+        asked.load(Ordering::SeqCst) > 0,
+        "the origin was never asked"
+    );
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+    h.stop().await;
+}
+
+/// Answers `config.json` after the rest, as a slow host would.
+async fn late_config(request: Request, next: Next) -> Response {
+    if request.uri().path().ends_with("/config.json") {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    next.run(request).await
 }
 
 #[tokio::test]

@@ -134,18 +134,7 @@ async fn a_dragged_rectangle_picks_every_square_it_touches() {
     // view at once.
     h.js("document.querySelector('#square-SZ').scrollIntoView({block: 'center'}); return true;")
         .await;
-    let from = centre_of(&h, "ST").await;
-    let to = centre_of(&h, "SZ").await;
-    h.driver
-        .action_chain()
-        .move_to(from.0, from.1)
-        .click_and_hold()
-        .move_to((from.0 + to.0) / 2, (from.1 + to.1) / 2)
-        .move_to(to.0, to.1)
-        .release()
-        .perform()
-        .await
-        .expect("drag on the map");
+    drag(&h, "ST", "SZ").await;
     wait_for_areas(&h, "ST,SU,SY,SZ").await;
     assert_eq!(picked(&h).await, ["ST", "SU", "SY", "SZ"]);
     let status = told_at(&h, "#map-status").await;
@@ -165,6 +154,22 @@ async fn a_dragged_rectangle_picks_every_square_it_touches() {
     h.stop().await;
 }
 
+/// Drags the mouse across the map from the middle of square `from` to the middle of `to`.
+async fn drag(h: &Harness, from: &str, to: &str) {
+    let from = centre_of(h, from).await;
+    let to = centre_of(h, to).await;
+    h.driver
+        .action_chain()
+        .move_to(from.0, from.1)
+        .click_and_hold()
+        .move_to((from.0 + to.0) / 2, (from.1 + to.1) / 2)
+        .move_to(to.0, to.1)
+        .release()
+        .perform()
+        .await
+        .expect("drag on the map");
+}
+
 #[tokio::test]
 async fn on_a_laptop_the_drawing_tool_is_on_the_map_and_draws_without_scrolling() {
     let h = Harness::start(&[]).await;
@@ -179,18 +184,7 @@ async fn on_a_laptop_the_drawing_tool_is_on_the_map_and_draws_without_scrolling(
     }
     h.click("#draw-rectangle").await;
     wait_for_drawing(&h, true).await;
-    let from = centre_of(&h, "NH").await;
-    let to = centre_of(&h, "NO").await;
-    h.driver
-        .action_chain()
-        .move_to(from.0, from.1)
-        .click_and_hold()
-        .move_to((from.0 + to.0) / 2, (from.1 + to.1) / 2)
-        .move_to(to.0, to.1)
-        .release()
-        .perform()
-        .await
-        .expect("drag on the map");
+    drag(&h, "NH", "NO").await;
     wait_for_areas(&h, "NH,NJ,NN,NO").await;
     let status = told_at(&h, "#map-status").await;
     assert!(

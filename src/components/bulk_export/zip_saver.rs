@@ -98,7 +98,6 @@ async fn worker() -> Result<JsValue, String> {
         "register",
         &[&relative(WORKER)?.into(), &options],
     )?;
-    forget_the_folder_scope(&container);
     let registration =
         match within(START_LIMIT, JsFuture::from(Promise::resolve(&registering))).await {
             Some(Ok(registration)) => registration,
@@ -119,7 +118,7 @@ async fn worker() -> Result<JsValue, String> {
 }
 
 /// Unregisters the worker where an older version of the app registered it with the app's
-/// folder as its scope (see [`worker`]); pages it controls are let go when they next load.
+/// folder as its scope (see [`worker`]), once a zip starts; pages it controls are let go when they next load.
 fn forget_the_folder_scope(container: &JsValue) {
     let (Ok(folder), Ok(finding)) = (relative(""), call(container, "getRegistration", &[])) else {
         return;
@@ -168,6 +167,9 @@ impl ZipSaver {
     /// [`ZipSaver::open`] finds it ready: done while the bulk worker starts, rather
     /// than after. Any error shows again when the zip opens.
     pub async fn prepare() {
+        if let Some(container) = service_workers() {
+            forget_the_folder_scope(&container);
+        }
         let _ = worker().await;
     }
 

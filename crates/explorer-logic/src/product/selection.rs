@@ -535,6 +535,7 @@ mod tests {
             area: Area::from(area),
             format: "GML".into(),
             subformat: Some("3".into()),
+            flaws: Vec::new(),
         }
     }
 

@@ -1,16 +1,17 @@
-use download_api::Download;
+use download_api::{Download, Field};
 use explorer_logic::listing::{Column, Listing, RowKeys, TableQuery};
 use explorer_logic::text::t;
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
-use explorer_logic::{Totals, format_size};
+use explorer_logic::{Totals, flaws, format_size};
+use leptos::either::Either;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::api::use_api;
 use crate::auth::use_session;
-use crate::components::copy_then;
 use crate::components::table_tools::{SortHeader, TableFilter};
 use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
+use crate::components::{ListingFlaws, copy_then, flawed};
 
 /// Listed links are signed for about an hour: past this age, ask for a fresh one.
 const LISTED_LINK_MAX_AGE_MS: f64 = 50.0 * 60.0 * 1000.0;
@@ -43,6 +44,11 @@ pub fn FilesTable(
     let status = RwSignal::new(None::<String>);
 
     let total = Totals::of(files.iter().map(|f| f.size));
+    let notes = flaws::notes(
+        files
+            .iter()
+            .map(|f| (f.file_name.as_str(), f.flaws.as_slice())),
+    );
     let listing = StoredValue::new(Listing::new(files.iter().map(|f| RowKeys {
         name: &f.file_name,
         size: f.size,
@@ -128,12 +134,22 @@ pub fn FilesTable(
                 tabindex=move || windowed.tab_index(pos)
             >
                 <td class="file-name">
-                    <a href=file.url download=file.file_name.clone() class="download-link">
-                        {file.file_name.clone()}
-                    </a>
+                    // A file without a usable address is listed, but not offered.
+                    {if file.is_offered() {
+                        Either::Left(view! {
+                            <a href=file.url.clone() download=file.file_name.clone() class="download-link">
+                                {file.file_name.clone()}
+                            </a>
+                        })
+                    } else {
+                        Either::Right(view! {
+                            {file.file_name.clone()} " "
+                            <span class="muted not-offered">"(" {t::product::not_offered_file()} ")"</span>
+                        })
+                    }}
                 </td>
                 <td class="num" data-label=t::product::column_size() title=exact>
-                    {size}
+                    {flawed(&file.flaws, Field::Size).map_or_else(|| Either::Left(size), Either::Right)}
                 </td>
                 <td class="md5" data-label="MD5">
                     {match file.md5 {
@@ -152,7 +168,10 @@ pub fn FilesTable(
                             }
                                 .into_any()
                         }
-                        None => view! { <span class="muted">{t::product::md5_not_given()}</span> }.into_any(),
+                        None => match flawed(&file.flaws, Field::Md5) {
+                            Some(flaw) => flaw.into_any(),
+                            None => view! { <span class="muted">{t::product::md5_not_given()}</span> }.into_any(),
+                        },
                     }}
                 </td>
             </tr>
@@ -166,6 +185,7 @@ pub fn FilesTable(
     };
     let (above, below) = spacers(windowed, 3);
     view! {
+        <ListingFlaws notes=Signal::stored(notes) />
         {move || {
             status
                 .get()

@@ -10,6 +10,7 @@
 //! (cargo); `webkit2gtk-driver`, under an X display (`xvfb-run -a`).
 
 pub mod bench;
+pub mod hostile_service;
 pub mod quirky_service;
 pub mod static_host;
 pub mod web_root;

@@ -47,6 +47,7 @@ async fn a_service_s_address_becomes_a_link_only_when_it_is_http_or_https() {
         links_that_are_no_web_addresses(&h).await,
         Vec::<String>::new()
     );
+    e2e::axe::assert_none(&e2e::axe::check_all_looks(&h, "a product").await);
 
     // An error body's links: the web address is a link, the other is text.
     h.goto("/products/NoSuchProduct").await;
@@ -63,6 +64,7 @@ async fn a_service_s_address_becomes_a_link_only_when_it_is_http_or_https() {
         links_that_are_no_web_addresses(&h).await,
         Vec::<String>::new()
     );
+    e2e::axe::assert_none(&e2e::axe::check_all_looks(&h, "a missing product").await);
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
 }
@@ -143,6 +145,7 @@ async fn one_unusable_field_hides_no_file_and_the_page_says_which_and_why() {
         one_by_one.contains(&SAVED.len().to_string()),
         "{one_by_one}"
     );
+    e2e::axe::assert_none(&e2e::axe::check_all_looks(&h, "a listing with flaws").await);
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
 }
@@ -296,6 +299,33 @@ async fn a_token_no_header_can_carry_is_refused_and_never_sent() {
         Vec::<String>::new(),
         "no request went out with the token"
     );
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn two_files_of_one_name_are_both_kept_in_a_folder() {
+    if !crate::bulk::folder_picker_runs_here() {
+        return;
+    }
+    let (h, _service) = start().await;
+    h.pick_private_folder().await;
+    on_the_listing(&h).await;
+    h.click(".folder-download .folder-controls .button").await;
+    let summary = h
+        .wait_for_text_within(".folder-download .bulk-summary", "Done", WITHIN)
+        .await;
+    assert!(
+        summary.contains("6 downloaded, 0 skipped, 0 failed"),
+        "{summary}"
+    );
+    let mut found = crate::bulk::folder_md5s(&h).await;
+    assert!(found.remove("download-report.json").is_some(), "no report");
+    let want: BTreeMap<String, String> = SAVED
+        .iter()
+        .map(|(name, key)| (name.to_string(), md5_hex(&hostile_service::file_bytes(key))))
+        .collect();
+    assert_eq!(found, want);
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
 }

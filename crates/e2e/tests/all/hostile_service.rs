@@ -304,6 +304,35 @@ async fn a_token_no_header_can_carry_is_refused_and_never_sent() {
 }
 
 #[tokio::test]
+async fn what_the_page_says_of_the_listing_is_said_in_welsh() {
+    let (h, _service) = start().await;
+    h.goto(&format!("/products/{PRODUCT}?areas=SU,SV&lang=cy"))
+        .await;
+    let note = h
+        .wait_for_text(".listing-flaws", "nid yw'r maint -5 yn faint mewn beitiau")
+        .await;
+    assert!(note.contains("mewn 5 ffeil"), "{note}");
+    let renames = h
+        .wait_for_text(
+            ".bulk-renames",
+            "Mae same.zip yn cael ei chadw fel same (SU).zip",
+        )
+        .await;
+    assert!(
+        renames.contains("mae gan 2 ffeil yn y rhestr yr enw hwnnw"),
+        "{renames}"
+    );
+    let documentation = h.text(".product-meta .not-a-link").await;
+    assert!(documentation.contains("nid yw'n ddolen"), "{documentation}");
+    assert!(
+        h.text(".downloads-table tr[data-file='script.zip'] td:last-child")
+            .await
+            .contains("Ddim ar gael")
+    );
+    h.stop().await;
+}
+
+#[tokio::test]
 async fn two_files_of_one_name_are_both_kept_in_a_folder() {
     if !crate::bulk::folder_picker_runs_here() {
         return;

@@ -9,12 +9,14 @@
 //!   md5 that is not one, a `javascript:` address and a `data:` address.
 //! - A token endpoint whose `access_token` has a line break, so no header can carry it;
 //!   the data packages it guards record every `Authorization` header they are sent.
+//! - A data package (for the API key alone) whose version lists two files of one name,
+//!   a size and an md5 of the wrong kind, and a file with no address at all.
 
 use std::sync::{Arc, Mutex};
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -35,6 +37,17 @@ pub const KEY: &str = "hostile-key";
 pub const SECRET: &str = "hostile-secret";
 /// The token it gives out: a line break in it.
 pub const TOKEN: &str = "hostile\ntoken";
+/// The data package and its version, for the API key alone.
+pub const PACKAGE: &str = "H-0001";
+pub const VERSION: &str = "v1";
+/// The version's files a bulk download saves, `(saved name, storage key)`: the two of
+/// one name numbered (nothing listed tells them apart), the file without an address
+/// left out.
+pub const PACKAGE_SAVED: [(&str, &str); 3] = [
+    ("parcel.zip", "pkg-1-parcel.zip"),
+    ("parcel (2).zip", "pkg-2-parcel.zip"),
+    ("broken.zip", "pkg-broken.zip"),
+];
 
 /// One listed file: its name, area, and the fields as sent (`None`: as they should be).
 struct Listed {
@@ -183,6 +196,16 @@ async fn serve_api(storage: String, authorizations: Arc<Mutex<Vec<String>>>) -> 
         .route("/downloads/v1/products/{id}", get(product))
         .route("/downloads/v1/products/{id}/downloads", get(downloads))
         .route("/downloads/v1/dataPackages", get(packages))
+        .route("/downloads/v1/dataPackages/{id}", get(package))
+        .route("/downloads/v1/dataPackages/{id}/versions", get(versions))
+        .route(
+            "/downloads/v1/dataPackages/{id}/versions/{version}",
+            get(version),
+        )
+        .route(
+            "/downloads/v1/dataPackages/{id}/versions/{version}/downloads",
+            get(version_file),
+        )
         .route("/oauth2/token/v1", post(issue_token))
         .layer(CorsLayer::permissive())
         .with_state(state);
@@ -265,15 +288,129 @@ async fn issue_token() -> Json<Value> {
     }))
 }
 
-/// Records the `Authorization` header, and answers 401: no token here is good.
-async fn packages(State(api): Shared, headers: HeaderMap) -> Response {
+/// Records the `Authorization` header; answers the API key alone (no token here is good).
+fn authorised(api: &Api, headers: &HeaderMap) -> Result<(), Response> {
     if let Some(value) = headers.get(header::AUTHORIZATION) {
         let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
         api.authorizations.lock().expect("not poisoned").push(value);
     }
-    (
+    if headers.get("key").and_then(|v| v.to_str().ok()) == Some(KEY) {
+        return Ok(());
+    }
+    Err((
         StatusCode::UNAUTHORIZED,
         Json(json!({ "message": "Missing or unsupported API key provided." })),
     )
-        .into_response()
+        .into_response())
+}
+
+fn version_summary(api: &Api) -> Value {
+    let package_url = format!("{}/downloads/v1/dataPackages/{PACKAGE}", api.origin);
+    json!({
+        "id": VERSION,
+        "url": format!("{package_url}/versions/{VERSION}"),
+        "createdOn": "2025-01-31",
+        "reason": "INITIAL",
+        "supplyType": "FULL",
+        "productVersion": "Hostile release 1",
+        "productFormat": "GeoPackage",
+        "dataPackageUrl": package_url,
+    })
+}
+
+fn package_record(api: &Api) -> Value {
+    json!({
+        "id": PACKAGE,
+        "name": "Hostile Package",
+        "url": format!("{}/downloads/v1/dataPackages/{PACKAGE}", api.origin),
+        "createdOn": "2025-01-05",
+        "productId": PRODUCT,
+        "productName": "Hostile Listing",
+        "versions": [version_summary(api)],
+    })
+}
+
+async fn packages(State(api): Shared, headers: HeaderMap) -> Response {
+    match authorised(&api, &headers) {
+        Ok(()) => Json(json!([package_record(&api)])).into_response(),
+        Err(refused) => refused,
+    }
+}
+
+async fn package(State(api): Shared, headers: HeaderMap) -> Response {
+    match authorised(&api, &headers) {
+        Ok(()) => Json(package_record(&api)).into_response(),
+        Err(refused) => refused,
+    }
+}
+
+async fn versions(State(api): Shared, headers: HeaderMap) -> Response {
+    match authorised(&api, &headers) {
+        Ok(()) => Json(json!([version_summary(&api)])).into_response(),
+        Err(refused) => refused,
+    }
+}
+
+/// The one version, whatever is asked for: its files as [`PACKAGE_SAVED`] says.
+async fn version(State(api): Shared, headers: HeaderMap) -> Response {
+    if let Err(refused) = authorised(&api, &headers) {
+        return refused;
+    }
+    let mut body = version_summary(&api);
+    body["downloads"] = version_files(&api);
+    Json(body).into_response()
+}
+
+/// A file of the version by its name, as JSON (the app asks with `Accept:
+/// application/json`): the first of that name, as a service that names files by name
+/// alone can only answer.
+async fn version_file(
+    State(api): Shared,
+    headers: HeaderMap,
+    Query(query): Query<Vec<(String, String)>>,
+) -> Response {
+    if let Err(refused) = authorised(&api, &headers) {
+        return refused;
+    }
+    let wanted = query
+        .iter()
+        .find(|(name, _)| name == "fileName")
+        .map(|(_, value)| value.as_str());
+    let files = version_files(&api);
+    match files
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|file| file["fileName"].as_str() == wanted)
+    {
+        Some(file) => Json(file.clone()).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            Json(json!({ "message": "No such file." })),
+        )
+            .into_response(),
+    }
+}
+
+/// The version's files: two of one name, one with a size and an md5 of the wrong kind,
+/// one with no address.
+fn version_files(api: &Api) -> Value {
+    let file = |name: &str, key: &str| {
+        let bytes = file_bytes(key);
+        json!({
+            "url": format!("{}/files/{key}", api.storage),
+            "fileName": name,
+            "size": bytes.len(),
+            "md5": format!("{:x}", Md5::digest(&bytes)),
+        })
+    };
+    let mut broken = file("broken.zip", "pkg-broken.zip");
+    broken["size"] = json!("12abc");
+    broken["md5"] = json!(12345);
+    json!([
+        file("parcel.zip", "pkg-1-parcel.zip"),
+        file("parcel.zip", "pkg-2-parcel.zip"),
+        broken,
+        {"fileName": "nowhere.zip", "size": 3},
+    ])
 }

@@ -8,7 +8,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use e2e::hostile_service::{
-    self, DOCUMENTATION, ERROR_LINK, HostileService, KEY, PRODUCT, SAVED, SECRET,
+    self, DOCUMENTATION, ERROR_LINK, HostileService, KEY, PACKAGE, PACKAGE_SAVED, PRODUCT, SAVED,
+    SECRET, VERSION,
 };
 use e2e::{Harness, WAIT, eventually, eventually_or, md5_hex, serve, static_host, web_root};
 
@@ -329,6 +330,57 @@ async fn what_the_page_says_of_the_listing_is_said_in_welsh() {
             .await
             .contains("Ddim ar gael")
     );
+    h.stop().await;
+}
+
+#[tokio::test]
+async fn a_package_version_with_flawed_files_lists_them_all_and_keeps_both_of_one_name() {
+    let (h, _service) = start().await;
+    h.goto(&format!(
+        "/login?next=/packages/{PACKAGE}/versions/{VERSION}"
+    ))
+    .await;
+    h.choose_sign_in_method("API key only").await;
+    h.type_into("#login-key", KEY).await;
+    h.submit_sign_in().await;
+    h.wait_for_js("document.querySelectorAll('.files-table tbody tr').length === 4")
+        .await;
+    let note = h.text(".listing-flaws").await;
+    for words in [
+        "in 2 files",
+        "broken.zip: the size \"12abc\" is not a size in bytes",
+        "broken.zip: the MD5 12345 is not 32 hexadecimal digits",
+        "nowhere.zip: the address (not shown) is not an http or https address",
+    ] {
+        assert!(note.contains(words), "{words:?} not in {note}");
+    }
+    let table = h.text(".files-table tbody").await;
+    assert!(table.contains("nowhere.zip (Not offered)"), "{table}");
+    assert_eq!(h.find_all(".files-table a.download-link").await.len(), 3);
+    let renames = h.text(".bulk-renames").await;
+    assert!(
+        renames
+            .contains("parcel.zip is saved as parcel (2).zip: 2 files of the list have that name"),
+        "{renames}"
+    );
+    assert!(!renames.contains("saved as parcel.zip"), "{renames}");
+
+    // The zip keeps both files of one name.
+    h.click(".zip-download .folder-controls .button").await;
+    let zip = saved_file(&h, ".zip", |bytes| {
+        entries(bytes).is_ok_and(|entries| entries.contains_key("checksums.md5"))
+    })
+    .await;
+    let mut zip = entries(&zip).expect("a zip");
+    assert!(zip.remove("checksums.md5").is_some());
+    assert!(zip.remove("download-report.json").is_some());
+    let want: BTreeMap<String, Vec<u8>> = PACKAGE_SAVED
+        .iter()
+        .map(|(name, key)| (name.to_string(), hostile_service::file_bytes(key)))
+        .collect();
+    assert_eq!(zip, want);
+    e2e::axe::assert_none(&e2e::axe::check_all_looks(&h, "a version with flaws").await);
+    assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
 }
 

@@ -98,6 +98,31 @@ impl BulkDownload {
     }
 }
 
+/// Whether the `file`-th of `downloads` is the only one of its name: a data-package
+/// file is asked for again by its name alone, which names two files of one name as
+/// one, so such a file is fetched from its listed address instead.
+pub fn named_once(downloads: &[Download], file: usize) -> bool {
+    let name = &downloads[file].file_name;
+    downloads.iter().filter(|d| &d.file_name == name).count() == 1
+}
+
+/// Gives `downloads` the fresh addresses of a new listing `fresh` of the same files:
+/// matched by name, and two of one name in the order listed. A fresh address that is
+/// no web address is not taken.
+pub fn relist(downloads: &mut [Download], fresh: Vec<Download>) {
+    let mut taken = vec![false; downloads.len()];
+    for fresh in fresh.into_iter().filter(Download::is_offered) {
+        let same = downloads
+            .iter()
+            .zip(&taken)
+            .position(|(old, taken)| !taken && old.file_name == fresh.file_name);
+        if let Some(index) = same {
+            taken[index] = true;
+            downloads[index].url = fresh.url;
+        }
+    }
+}
+
 /// One file to fetch in bulk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BulkFile<'a> {
@@ -396,6 +421,38 @@ mod tests {
         assert_eq!(
             welsh[0],
             "Mae a.zip yn cael ei chadw fel a (SU).zip: mae gan 2 ffeil yn y rhestr yr enw hwnnw."
+        );
+    }
+
+    #[test]
+    fn two_files_of_one_name_keep_their_own_fresh_addresses() {
+        let download = |url: &str, name: &str| Download {
+            url: url.into(),
+            file_name: name.into(),
+            size: None,
+            md5: None,
+            flaws: Vec::new(),
+        };
+        let mut listed = vec![
+            download("https://x/1?old", "a.zip"),
+            download("https://x/2?old", "a.zip"),
+            download("https://x/3?old", "b.zip"),
+        ];
+        assert!(!named_once(&listed, 0) && !named_once(&listed, 1));
+        assert!(named_once(&listed, 2));
+        relist(
+            &mut listed,
+            vec![
+                download("https://x/3?new", "b.zip"),
+                download("https://x/1?new", "a.zip"),
+                download("https://x/2?new", "a.zip"),
+                download("", "b.zip"),
+            ],
+        );
+        let urls: Vec<&str> = listed.iter().map(|d| d.url.as_str()).collect();
+        assert_eq!(
+            urls,
+            ["https://x/1?new", "https://x/2?new", "https://x/3?new"]
         );
     }
 

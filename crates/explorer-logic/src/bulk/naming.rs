@@ -78,7 +78,6 @@ pub fn saved_names(files: &[NameParts]) -> Vec<SavedName> {
             });
             continue;
         }
-        renamed.push(Renamed::SameName { count: same.len() });
         let label = telling_apart(files, same, index);
         let occurrence = same.iter().position(|&other| other == index).unwrap_or(0);
         let path = match (label.is_empty(), occurrence) {
@@ -93,6 +92,10 @@ pub fn saved_names(files: &[NameParts]) -> Vec<SavedName> {
         while !taken.insert(key(&candidate)) {
             candidate = with_label(&path, &n.to_string());
             n += 1;
+        }
+        // The first of files nothing tells apart keeps its name.
+        if candidate != plain[index] {
+            renamed.push(Renamed::SameName { count: same.len() });
         }
         saved.push(SavedName {
             path: candidate,

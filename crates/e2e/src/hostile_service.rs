@@ -288,20 +288,22 @@ async fn issue_token() -> Json<Value> {
     }))
 }
 
-/// Records the `Authorization` header; answers the API key alone (no token here is good).
-fn authorised(api: &Api, headers: &HeaderMap) -> Result<(), Response> {
+/// Records the `Authorization` header; true for the API key alone (no token here is
+/// good).
+fn authorised(api: &Api, headers: &HeaderMap) -> bool {
     if let Some(value) = headers.get(header::AUTHORIZATION) {
         let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
         api.authorizations.lock().expect("not poisoned").push(value);
     }
-    if headers.get("key").and_then(|v| v.to_str().ok()) == Some(KEY) {
-        return Ok(());
-    }
-    Err((
+    headers.get("key").and_then(|v| v.to_str().ok()) == Some(KEY)
+}
+
+fn refused() -> Response {
+    (
         StatusCode::UNAUTHORIZED,
         Json(json!({ "message": "Missing or unsupported API key provided." })),
     )
-        .into_response())
+        .into_response()
 }
 
 fn version_summary(api: &Api) -> Value {
@@ -331,30 +333,33 @@ fn package_record(api: &Api) -> Value {
 }
 
 async fn packages(State(api): Shared, headers: HeaderMap) -> Response {
-    match authorised(&api, &headers) {
-        Ok(()) => Json(json!([package_record(&api)])).into_response(),
-        Err(refused) => refused,
+    if authorised(&api, &headers) {
+        Json(json!([package_record(&api)])).into_response()
+    } else {
+        refused()
     }
 }
 
 async fn package(State(api): Shared, headers: HeaderMap) -> Response {
-    match authorised(&api, &headers) {
-        Ok(()) => Json(package_record(&api)).into_response(),
-        Err(refused) => refused,
+    if authorised(&api, &headers) {
+        Json(package_record(&api)).into_response()
+    } else {
+        refused()
     }
 }
 
 async fn versions(State(api): Shared, headers: HeaderMap) -> Response {
-    match authorised(&api, &headers) {
-        Ok(()) => Json(json!([version_summary(&api)])).into_response(),
-        Err(refused) => refused,
+    if authorised(&api, &headers) {
+        Json(json!([version_summary(&api)])).into_response()
+    } else {
+        refused()
     }
 }
 
 /// The one version, whatever is asked for: its files as [`PACKAGE_SAVED`] says.
 async fn version(State(api): Shared, headers: HeaderMap) -> Response {
-    if let Err(refused) = authorised(&api, &headers) {
-        return refused;
+    if !authorised(&api, &headers) {
+        return refused();
     }
     let mut body = version_summary(&api);
     body["downloads"] = version_files(&api);
@@ -369,8 +374,8 @@ async fn version_file(
     headers: HeaderMap,
     Query(query): Query<Vec<(String, String)>>,
 ) -> Response {
-    if let Err(refused) = authorised(&api, &headers) {
-        return refused;
+    if !authorised(&api, &headers) {
+        return refused();
     }
     let wanted = query
         .iter()

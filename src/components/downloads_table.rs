@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::components::table_tools::{SortHeader, TableFilter};
 use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
 use crate::components::{ListingFlaws, copy_then, flawed};
+use crate::words::WithWords;
 
 /// A table of downloads, with a filter box and sortable columns. Long lists are
 /// windowed: only the rows on screen are in the page. Rows are keyed by their position
@@ -70,7 +71,8 @@ pub fn DownloadsTable(
         view! { <DownloadRow download pos index windowed copied /> }
     };
     let (above, below) = spacers(windowed, 6);
-    let notes = Memo::new(move |_| {
+    // Read again once the notes' words are here (`ListingFlaws`).
+    let notes = Signal::derive(move || {
         downloads.with(|all| {
             flaws::notes(
                 all.iter()
@@ -178,10 +180,13 @@ fn DownloadRow(
             <td>
                 // A file without a usable address is listed, but not offered.
                 {if url.is_empty() {
+                    let why = file_name.clone();
                     Either::Left(view! {
-                        <span class="muted not-offered" title=t::product::not_offered_why(&file_name)>
-                            {t::product::not_offered_file()}
-                        </span>
+                        <WithWords>
+                            <span class="muted not-offered" title=t::flaws::not_offered_why(&why)>
+                                {t::flaws::not_offered_file()}
+                            </span>
+                        </WithWords>
                     })
                 } else {
                     Either::Right(view! {

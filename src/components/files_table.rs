@@ -12,6 +12,7 @@ use crate::auth::use_session;
 use crate::components::table_tools::{SortHeader, TableFilter};
 use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
 use crate::components::{ListingFlaws, copy_then, flawed};
+use crate::words::WithWords;
 
 /// Listed links are signed for about an hour: past this age, ask for a fresh one.
 const LISTED_LINK_MAX_AGE_MS: f64 = 50.0 * 60.0 * 1000.0;
@@ -44,17 +45,22 @@ pub fn FilesTable(
     let status = RwSignal::new(None::<String>);
 
     let total = Totals::of(files.iter().map(|f| f.size));
-    let notes = flaws::notes(
-        files
-            .iter()
-            .map(|f| (f.file_name.as_str(), f.flaws.as_slice())),
-    );
     let listing = StoredValue::new(Listing::new(files.iter().map(|f| RowKeys {
         name: &f.file_name,
         size: f.size,
         ..RowKeys::default()
     })));
     let files = StoredValue::new(files);
+    // Read again once the notes' words are here (`ListingFlaws`).
+    let notes = Signal::derive(move || {
+        files.with_value(|files| {
+            flaws::notes(
+                files
+                    .iter()
+                    .map(|f| (f.file_name.as_str(), f.flaws.as_slice())),
+            )
+        })
+    });
     let filter = RwSignal::new(query.filter);
     let order = RwSignal::new(query.order);
     if let Some(on_query) = on_query {
@@ -144,7 +150,9 @@ pub fn FilesTable(
                     } else {
                         Either::Right(view! {
                             {file.file_name.clone()} " "
-                            <span class="muted not-offered">"(" {t::product::not_offered_file()} ")"</span>
+                            <WithWords>
+                                <span class="muted not-offered">"(" {t::flaws::not_offered_file()} ")"</span>
+                            </WithWords>
                         })
                     }}
                 </td>
@@ -185,7 +193,7 @@ pub fn FilesTable(
     };
     let (above, below) = spacers(windowed, 3);
     view! {
-        <ListingFlaws notes=Signal::stored(notes) />
+        <ListingFlaws notes />
         {move || {
             status
                 .get()

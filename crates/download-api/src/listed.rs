@@ -53,16 +53,82 @@ pub fn is_md5(md5: &str) -> bool {
 }
 
 /// Any JSON value of a field, as it came.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug)]
 pub(crate) enum Sent {
     Whole(u64),
     Negative(i64),
     /// A fraction, or a number too large for a `u64`.
     Fraction(f64),
     Text(String),
-    /// A list, an object or a boolean.
-    Other(serde::de::IgnoredAny),
+    /// A list, an object, a boolean or null.
+    Other,
+}
+
+// Read by hand, not as `#[serde(untagged)]`: that buffers every field and tries each
+// kind in turn, code that weighs in the web app's first load.
+impl<'de> Deserialize<'de> for Sent {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SentVisitor)
+    }
+}
+
+struct SentVisitor;
+
+impl<'de> serde::de::Visitor<'de> for SentVisitor {
+    type Value = Sent;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Sent, E> {
+        Ok(Sent::Whole(n))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Sent, E> {
+        Ok(u64::try_from(n).map_or(Sent::Negative(n), Sent::Whole))
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Sent, E> {
+        Ok(Sent::Fraction(n))
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<Sent, E> {
+        Ok(Sent::Text(text.to_owned()))
+    }
+
+    fn visit_string<E>(self, text: String) -> Result<Sent, E> {
+        Ok(Sent::Text(text))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Sent, E> {
+        Ok(Sent::Other)
+    }
+
+    fn visit_unit<E>(self) -> Result<Sent, E> {
+        Ok(Sent::Other)
+    }
+
+    fn visit_none<E>(self) -> Result<Sent, E> {
+        Ok(Sent::Other)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, inner: D) -> Result<Sent, D::Error> {
+        Sent::deserialize(inner)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Sent, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(Sent::Other)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Sent, A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Sent::Other)
+    }
 }
 
 impl Sent {
@@ -77,7 +143,7 @@ impl Sent {
                 Some(format!("{cut:?}{more}"))
             }
             // No `{f}`: float formatting is large in the web app's wasm.
-            Sent::Fraction(_) | Sent::Other(_) => None,
+            Sent::Fraction(_) | Sent::Other => None,
         }
     }
 

@@ -10,7 +10,7 @@ use crate::text::t;
 /// written escaped (`"a\tb.zip"`), no name at all as its place in the list.
 pub fn shown_name(file_name: &str, index: usize) -> String {
     if file_name.is_empty() {
-        t::product::unnamed_file(index + 1)
+        t::flaws::unnamed_file(index + 1)
     } else if file_name.chars().any(char::is_control) {
         format!("{file_name:?}")
     } else {
@@ -21,15 +21,12 @@ pub fn shown_name(file_name: &str, index: usize) -> String {
 /// The sentence of one flaw of the `index`-th file, named `file_name` as listed.
 pub fn describe(file_name: &str, index: usize, flaw: &Flaw) -> String {
     let name = shown_name(file_name, index);
-    let sent = flaw
-        .sent
-        .clone()
-        .unwrap_or_else(|| t::product::flaw_nothing().to_owned());
+    let sent = flaw.sent.clone().unwrap_or_else(t::flaws::flaw_nothing);
     match flaw.field {
-        Field::FileName => t::product::flaw_file_name(name, sent),
-        Field::Url => t::product::flaw_url(name, sent),
-        Field::Size => t::product::flaw_size(name, sent),
-        Field::Md5 => t::product::flaw_md5(name, sent),
+        Field::FileName => t::flaws::flaw_file_name(name, sent),
+        Field::Url => t::flaws::flaw_url(name, sent),
+        Field::Size => t::flaws::flaw_size(name, sent),
+        Field::Md5 => t::flaws::flaw_md5(name, sent),
     }
 }
 

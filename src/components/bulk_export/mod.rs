@@ -27,6 +27,7 @@ use crate::components::save_file::save_text_file;
 use crate::downloads::{DownloadRun, Downloads};
 use crate::fs_access::can_pick_folder;
 use crate::navigation::{Route, use_current_path};
+use crate::words::WithWords;
 use folder::FolderDownload;
 use verify::VerifyFiles;
 use zip_download::ZipDownload;
@@ -110,7 +111,8 @@ pub fn BulkExport(
     let offered =
         Memo::new(move |_| files.with(|files| BulkDownload::offered(files.iter().cloned())));
     let files: Signal<Vec<BulkDownload>> = offered.into();
-    let renames = Memo::new(move |_| files.with(|files| BulkDownload::rename_notes(files)));
+    // Read again once the notes' words (`t::flaws`) are here, so not a memo.
+    let renames = Signal::derive(move || files.with(|files| BulkDownload::rename_notes(files)));
     let save = move |kind: &'static str| {
         let title = title.get_untracked();
         let stem = file_stem(&title);
@@ -143,15 +145,19 @@ pub fn BulkExport(
         <Show when=move || { count() > 0 }>
             <section class="bulk" aria-label=t::bulk::panel_label()>
                 <p class="bulk-abilities">{abilities(folder, zip)}</p>
-                {move || renames.with(|renames| (!renames.is_empty()).then(|| {
-                    let lines = renames.clone();
-                    view! {
-                        <div class="bulk-renames" role="note">
-                            <p>{t::bulk::renamed_heading(lines.len())}</p>
-                            <ul>{lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ul>
-                        </div>
-                    }
-                }))}
+                <Show when=move || renames.with(|renames| !renames.is_empty())>
+                    <WithWords>
+                        {move || {
+                            let lines = renames.get();
+                            view! {
+                                <div class="bulk-renames" role="note">
+                                    <p>{t::flaws::renamed_heading(lines.len())}</p>
+                                    <ul>{lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ul>
+                                </div>
+                            }
+                        }}
+                    </WithWords>
+                </Show>
                 {(folder || zip).then(|| view! {
                     <label class="parallel">
                         {t::bulk::parallel()} " "

@@ -116,7 +116,12 @@ async fn one_unusable_field_hides_no_file_and_the_page_says_which_and_why() {
     assert!(cell("huge.zip", "td.num").await.contains("unknown"));
     assert!(cell("badmd5.zip", ".md5-cell").await.contains("unknown"));
     for file in ["script.zip", "data.zip"] {
-        assert!(cell(file, "td:last-child").await.contains("Not offered"));
+        // Its words load after the table's (`t::flaws`): wait for them.
+        h.wait_for_text(
+            &format!(".downloads-table tr[data-file='{file}'] td:last-child"),
+            "Not offered",
+        )
+        .await;
         let links = h
             .find_all(&format!(".downloads-table tr[data-file='{file}'] a"))
             .await;
@@ -354,8 +359,8 @@ async fn a_package_version_with_flawed_files_lists_them_all_and_keeps_both_of_on
     ] {
         assert!(note.contains(words), "{words:?} not in {note}");
     }
-    let table = h.text(".files-table tbody").await;
-    assert!(table.contains("nowhere.zip (Not offered)"), "{table}");
+    h.wait_for_text(".files-table tbody", "nowhere.zip (Not offered)")
+        .await;
     assert_eq!(h.find_all(".files-table a.download-link").await.len(), 3);
     let renames = h.text(".bulk-renames").await;
     assert!(

@@ -86,13 +86,13 @@ impl BulkDownload {
                     .renamed
                     .iter()
                     .map(|renamed| match renamed {
-                        Renamed::SameName { count } => t::bulk::why_same_name(*count),
-                        Renamed::ControlCharacters => t::bulk::why_control().to_owned(),
-                        Renamed::Unsafe => t::bulk::why_unsafe().to_owned(),
+                        Renamed::SameName { count } => t::flaws::why_same_name(*count),
+                        Renamed::ControlCharacters => t::flaws::why_control(),
+                        Renamed::Unsafe => t::flaws::why_unsafe(),
                     })
                     .collect();
                 let listed = shown_name(&file.download.file_name, index);
-                t::bulk::renamed(listed, saved.path, why.join("; "))
+                t::flaws::renamed(listed, saved.path, why.join("; "))
             })
             .collect()
     }

@@ -184,7 +184,12 @@ impl Api {
         if response.type_() == web_sys::ResponseType::Opaqueredirect {
             return Err(ServiceError::OnlyRedirects);
         }
-        read::<Download>(&url, &response).await.map(|d| d.url)
+        let download = read::<Download>(&url, &response).await?;
+        if !download.is_offered() {
+            // Its address is no web address: nothing to hand the browser.
+            return Err(ServiceError::Decode("no http or https address".into()));
+        }
+        Ok(download.url)
     }
 
     /// Exchanges an API key and secret for an access token (client credentials flow).

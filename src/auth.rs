@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use explorer_logic::session::{
     Action, Credential, Event, KeyAndSecretError, Reminder, SessionState, SignInError,
-    check_key_and_secret, key_prefix, parse_pasted_token, token_expiry_ms,
+    check_key_and_secret, is_sendable_token, key_prefix, parse_pasted_token, token_expiry_ms,
 };
 pub use explorer_logic::session::{SessionInfo, SignInMethod};
 use leptos::prelude::*;
@@ -191,6 +191,10 @@ impl Session {
         if key.is_empty() {
             return Err(KeyAndSecretError::NoKey.into());
         }
+        // Sent in a header, which a line break or a character past U+00FF breaks.
+        if !key.is_ascii() || key.contains(|c: char| c.is_ascii_control()) {
+            return Err(KeyAndSecretError::NotAscii.into());
+        }
         let credentials = Credentials::ApiKey(key.clone());
         self.check_accepted(&credentials, Credential::ApiKey)
             .await?;
@@ -238,6 +242,10 @@ impl Session {
             .request_token(key, secret)
             .await
             .map_err(SignInError::token_refused)?;
+        // A header the browser refuses would fail every request: refuse the token.
+        if !is_sendable_token(&token.access_token) {
+            return Err(SignInError::TokenNotSendable);
+        }
         let expires_at_ms = token_expiry_ms(None, token.expires_in, now_ms());
         Ok((token.access_token, expires_at_ms))
     }
@@ -323,6 +331,11 @@ impl Session {
             return;
         }
         match result {
+            Ok(token) if !is_sendable_token(&token.access_token) => {
+                self.apply(Event::RenewalRefused(
+                    SignInError::TokenNotSendable.to_string(),
+                ));
+            }
             Ok(token) => {
                 let expires_at_ms = token_expiry_ms(None, token.expires_in, now_ms());
                 // Same user, fresh token: requests from now on use it, and nothing on

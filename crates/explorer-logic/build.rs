@@ -28,7 +28,7 @@ const LANGUAGES: [(&str, &[&str]); 2] = [
 /// The parts whose messages load with the feature that shows them, not with the app
 /// (`text::later`): features loaded on demand, whose words would otherwise stay in the
 /// gallery's first load.
-const LATER_PARTS: [&str; 2] = ["shape", "basket"];
+const LATER_PARTS: [&str; 3] = ["shape", "basket", "flaws"];
 
 fn main() {
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../locales");

@@ -1,17 +1,19 @@
 //! The merged list of a product's downloads: one row per file, with its checksum and a
 //! link that redirects to the data.
 
-use download_api::ProductDownload;
-use explorer_logic::format_size;
+use download_api::{Field, ProductDownload};
 use explorer_logic::listing::{Column, Listing, Order, RowKeys};
 use explorer_logic::text::t;
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
+use explorer_logic::{flaws, format_size};
+use leptos::either::Either;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::components::copy_then;
 use crate::components::table_tools::{SortHeader, TableFilter};
 use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
+use crate::components::{ListingFlaws, copy_then, flawed};
+use crate::words::WithWords;
 
 /// A table of downloads, with a filter box and sortable columns. Long lists are
 /// windowed: only the rows on screen are in the page. Rows are keyed by their position
@@ -69,8 +71,18 @@ pub fn DownloadsTable(
         view! { <DownloadRow download pos index windowed copied /> }
     };
     let (above, below) = spacers(windowed, 6);
+    // Read again once the notes' words are here (`ListingFlaws`).
+    let notes = Signal::derive(move || {
+        downloads.with(|all| {
+            flaws::notes(
+                all.iter()
+                    .map(|d| (d.file_name.as_str(), d.flaws.as_slice())),
+            )
+        })
+    });
 
     view! {
+        <ListingFlaws notes />
         <TableFilter
             id="downloads-filter"
             label=t::product::filter_downloads()
@@ -130,7 +142,10 @@ fn DownloadRow(
         area,
         format,
         subformat,
+        flaws,
     } = download;
+    let md5_flaw = flawed(&flaws, Field::Md5);
+    let size_flaw = flawed(&flaws, Field::Size);
     let md5_cell = md5.map(|md5| {
         let title = t::product::copy_md5_of(&file_name);
         view! {
@@ -156,13 +171,30 @@ fn DownloadRow(
                 {subformat.map(|sub| view! { <span class="subformat">{sub}</span> })}
             </td>
             <td class="num" data-bytes=size.map(|s| s.to_string())>
-                {size.map(format_size).unwrap_or_else(|| "—".to_owned())}
+                {size_flaw.map_or_else(
+                    || Either::Left(size.map(format_size).unwrap_or_else(|| "—".to_owned())),
+                    Either::Right,
+                )}
             </td>
-            <td class="md5-cell">{md5_cell}</td>
+            <td class="md5-cell">{md5_cell}{md5_flaw}</td>
             <td>
-                <a class="button small secondary" href=url download=file_name.clone() aria-label=link_label>
-                    {t::product::download()}
-                </a>
+                // A file without a usable address is listed, but not offered.
+                {if url.is_empty() {
+                    let why = file_name.clone();
+                    Either::Left(view! {
+                        <WithWords>
+                            <span class="muted not-offered" title=t::flaws::not_offered_why(&why)>
+                                {t::flaws::not_offered_file()}
+                            </span>
+                        </WithWords>
+                    })
+                } else {
+                    Either::Right(view! {
+                        <a class="button small secondary" href=url download=file_name.clone() aria-label=link_label>
+                            {t::product::download()}
+                        </a>
+                    })
+                }}
             </td>
         </tr>
     }

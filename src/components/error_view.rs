@@ -1,3 +1,4 @@
+use download_api::is_web_address;
 use explorer_logic::text::t;
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -48,8 +49,14 @@ fn links_list(links: Vec<(String, String)>) -> Option<impl IntoView> {
     (!links.is_empty()).then(|| {
         view! {
             <ul class="error-links">
-                {links.into_iter().map(|(label, url)| view! {
-                    <li><a href=url.clone()>{label}</a> " " <code>{url}</code></li>
+                // Only a web address becomes a link: a `javascript:` one is shown as text.
+                {links.into_iter().map(|(label, url)| {
+                    let label = if is_web_address(&url) {
+                        Either::Left(view! { <a href=url.clone()>{label}</a> })
+                    } else {
+                        Either::Right(view! { <span class="not-a-link">{label}</span> })
+                    };
+                    view! { <li>{label} " " <code>{url}</code></li> }
                 }).collect_view()}
             </ul>
         }

@@ -1,16 +1,18 @@
-use download_api::Download;
+use download_api::{Download, Field};
 use explorer_logic::listing::{Column, Listing, RowKeys, TableQuery};
 use explorer_logic::text::t;
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
-use explorer_logic::{Totals, format_size};
+use explorer_logic::{Totals, flaws, format_size};
+use leptos::either::Either;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::api::use_api;
 use crate::auth::use_session;
-use crate::components::copy_then;
 use crate::components::table_tools::{SortHeader, TableFilter};
 use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
+use crate::components::{ListingFlaws, copy_then, flawed};
+use crate::words::WithWords;
 
 /// Listed links are signed for about an hour: past this age, ask for a fresh one.
 const LISTED_LINK_MAX_AGE_MS: f64 = 50.0 * 60.0 * 1000.0;
@@ -49,6 +51,16 @@ pub fn FilesTable(
         ..RowKeys::default()
     })));
     let files = StoredValue::new(files);
+    // Read again once the notes' words are here (`ListingFlaws`).
+    let notes = Signal::derive(move || {
+        files.with_value(|files| {
+            flaws::notes(
+                files
+                    .iter()
+                    .map(|f| (f.file_name.as_str(), f.flaws.as_slice())),
+            )
+        })
+    });
     let filter = RwSignal::new(query.filter);
     let order = RwSignal::new(query.order);
     if let Some(on_query) = on_query {
@@ -128,12 +140,24 @@ pub fn FilesTable(
                 tabindex=move || windowed.tab_index(pos)
             >
                 <td class="file-name">
-                    <a href=file.url download=file.file_name.clone() class="download-link">
-                        {file.file_name.clone()}
-                    </a>
+                    // A file without a usable address is listed, but not offered.
+                    {if file.is_offered() {
+                        Either::Left(view! {
+                            <a href=file.url.clone() download=file.file_name.clone() class="download-link">
+                                {file.file_name.clone()}
+                            </a>
+                        })
+                    } else {
+                        Either::Right(view! {
+                            {file.file_name.clone()} " "
+                            <WithWords>
+                                <span class="muted not-offered">"(" {t::flaws::not_offered_file()} ")"</span>
+                            </WithWords>
+                        })
+                    }}
                 </td>
                 <td class="num" data-label=t::product::column_size() title=exact>
-                    {size}
+                    {flawed(&file.flaws, Field::Size).map_or_else(|| Either::Left(size), Either::Right)}
                 </td>
                 <td class="md5" data-label="MD5">
                     {match file.md5 {
@@ -152,7 +176,10 @@ pub fn FilesTable(
                             }
                                 .into_any()
                         }
-                        None => view! { <span class="muted">{t::product::md5_not_given()}</span> }.into_any(),
+                        None => match flawed(&file.flaws, Field::Md5) {
+                            Some(flaw) => flaw.into_any(),
+                            None => view! { <span class="muted">{t::product::md5_not_given()}</span> }.into_any(),
+                        },
                     }}
                 </td>
             </tr>
@@ -166,6 +193,7 @@ pub fn FilesTable(
     };
     let (above, below) = spacers(windowed, 3);
     view! {
+        <ListingFlaws notes />
         {move || {
             status
                 .get()

@@ -6,13 +6,14 @@
 //! filtered here by area and format; the per-area queries are still what the page
 //! shows and copies, since they are what a script or a colleague would ask.
 
-use download_api::{Area, DownloadsQuery, Product, ProductDownload};
+use download_api::{Area, DownloadsQuery, Product, ProductDownload, is_web_address};
 use explorer_logic::product::selection::{
     AreaPicking, LIST_DEADLINE, ListError, Listing, Selection, TypedAreas, format_names,
     found_place, subformats,
 };
 use explorer_logic::product::shape::ShapePick;
 use explorer_logic::text::t;
+use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
@@ -184,8 +185,18 @@ fn ProductView(product: Product, files: Memo<Files>, retry_list: Callback<()>) -
             <p class="product-meta">
                 <span class="badge">{t::product::version(&product.version)}</span>
                 <code class="product-id">{product.id.clone()}</code>
-                {product.documentation_url.clone().map(|url| view! {
-                    <a href=url target="_blank" rel="noopener">{t::product::documentation()}</a>
+                // Only a web address becomes a link: a `javascript:` one is shown as text.
+                {product.documentation_url.clone().map(|url| if is_web_address(&url) {
+                    Either::Left(view! {
+                        <a href=url target="_blank" rel="noopener">{t::product::documentation()}</a>
+                    })
+                } else {
+                    Either::Right(view! {
+                        <span class="not-a-link">
+                            {t::product::documentation()} ": " <code>{url}</code>
+                            " (" {t::product::not_a_link()} ")"
+                        </span>
+                    })
                 })}
             </p>
             <p class="description">{product.description.clone()}</p>

@@ -6,6 +6,7 @@
 mod area;
 mod error;
 mod flag;
+pub mod listed;
 mod params;
 mod query;
 mod types;
@@ -14,6 +15,7 @@ mod urls;
 pub use area::{Area, GridSquare};
 pub use error::ParseError;
 pub use flag::parse_flag;
+pub use listed::{Field, Flaw, is_web_address};
 pub use params::{QueryParams, decode_component, parse_query};
 pub use query::DownloadsQuery;
 pub use types::*;

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::Area;
+use crate::listed::{Flaw, ReadFile, SentFile};
 
 /// A file format in which a product is offered.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -77,10 +78,15 @@ impl Product {
 }
 
 /// A downloadable file. Requesting `url` redirects to the data.
+///
+/// Each field is read on its own (see [`crate::listed`]): a field the app cannot use
+/// is left empty (`url`, `file_name`) or unknown (`size`, `md5`) and noted in `flaws`,
+/// so one bad field never hides the listing's other files.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "SentDownload")]
 pub struct Download {
+    /// An `http:` or `https:` address; empty when the service sent none usable.
     pub url: String,
     pub file_name: String,
     /// Size in bytes.
@@ -89,12 +95,41 @@ pub struct Download {
     /// MD5 of the file data, lower-case hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub md5: Option<String>,
+    /// The fields the service sent that the app set aside; never written.
+    #[serde(skip)]
+    pub flaws: Vec<Flaw>,
 }
 
-/// A downloadable file of an open product.
+impl Download {
+    /// Whether it can be fetched: it has a usable address.
+    pub fn is_offered(&self) -> bool {
+        !self.url.is_empty()
+    }
+}
+
+#[derive(Deserialize)]
+struct SentDownload {
+    #[serde(flatten)]
+    file: SentFile,
+}
+
+impl From<SentDownload> for Download {
+    fn from(sent: SentDownload) -> Self {
+        let file = ReadFile::from(sent.file);
+        Download {
+            url: file.url,
+            file_name: file.file_name,
+            size: file.size,
+            md5: file.md5,
+            flaws: file.flaws,
+        }
+    }
+}
+
+/// A downloadable file of an open product, read as [`Download`] is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "SentProductDownload")]
 pub struct ProductDownload {
     pub url: String,
     pub file_name: String,
@@ -106,6 +141,42 @@ pub struct ProductDownload {
     pub format: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subformat: Option<String>,
+    /// The fields the service sent that the app set aside; never written.
+    #[serde(skip)]
+    pub flaws: Vec<Flaw>,
+}
+
+impl ProductDownload {
+    /// Whether it can be fetched: it has a usable address.
+    pub fn is_offered(&self) -> bool {
+        !self.url.is_empty()
+    }
+}
+
+#[derive(Deserialize)]
+struct SentProductDownload {
+    #[serde(flatten)]
+    file: SentFile,
+    area: Area,
+    format: String,
+    #[serde(default)]
+    subformat: Option<String>,
+}
+
+impl From<SentProductDownload> for ProductDownload {
+    fn from(sent: SentProductDownload) -> Self {
+        let file = ReadFile::from(sent.file);
+        ProductDownload {
+            url: file.url,
+            file_name: file.file_name,
+            size: file.size,
+            md5: file.md5,
+            area: sent.area,
+            format: sent.format,
+            subformat: sent.subformat,
+            flaws: file.flaws,
+        }
+    }
 }
 
 /// A private set of products of a project.
@@ -323,7 +394,8 @@ mod tests {
     fn version_flattens_its_summary_fields() {
         let json = r#"{"id":"110012","url":"u","createdOn":"2021-01-20","reason":"INITIAL",
             "supplyType":"FULL","productVersion":"E37 December 2015 Update","productFormat":"CSV",
-            "format":"CSV","downloads":[{"url":"d","fileName":"a.zip","size":3,"md5":"m"}],
+            "format":"CSV","downloads":[{"url":"https://x/d","fileName":"a.zip","size":3,
+                "md5":"0123456789abcdef0123456789abcdef"}],
             "nextVersionUrl":"n"}"#;
         let version: DataPackageVersion = serde_json::from_str(json).unwrap();
         assert_eq!(version.summary.id, "110012");
@@ -332,6 +404,25 @@ mod tests {
         let back: DataPackageVersion =
             serde_json::from_str(&serde_json::to_string(&version).unwrap()).unwrap();
         assert_eq!(back, version);
+    }
+
+    #[test]
+    fn one_unusable_field_leaves_the_rest_of_a_listing_readable() {
+        let json = r#"[
+            {"url":"https://x/a","fileName":"a.zip","size":3,"area":"SU","format":"GML"},
+            {"url":"https://x/b","fileName":"b.zip","size":-5,"area":"SV","format":"GML"},
+            {"url":"javascript:alert(1)","fileName":"c.zip","area":"SW","format":"GML"}
+        ]"#;
+        let listing: Vec<ProductDownload> = serde_json::from_str(json).unwrap();
+        assert_eq!(listing.len(), 3);
+        assert!(listing[0].flaws.is_empty() && listing[0].is_offered());
+        assert_eq!((listing[1].size, listing[1].flaws.len()), (None, 1));
+        assert!(listing[1].is_offered());
+        assert!(!listing[2].is_offered());
+        assert_eq!(listing[2].flaws[0].field, crate::Field::Url);
+        // What was set aside is never written back.
+        let written = serde_json::to_value(&listing[1]).unwrap();
+        assert!(written.get("flaws").is_none() && written.get("size").is_none());
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! Chromium, Firefox or WebKit, chosen by `E2E_BROWSER`), served by servers started
 //! in-process on free loopback ports: the real server, a static host ([`static_host`])
 //! or a second implementation of the service with the real one's quirks
-//! ([`quirky_service`]).
+//! ([`quirky_service`]), or a third that sends what a careless or hostile service may
+//! ([`hostile_service`]).
 //!
 //! Needs the built app (`E2E_WEB_ROOT`, default `<workspace>/dist`, and for a sub-path
 //! `E2E_EXPLORER_WEB_ROOT`; `cargo xtask test` builds both) and the engine's browser
@@ -10,6 +11,7 @@
 //! (cargo); `webkit2gtk-driver`, under an X display (`xvfb-run -a`).
 
 pub mod bench;
+pub mod hostile_service;
 pub mod quirky_service;
 pub mod static_host;
 pub mod web_root;

@@ -12,7 +12,8 @@ use download_api::{Area, ProductDownload};
 use percent_encoding::percent_decode_str;
 
 use crate::Totals;
-use crate::bulk::export::{BulkDownload, safe_name};
+use crate::bulk::export::BulkDownload;
+use crate::bulk::naming::safe_name;
 use crate::product::selection::{AreaPicking, Selection};
 use crate::routes::{Route, basket_link};
 use crate::text::t;
@@ -360,13 +361,8 @@ impl Basket {
             .zip(listed)
             .flat_map(|(folder, files)| {
                 files.iter().map(move |file| BulkDownload {
-                    download: download_api::Download {
-                        url: file.url.clone(),
-                        file_name: file.file_name.clone(),
-                        size: file.size,
-                        md5: file.md5.clone(),
-                    },
                     folder: Some(folder.clone()),
+                    ..BulkDownload::from(file)
                 })
             })
             .collect()
@@ -704,6 +700,7 @@ mod tests {
             area: Area::from("SU"),
             format: "GML".into(),
             subformat: None,
+            flaws: Vec::new(),
         };
         let basket = basket(&[
             item("OpenTOID", "1", "SU", None),

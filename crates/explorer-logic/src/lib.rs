@@ -6,6 +6,7 @@
 pub mod address;
 pub mod basket;
 pub mod bulk;
+pub mod flaws;
 pub mod gallery;
 pub mod listing;
 pub mod product;

@@ -78,6 +78,15 @@ pub enum PastedTokenError {
     UnreadableJson,
     #[error("{}", t::errors::token_spaces())]
     HasSpaces,
+    #[error("{}", t::errors::token_odd_characters())]
+    NotSendable,
+}
+
+/// Whether `token` can be sent as `Authorization: Bearer <token>`: one piece of
+/// visible ASCII. A browser refuses a header with a line break or a character past
+/// U+00FF outright, and a server reads other bytes as it pleases.
+pub fn is_sendable_token(token: &str) -> bool {
+    !token.is_empty() && token.chars().all(|c| c.is_ascii_graphic())
 }
 
 /// Reads what the user pasted: a bare token, `Bearer <token>`, or the token
@@ -92,6 +101,9 @@ pub fn parse_pasted_token(text: &str, now_ms: u64) -> Result<PastedToken, Pasted
             serde_json::from_str(text).map_err(|_| PastedTokenError::UnreadableJson)?;
         if response.access_token.trim().is_empty() {
             return Err(PastedTokenError::UnreadableJson);
+        }
+        if !is_sendable_token(response.access_token.trim()) {
+            return Err(PastedTokenError::NotSendable);
         }
         return Ok(PastedToken {
             expires_at_ms: Some(token_expiry_ms(
@@ -108,6 +120,9 @@ pub fn parse_pasted_token(text: &str, now_ms: u64) -> Result<PastedToken, Pasted
     };
     if token.contains(char::is_whitespace) {
         return Err(PastedTokenError::HasSpaces);
+    }
+    if !is_sendable_token(token) {
+        return Err(PastedTokenError::NotSendable);
     }
     Ok(PastedToken {
         access_token: token.to_owned(),
@@ -178,6 +193,9 @@ pub enum SignInError {
     PastedToken(#[from] PastedTokenError),
     #[error("{}", t::errors::token_expired())]
     TokenExpired,
+    /// The token endpoint's access token cannot be sent in a header.
+    #[error("{}", t::errors::token_not_sendable())]
+    TokenNotSendable,
     #[error("{}", t::errors::key_secret_refused(.0))]
     KeyAndSecretRefused(ServiceError),
     #[error("{}", refused_message(*credential, error))]
@@ -213,7 +231,7 @@ impl SignInError {
                 Credential::AccessToken => &[Field::Token],
                 Credential::ApiKey => &[Field::Key],
             },
-            SignInError::Service(_) => &[],
+            SignInError::Service(_) | SignInError::TokenNotSendable => &[],
         }
     }
 
@@ -312,6 +330,31 @@ mod tests {
         assert_eq!(
             parse_pasted_token("abc def", 0),
             Err(PastedTokenError::HasSpaces)
+        );
+        for odd in [
+            "tök€n",
+            "a\u{7}b",
+            r#"{"access_token":"a\nb","expires_in":1,"issued_at":1,"token_type":"Bearer"}"#,
+        ] {
+            assert_eq!(
+                parse_pasted_token(odd, 0),
+                Err(PastedTokenError::NotSendable),
+                "{odd:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_visible_ascii_is_sent_as_a_token() {
+        assert!(is_sendable_token("eyJhbGciOi.J9-_~+/=="));
+        for odd in ["", "a b", "a\nb", "a\rb", "tök", "a\u{0}b", "\u{2028}"] {
+            assert!(!is_sendable_token(odd), "{odd:?}");
+        }
+        let message = SignInError::TokenNotSendable.to_string();
+        assert!(message.contains("cannot be sent"), "{message}");
+        assert!(
+            crate::text::in_welsh(|| SignInError::TokenNotSendable.to_string())
+                .contains("thocyn mynediad")
         );
     }
 

@@ -187,6 +187,7 @@ mod tests {
             file_name: name.into(),
             size,
             md5: md5.map(Into::into),
+            flaws: Vec::new(),
         }
     }
 

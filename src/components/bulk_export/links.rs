@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use download_api::Download;
 use explorer_logic::bulk::answer::{Failure, fetch_address};
-use explorer_logic::bulk::export::BulkDownload;
+use explorer_logic::bulk::export::{BulkDownload, named_once, relist};
 use explorer_logic::bulk::file::FileId;
 use explorer_logic::bulk::queue::Event;
 
@@ -40,16 +40,19 @@ impl Links {
     }
 
     /// Where to fetch `file` now: its listed address, or for a data-package file a
-    /// fresh direct address (or the listed signed one when the service only redirects).
+    /// fresh direct address (or the listed signed one when the service only redirects,
+    /// or when another file has its name, which the service's address would not tell
+    /// apart).
     pub async fn address(&self, file: FileId) -> Result<String, Failure> {
-        let (listed, file_name) = {
+        let (listed, file_name, named_once) = {
             let downloads = self.downloads.borrow();
             (
                 downloads[file].url.clone(),
                 downloads[file].file_name.clone(),
+                named_once(&downloads, file),
             )
         };
-        let Some(package) = &self.package else {
+        let Some(package) = self.package.as_ref().filter(|_| named_once) else {
             return Ok(listed);
         };
         let api = self.service.api_untracked();
@@ -70,15 +73,7 @@ impl Links {
         let answer = api.version(&package.package_id, &package.version_id).await;
         match self.session.guard(&api, answer) {
             Ok(version) => {
-                let mut downloads = self.downloads.borrow_mut();
-                for fresh in version.downloads {
-                    if let Some(old) = downloads
-                        .iter_mut()
-                        .find(|d| d.file_name == fresh.file_name)
-                    {
-                        old.url = fresh.url;
-                    }
-                }
+                relist(&mut self.downloads.borrow_mut(), version.downloads);
                 Event::Refreshed { file }
             }
             Err(error) => Event::RefreshFailed {

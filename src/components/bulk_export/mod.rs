@@ -14,7 +14,7 @@ mod zip_saver;
 
 use std::rc::Rc;
 
-use download_api::{Download, ProductDownload};
+use download_api::ProductDownload;
 use explorer_logic::bulk::export::{
     BulkDownload, BulkFile, file_stem, md5_checklist, shell_script, url_list,
 };
@@ -27,6 +27,7 @@ use crate::components::save_file::save_text_file;
 use crate::downloads::{DownloadRun, Downloads};
 use crate::fs_access::can_pick_folder;
 use crate::navigation::{Route, use_current_path};
+use crate::words::WithWords;
 use folder::FolderDownload;
 use verify::VerifyFiles;
 use zip_download::ZipDownload;
@@ -56,16 +57,7 @@ pub struct PackageVersion {
 
 /// A product's listed downloads as plain downloads, in the chosen folder itself.
 pub fn as_downloads(list: &[ProductDownload]) -> Vec<BulkDownload> {
-    list.iter()
-        .map(|d| {
-            BulkDownload::from(Download {
-                url: d.url.clone(),
-                file_name: d.file_name.clone(),
-                size: d.size,
-                md5: d.md5.clone(),
-            })
-        })
-        .collect()
+    list.iter().map(BulkDownload::from).collect()
 }
 
 /// Which panel's run a panel of `kind` shows ([`RunKey`]), and the page it is on,
@@ -114,6 +106,13 @@ pub fn BulkExport(
     package: Option<PackageVersion>,
 ) -> impl IntoView {
     let package = StoredValue::new(package);
+    // Only files with a usable address are offered (the page's note says which are
+    // not), each under the name every way of downloading saves it as.
+    let offered =
+        Memo::new(move |_| files.with(|files| BulkDownload::offered(files.iter().cloned())));
+    let files: Signal<Vec<BulkDownload>> = offered.into();
+    // Read again once the notes' words (`t::flaws`) are here, so not a memo.
+    let renames = Signal::derive(move || files.with(|files| BulkDownload::rename_notes(files)));
     let save = move |kind: &'static str| {
         let title = title.get_untracked();
         let stem = file_stem(&title);
@@ -146,6 +145,19 @@ pub fn BulkExport(
         <Show when=move || { count() > 0 }>
             <section class="bulk" aria-label=t::bulk::panel_label()>
                 <p class="bulk-abilities">{abilities(folder, zip)}</p>
+                <Show when=move || renames.with(|renames| !renames.is_empty())>
+                    <WithWords>
+                        {move || {
+                            let lines = renames.get();
+                            view! {
+                                <div class="bulk-renames" role="note">
+                                    <p>{t::flaws::renamed_heading(lines.len())}</p>
+                                    <ul>{lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ul>
+                                </div>
+                            }
+                        }}
+                    </WithWords>
+                </Show>
                 {(folder || zip).then(|| view! {
                     <label class="parallel">
                         {t::bulk::parallel()} " "

@@ -477,6 +477,7 @@ fn load_product(
             area,
             format: format.to_owned(),
             subformat: subformat.map(str::to_owned),
+            flaws: Vec::new(),
         };
         let path = &entry.downloads[i].path;
         downloads.push(LoadedDownload {

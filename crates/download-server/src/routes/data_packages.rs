@@ -209,6 +209,7 @@ fn download_entry(file: &ServedFile, url: String) -> Download {
         file_name: file.file_name.clone(),
         size: Some(file.content.size),
         md5: Some(file.content.md5.clone()),
+        flaws: Vec::new(),
     }
 }
 

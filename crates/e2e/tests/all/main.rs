@@ -7,6 +7,7 @@ mod a11y;
 mod basket;
 mod bulk;
 mod gallery;
+mod hostile_service;
 mod packages;
 mod product;
 mod quirky_service;

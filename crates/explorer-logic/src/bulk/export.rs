@@ -4,6 +4,8 @@
 
 use download_api::{Download, ProductDownload};
 
+use crate::bulk::naming::{NameParts, Renamed, SavedName, md5_line, safe_folder, saved_names};
+use crate::flaws::shown_name;
 use crate::format_size;
 use crate::text::t;
 
@@ -15,6 +17,9 @@ pub struct BulkDownload {
     /// The sub-folder's name (one level; made safe as a file name is), or `None` for
     /// the chosen folder itself.
     pub folder: Option<String>,
+    /// What tells it from another file of the same name: a product's file's area,
+    /// format and subformat (see [`crate::bulk::naming`]).
+    pub qualifiers: Vec<String>,
 }
 
 impl From<Download> for BulkDownload {
@@ -22,6 +27,98 @@ impl From<Download> for BulkDownload {
         BulkDownload {
             download,
             folder: None,
+            qualifiers: Vec::new(),
+        }
+    }
+}
+
+impl From<&ProductDownload> for BulkDownload {
+    fn from(file: &ProductDownload) -> Self {
+        let mut qualifiers = vec![file.area.code().to_owned(), file.format.clone()];
+        qualifiers.extend(file.subformat.clone());
+        BulkDownload {
+            download: Download {
+                url: file.url.clone(),
+                file_name: file.file_name.clone(),
+                size: file.size,
+                md5: file.md5.clone(),
+                flaws: file.flaws.clone(),
+            },
+            folder: None,
+            qualifiers,
+        }
+    }
+}
+
+impl BulkDownload {
+    /// The files of `listing` that can be fetched (with a usable address): the only
+    /// ones a bulk download offers.
+    pub fn offered(listing: impl IntoIterator<Item = BulkDownload>) -> Vec<BulkDownload> {
+        listing
+            .into_iter()
+            .filter(|file| file.download.is_offered())
+            .collect()
+    }
+
+    /// Where each of `files` is saved, and why when not under its listed name.
+    pub fn saved_names(files: &[BulkDownload]) -> Vec<SavedName> {
+        let parts: Vec<NameParts> = files
+            .iter()
+            .map(|file| NameParts {
+                folder: file.folder.as_deref(),
+                file_name: &file.download.file_name,
+                qualifiers: &file.qualifiers,
+            })
+            .collect();
+        saved_names(&parts)
+    }
+
+    /// What the page says of the files of `files` saved under another name than the
+    /// listed one: a sentence each, with the reasons.
+    pub fn rename_notes(files: &[BulkDownload]) -> Vec<String> {
+        files
+            .iter()
+            .zip(BulkDownload::saved_names(files))
+            .enumerate()
+            .filter(|(_, (_, saved))| !saved.renamed.is_empty())
+            .map(|(index, (file, saved))| {
+                let why: Vec<String> = saved
+                    .renamed
+                    .iter()
+                    .map(|renamed| match renamed {
+                        Renamed::SameName { count } => t::flaws::why_same_name(*count),
+                        Renamed::ControlCharacters => t::flaws::why_control(),
+                        Renamed::Unsafe => t::flaws::why_unsafe(),
+                    })
+                    .collect();
+                let listed = shown_name(&file.download.file_name, index);
+                t::flaws::renamed(listed, saved.path, why.join("; "))
+            })
+            .collect()
+    }
+}
+
+/// Whether the `file`-th of `downloads` is the only one of its name: a data-package
+/// file is asked for again by its name alone, which names two files of one name as
+/// one, so such a file is fetched from its listed address instead.
+pub fn named_once(downloads: &[Download], file: usize) -> bool {
+    let name = &downloads[file].file_name;
+    downloads.iter().filter(|d| &d.file_name == name).count() == 1
+}
+
+/// Gives `downloads` the fresh addresses of a new listing `fresh` of the same files:
+/// matched by name, and two of one name in the order listed. A fresh address that is
+/// no web address is not taken.
+pub fn relist(downloads: &mut [Download], fresh: Vec<Download>) {
+    let mut taken = vec![false; downloads.len()];
+    for fresh in fresh.into_iter().filter(Download::is_offered) {
+        let same = downloads
+            .iter()
+            .zip(&taken)
+            .position(|(old, taken)| !taken && old.file_name == fresh.file_name);
+        if let Some(index) = same {
+            taken[index] = true;
+            downloads[index].url = fresh.url;
         }
     }
 }
@@ -39,12 +136,31 @@ pub struct BulkFile<'a> {
     pub size: Option<u64>,
     /// The sub-folder it goes into, if any (see [`BulkDownload`]).
     pub folder: Option<&'a str>,
+    /// What tells it from another file of the same name (see [`BulkDownload`]).
+    pub qualifiers: &'a [String],
+}
+
+/// Where each of `files` is saved.
+fn paths(files: &[BulkFile]) -> Vec<String> {
+    let parts: Vec<NameParts> = files
+        .iter()
+        .map(|file| NameParts {
+            folder: file.folder,
+            file_name: file.file_name,
+            qualifiers: file.qualifiers,
+        })
+        .collect();
+    saved_names(&parts)
+        .into_iter()
+        .map(|name| name.path)
+        .collect()
 }
 
 impl<'a> From<&'a BulkDownload> for BulkFile<'a> {
     fn from(file: &'a BulkDownload) -> Self {
         BulkFile {
             folder: file.folder.as_deref(),
+            qualifiers: &file.qualifiers,
             ..BulkFile::from(&file.download)
         }
     }
@@ -58,18 +174,7 @@ impl<'a> From<&'a Download> for BulkFile<'a> {
             md5: download.md5.as_deref(),
             size: download.size,
             folder: None,
-        }
-    }
-}
-
-impl<'a> From<&'a ProductDownload> for BulkFile<'a> {
-    fn from(download: &'a ProductDownload) -> Self {
-        BulkFile {
-            url: &download.url,
-            file_name: &download.file_name,
-            md5: download.md5.as_deref(),
-            size: download.size,
-            folder: None,
+            qualifiers: &[],
         }
     }
 }
@@ -147,11 +252,11 @@ pub fn shell_script(title: &str, files: &[BulkFile]) -> String {
         let quoted: Vec<String> = folders.iter().map(|folder| quote(folder)).collect();
         script.push_str(&format!("mkdir -p {}\n", quoted.join(" ")));
     }
-    for (index, file) in files.iter().enumerate() {
+    for (file, path) in files.iter().zip(paths(files)) {
         script.push_str(&format!(
             "get {} {} {}\n",
             quote(file.url),
-            quote(&saved_path(file.folder, file.file_name, index)),
+            quote(&path),
             quote(file.md5.unwrap_or("")),
         ));
     }
@@ -207,42 +312,9 @@ pub fn url_list(files: &[BulkFile]) -> String {
 pub fn md5_checklist(files: &[BulkFile]) -> String {
     files
         .iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            Some(format!(
-                "{}  {}\n",
-                f.md5?,
-                saved_path(f.folder, f.file_name, i)
-            ))
-        })
+        .zip(paths(files))
+        .filter_map(|(file, path)| Some(md5_line(file.md5?, &path)))
         .collect()
-}
-
-/// A file name that stays in the current directory, whatever the service sent.
-pub fn safe_name(name: &str, index: usize) -> String {
-    let name = name.replace(['/', '\\'], "_");
-    if name.is_empty() || name.starts_with('.') || name.starts_with('-') {
-        format!("download-{}{name}", index + 1)
-    } else {
-        name
-    }
-}
-
-/// Where the `index`-th file is saved, relative to the chosen folder: its name made
-/// safe, inside its sub-folder (made safe too) when it has one, so `/` only ever
-/// separates the two: `OpenTOID/opentoid_su.zip`.
-pub fn saved_path(folder: Option<&str>, file_name: &str, index: usize) -> String {
-    let name = safe_name(file_name, index);
-    match folder {
-        Some(folder) => format!("{}/{name}", safe_folder(folder)),
-        None => name,
-    }
-}
-
-/// A sub-folder's name that stays one level inside the chosen folder, the same for
-/// each of its files.
-fn safe_folder(folder: &str) -> String {
-    safe_name(folder, 0)
 }
 
 /// Quotes a value for `sh`: single quotes, with embedded ones closed and escaped.
@@ -253,6 +325,7 @@ fn quote(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bulk::naming::{safe_name, saved_path};
 
     fn file<'a>(url: &'a str, name: &'a str, md5: Option<&'a str>) -> BulkFile<'a> {
         BulkFile {
@@ -261,6 +334,7 @@ mod tests {
             md5,
             size: Some(1500),
             folder: None,
+            qualifiers: &[],
         }
     }
 
@@ -300,6 +374,7 @@ mod tests {
             file_name: "a.zip".into(),
             size: Some(3),
             md5: Some("m".into()),
+            flaws: Vec::new(),
         };
         assert_eq!(
             BulkFile::from(&download),
@@ -309,7 +384,75 @@ mod tests {
                 md5: Some("m"),
                 size: Some(3),
                 folder: None,
+                qualifiers: &[],
             }
+        );
+    }
+
+    #[test]
+    fn the_page_says_why_a_file_is_saved_under_another_name() {
+        let file = |name: &str, area: &str| BulkDownload {
+            download: Download {
+                url: "https://x".into(),
+                file_name: name.into(),
+                size: None,
+                md5: None,
+                flaws: Vec::new(),
+            },
+            folder: None,
+            qualifiers: vec![area.into()],
+        };
+        let files = [
+            file("a.zip", "SU"),
+            file("a.zip", "SZ"),
+            file("b.zip", "SU"),
+            file("c\td.zip", "SU"),
+        ];
+        assert_eq!(
+            BulkDownload::rename_notes(&files),
+            [
+                "a.zip is saved as a (SU).zip: 2 files of the list have that name.",
+                "a.zip is saved as a (SZ).zip: 2 files of the list have that name.",
+                "\"c\\td.zip\" is saved as c_d.zip: its control characters (such as a tab or \
+                 a line break) are replaced by _.",
+            ]
+        );
+        let welsh = crate::text::in_welsh(|| BulkDownload::rename_notes(&files[..2]));
+        assert_eq!(
+            welsh[0],
+            "Mae a.zip yn cael ei chadw fel a (SU).zip: mae gan 2 ffeil yn y rhestr yr enw hwnnw."
+        );
+    }
+
+    #[test]
+    fn two_files_of_one_name_keep_their_own_fresh_addresses() {
+        let download = |url: &str, name: &str| Download {
+            url: url.into(),
+            file_name: name.into(),
+            size: None,
+            md5: None,
+            flaws: Vec::new(),
+        };
+        let mut listed = vec![
+            download("https://x/1?old", "a.zip"),
+            download("https://x/2?old", "a.zip"),
+            download("https://x/3?old", "b.zip"),
+        ];
+        assert!(!named_once(&listed, 0) && !named_once(&listed, 1));
+        assert!(named_once(&listed, 2));
+        relist(
+            &mut listed,
+            vec![
+                download("https://x/3?new", "b.zip"),
+                download("https://x/1?new", "a.zip"),
+                download("https://x/2?new", "a.zip"),
+                download("", "b.zip"),
+            ],
+        );
+        let urls: Vec<&str> = listed.iter().map(|d| d.url.as_str()).collect();
+        assert_eq!(
+            urls,
+            ["https://x/1?new", "https://x/2?new", "https://x/3?new"]
         );
     }
 

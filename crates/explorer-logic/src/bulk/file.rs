@@ -3,15 +3,19 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bulk::export::{BulkDownload, saved_path};
+use crate::bulk::export::BulkDownload;
+use crate::bulk::naming::saved_path;
 
 /// One file the service listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListedFile {
     /// Where it is saved, relative to the chosen folder: its name, made safe, inside
-    /// its sub-folder when it has one (`OpenTOID/su.zip`; see [`saved_path`]). It is
-    /// also its name in a zip and in the report.
+    /// its sub-folder when it has one (`OpenTOID/su.zip`; see
+    /// [`crate::bulk::naming`]). It is also its name in a zip and in the report.
     pub name: String,
+    /// The name the service listed, when it is saved under another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listed_name: Option<String>,
     /// Size in bytes, when listed.
     pub size: Option<u64>,
     /// MD5, lower-case hex, when listed.
@@ -34,6 +38,7 @@ impl ListedFile {
     ) -> Self {
         ListedFile {
             name: saved_path(folder, file_name, index),
+            listed_name: None,
             size,
             md5: md5.map(str::to_ascii_lowercase),
         }
@@ -44,20 +49,26 @@ impl ListedFile {
     pub(crate) fn sized(name: &str, size: u64, md5: Option<&str>) -> Self {
         ListedFile {
             name: name.into(),
+            listed_name: None,
             size: Some(size),
             md5: md5.map(Into::into),
         }
     }
 
-    /// The files of a listing, in order.
+    /// The files of a listing, in order, each under its own name (two of one name
+    /// told apart; see [`crate::bulk::naming`]).
     pub fn all_of(files: &[BulkDownload]) -> Vec<ListedFile> {
         files
             .iter()
-            .enumerate()
-            .map(|(i, file)| {
+            .zip(BulkDownload::saved_names(files))
+            .map(|(file, saved)| {
                 let d = &file.download;
-                let folder = file.folder.as_deref();
-                ListedFile::in_folder(folder, i, &d.file_name, d.size, d.md5.as_deref())
+                ListedFile {
+                    listed_name: (!saved.renamed.is_empty()).then(|| d.file_name.clone()),
+                    name: saved.path,
+                    size: d.size,
+                    md5: d.md5.as_deref().map(str::to_ascii_lowercase),
+                }
             })
             .collect()
     }
@@ -100,14 +111,41 @@ mod tests {
                 file_name: "su.zip".into(),
                 size: Some(10),
                 md5: None,
+                flaws: Vec::new(),
             },
             folder: Some("OpenTOID".into()),
+            qualifiers: Vec::new(),
         }]);
         assert_eq!(in_folder[0].name, "OpenTOID/su.zip");
         assert_eq!(in_folder[0].folder(), Some("OpenTOID"));
         assert_eq!(in_folder[0].file_name(), "su.zip");
         let plain = ListedFile::new(0, "a/b.zip", None, None);
         assert_eq!((plain.folder(), plain.file_name()), (None, "a_b.zip"));
+    }
+
+    #[test]
+    fn two_files_of_one_name_are_saved_apart_and_keep_their_listed_name() {
+        let file = |area: &str| {
+            BulkDownload::from(&download_api::ProductDownload {
+                url: format!("https://x/{area}"),
+                file_name: "data.zip".into(),
+                size: Some(1),
+                md5: None,
+                area: area.into(),
+                format: "GML".into(),
+                subformat: None,
+                flaws: Vec::new(),
+            })
+        };
+        let listed = ListedFile::all_of(&[file("SU"), file("SZ")]);
+        let names: Vec<&str> = listed.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["data (SU).zip", "data (SZ).zip"]);
+        assert_eq!(listed[1].listed_name.as_deref(), Some("data.zip"));
+        let lone = ListedFile::all_of(&[file("SU")]);
+        assert_eq!(
+            (lone[0].name.as_str(), lone[0].listed_name.as_deref()),
+            ("data.zip", None)
+        );
     }
 
     #[test]

@@ -2,13 +2,15 @@
 //! the download into a folder or into zips, the runs a tab keeps going from page to
 //! page, and checking a folder against the listing.
 //!
-//! The download itself is split by job: the listed files ([`file`](mod@file)), reading the
-//! service's answers ([`answer`]), the rules of the run ([`queue`]), what people read
-//! of it ([`progress`]), its report ([`report`]) and the zips it writes ([`zip`]).
+//! The download itself is split by job: the listed files ([`file`](mod@file)), where
+//! each is saved ([`naming`]), reading the service's answers ([`answer`]), the rules
+//! of the run ([`queue`]), what people read of it ([`progress`]), its report
+//! ([`report`]) and the zips it writes ([`zip`]).
 
 pub mod answer;
 pub mod export;
 pub mod file;
+pub mod naming;
 pub mod progress;
 pub mod queue;
 pub mod report;

@@ -8,6 +8,7 @@
 //! | field | what it holds |
 //! |---|---|
 //! | `name` | where the file is saved: its path in the folder (`OpenTOID/su.zip`), or its entry's name in the zip |
+//! | `listed_name` | only when `name` is not the name the service listed: that name (two files listed under one name are saved as `a (SU).zip` and `a (SZ).zip`; a control character or a `/` is replaced) |
 //! | `size` | its listed size in bytes, or `null` when none is listed |
 //! | `listed_md5` | the md5 the service listed, lower-case hex, or `null` |
 //! | `received_md5` | the md5 of the last whole copy received, or `null` when none was (skipped, failed, cancelled, unfinished) |
@@ -85,6 +86,8 @@ pub fn to_json(lines: &[Line]) -> String {
     #[derive(Serialize)]
     struct Json<'a> {
         name: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        listed_name: Option<&'a str>,
         size: Option<u64>,
         listed_md5: Option<&'a str>,
         received_md5: Option<&'a str>,
@@ -96,6 +99,7 @@ pub fn to_json(lines: &[Line]) -> String {
         .iter()
         .map(|line| Json {
             name: &line.name,
+            listed_name: line.listed.listed_name.as_deref(),
             size: line.listed.size,
             listed_md5: line.listed.md5.as_deref(),
             received_md5: line.received_md5,
@@ -158,6 +162,7 @@ mod tests {
                 file_name: "../a.zip".into(),
                 size: Some(10),
                 md5: Some("AA".into()),
+                flaws: Vec::new(),
             })]),
             3,
         );
@@ -171,6 +176,7 @@ mod tests {
             parsed(&q.report()),
             json!([{
                 "name": "download-1.._a.zip",
+                "listed_name": "../a.zip",
                 "size": 10,
                 "listed_md5": "aa",
                 "received_md5": null,

@@ -17,6 +17,7 @@ use rawzip::{ZipArchiveWriter, ZipDataWriterConfig, ZipEntryWriter};
 use serde::{Deserialize, Serialize};
 
 use crate::bulk::file::ListedFile;
+use crate::bulk::naming::md5_line;
 use crate::bulk::report::{self, Line, REPORT_NAME, Status};
 use crate::text::t;
 
@@ -167,7 +168,7 @@ pub fn checksums(files: &[Written]) -> String {
         .iter()
         .map(|file| {
             let md5 = file.listed.md5.as_deref().unwrap_or(file.md5);
-            format!("{md5}  {}\n", entry_name(&file.listed.name))
+            md5_line(md5, &entry_name(&file.listed.name))
         })
         .collect()
 }
@@ -178,8 +179,11 @@ fn checksums_length(files: &[ListedFile]) -> u64 {
     files
         .iter()
         .map(|file| {
-            let md5 = file.md5.as_ref().map_or(32, String::len) as u64;
-            md5 + 2 + entry_name(&file.name).len() as u64 + 1
+            let md5 = file
+                .md5
+                .as_deref()
+                .unwrap_or("00000000000000000000000000000000");
+            md5_line(md5, &entry_name(&file.name)).len() as u64
         })
         .sum()
 }
@@ -361,8 +365,10 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use crate::bulk::export::BulkDownload;
     use crate::bulk::queue::tests::{listed, probed};
     use crate::bulk::queue::{Event, Queue};
+    use download_api::Download;
 
     fn parsed(report: &str) -> Value {
         serde_json::from_str(report).unwrap()
@@ -513,6 +519,47 @@ mod tests {
         assert_eq!(report[1]["listed_md5"], "bb000000000000000000000000000000");
         assert_eq!(report[2]["listed_md5"], serde_json::Value::Null);
         assert!(!text.contains("http"), "no address in the report");
+    }
+
+    #[test]
+    fn two_files_of_one_name_are_two_entries_and_the_closing_entries_say_which_is_which() {
+        let file = |area: &str| BulkDownload {
+            download: Download {
+                url: format!("https://x/{area}"),
+                file_name: "data\tname.zip".into(),
+                size: Some(5),
+                md5: None,
+                flaws: Vec::new(),
+            },
+            folder: None,
+            qualifiers: vec![area.to_owned()],
+        };
+        let files = ListedFile::all_of(&[file("SU"), file("SV")]);
+        let md5 = "0123456789abcdef0123456789abcdef";
+        let sink = write_part(&files, md5, true);
+        assert_eq!(Some(sink.length), part_length(&files));
+        let bytes = sink.kept.unwrap();
+        let archive = ZipArchive::from_slice(&bytes).unwrap();
+        let names: Vec<String> = archive
+            .entries()
+            .map(|entry| String::from_utf8_lossy(entry.unwrap().file_path().as_ref()).into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "data_name (SU).zip",
+                "data_name (SV).zip",
+                CHECKSUMS_NAME,
+                REPORT_NAME
+            ]
+        );
+        let written: Vec<Written> = files.iter().map(|listed| Written { listed, md5 }).collect();
+        let sums = checksums(&written);
+        assert_eq!(sums.lines().count(), 2, "{sums}");
+        assert!(sums.ends_with("  data_name (SV).zip\n"), "{sums}");
+        let report = parsed(&report(&written));
+        assert_eq!(report[1]["name"], "data_name (SV).zip");
+        assert_eq!(report[1]["listed_name"], "data\tname.zip");
     }
 
     #[test]

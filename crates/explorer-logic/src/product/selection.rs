@@ -320,7 +320,8 @@ pub struct Listing {
 
 impl Selection {
     /// The files of `all` (the product's unfiltered downloads) that this selection's
-    /// queries would list. A file listed under two areas (same `url`) appears once.
+    /// queries would list. A file listed under two areas (same `url`) appears once;
+    /// files without a usable address (an empty `url`) are each their own.
     pub fn listing(&self, all: &[ProductDownload]) -> Listing {
         let mut listing = Listing::default();
         for (area, query) in self.queries() {
@@ -329,7 +330,7 @@ impl Selection {
                 .iter()
                 .filter(|d| query.matches(&d.file_name, &d.area, &d.format, d.subformat.as_deref()))
             {
-                if !files.iter().any(|f| f.url == file.url) {
+                if !files.iter().any(|f| same_file(f, file)) {
                     files.push(file);
                 }
             }
@@ -337,7 +338,7 @@ impl Selection {
                 .by_area
                 .insert(area, Totals::of(files.iter().map(|d| d.size)));
             for file in files {
-                if !listing.downloads.iter().any(|d| d.url == file.url) {
+                if !listing.downloads.iter().any(|d| same_file(d, file)) {
                     listing.downloads.push(file.clone());
                 }
             }
@@ -345,6 +346,11 @@ impl Selection {
         listing.total = Totals::of(listing.downloads.iter().map(|d| d.size));
         listing
     }
+}
+
+/// Whether `a` and `b` are one file listed twice: the same usable address.
+fn same_file(a: &ProductDownload, b: &ProductDownload) -> bool {
+    a.is_offered() && a.url == b.url
 }
 
 /// How long a product's downloads list may take before the page offers to try again.
@@ -535,6 +541,7 @@ mod tests {
             area: Area::from(area),
             format: "GML".into(),
             subformat: Some("3".into()),
+            flaws: Vec::new(),
         }
     }
 
@@ -866,6 +873,11 @@ mod tests {
         assert_eq!(gpkg.downloads.len(), 1);
         assert_eq!(gpkg.downloads[0].url, "d");
         assert_eq!(Selection::default().listing(&all), Listing::default());
+
+        // Files without a usable address are not one file: each is listed.
+        let unoffered = [download("", "SU", None), download("", "SU", None)];
+        let su = Selection::from_params(Some("SU"), None, None).listing(&unoffered);
+        assert_eq!(su.downloads.len(), 2);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::Command;
 
 use explorer_logic::bulk::export::{BulkFile, md5_checklist, shell_script};
+use explorer_logic::bulk::naming::md5_line;
 
 fn run_script(dir: &Path, script: &str) -> std::process::Output {
     std::fs::write(dir.join("get.sh"), script).unwrap();
@@ -38,6 +39,7 @@ fn downloads_checks_and_resumes() {
         md5: Some(md5),
         size: Some(31),
         folder: None,
+        qualifiers: &[],
     }];
     let script = shell_script("test", &files);
 
@@ -83,6 +85,7 @@ fn a_wrong_checksum_or_missing_file_fails_the_run() {
             md5: Some("00000000000000000000000000000000"),
             size: None,
             folder: None,
+            qualifiers: &[],
         },
         BulkFile {
             url: &missing,
@@ -90,6 +93,7 @@ fn a_wrong_checksum_or_missing_file_fails_the_run() {
             md5: None,
             size: None,
             folder: None,
+            qualifiers: &[],
         },
     ];
     let output = run_script(&dir.join("out"), &shell_script("test", &files));
@@ -114,6 +118,7 @@ fn a_basket_s_script_makes_a_sub_folder_per_product_and_its_checklist_passes() {
         md5: Some(md5),
         size: Some(31),
         folder: Some(folder),
+        qualifiers: &[],
     };
     let files = [
         file("OpenTOID", "su.zip"),
@@ -144,4 +149,108 @@ fn a_basket_s_script_makes_a_sub_folder_per_product_and_its_checklist_passes() {
         "{}",
         String::from_utf8_lossy(&check.stdout)
     );
+}
+
+#[test]
+fn two_files_of_one_name_and_names_with_control_characters_are_all_kept_and_check() {
+    let temp = temp_dir();
+    let dir = temp.path();
+    let mut sources = Vec::new();
+    for (i, text) in ["first", "second", "third", "fourth"].iter().enumerate() {
+        let source = dir.join(format!("source{i}.bin"));
+        std::fs::write(&source, text).unwrap();
+        sources.push((
+            format!("file://{}", source.display()),
+            md5_hex(text.as_bytes()),
+        ));
+    }
+    let (su, sz) = (vec!["SU".to_owned()], vec!["SZ".to_owned()]);
+    let file = |i: usize, file_name, qualifiers| BulkFile {
+        url: &sources[i].0,
+        file_name,
+        md5: Some(&sources[i].1),
+        size: None,
+        folder: None,
+        qualifiers,
+    };
+    let files = [
+        file(0, "data.zip", &su[..]),
+        file(1, "data.zip", &sz[..]),
+        file(2, "new\nline\t.zip", &[]),
+        file(3, "data.zip", &su[..]),
+    ];
+    let out = dir.join("out");
+    let output = run_script(&out, &shell_script("Same names", &files));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        5,
+        "one line a file, then the end: {stdout}"
+    );
+    for (path, text) in [
+        ("data (SU).zip", "first"),
+        ("data (SZ).zip", "second"),
+        ("new_line_.zip", "third"),
+        ("data (SU) (2).zip", "fourth"),
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(path)).unwrap(),
+            text,
+            "{path}"
+        );
+    }
+    std::fs::write(out.join("checklist.md5"), md5_checklist(&files)).unwrap();
+    let check = md5sum_check(&out);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    assert_eq!(String::from_utf8_lossy(&check.stdout).lines().count(), 4);
+}
+
+#[test]
+fn md5sum_reads_an_escaped_line_for_a_name_with_a_backslash_or_a_newline() {
+    let temp = temp_dir();
+    let out = temp.path().join("out");
+    let mut checklist = String::new();
+    for name in ["back\\slash.zip", "new\nline.zip", "plain name.zip"] {
+        std::fs::write(out.join(name), name).unwrap();
+        checklist.push_str(&md5_line(&md5_hex(name.as_bytes()), name));
+    }
+    std::fs::write(out.join("checklist.md5"), checklist).unwrap();
+    let check = md5sum_check(&out);
+    assert!(
+        check.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+fn md5sum_check(dir: &Path) -> std::process::Output {
+    Command::new("md5sum")
+        .args(["-c", "checklist.md5"])
+        .current_dir(dir)
+        .output()
+        .expect("md5sum runs")
+}
+
+fn md5_hex(bytes: &[u8]) -> String {
+    let output = Command::new("md5sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(bytes)?;
+            child.wait_with_output()
+        })
+        .expect("md5sum runs");
+    String::from_utf8_lossy(&output.stdout)[..32].to_owned()
 }

@@ -19,6 +19,10 @@ pub enum Field {
     Url,
     Size,
     Md5,
+    /// A product file's area (its grid square or `GB`).
+    Area,
+    /// A product file's format.
+    Format,
 }
 
 /// A field of a listed file the service sent but the app cannot use: the file is kept,
@@ -223,6 +227,17 @@ impl From<SentFile> for ReadFile {
             size,
             md5,
             flaws,
+        }
+    }
+}
+
+/// `sent` as text, where it is a string; else empty, with a flaw of `field` noted.
+pub(crate) fn text_or_flaw(sent: Option<Sent>, field: Field, flaws: &mut Vec<Flaw>) -> String {
+    match sent {
+        Some(Sent::Text(text)) => text,
+        sent => {
+            flaws.push(sent.map_or(absent(field), |s| s.flaw(field)));
+            String::new()
         }
     }
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::Area;
-use crate::listed::{Flaw, ReadFile, SentFile};
+use crate::listed::{Field, Flaw, ReadFile, Sent, SentFile, text_or_flaw};
 
 /// A file format in which a product is offered.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -84,7 +84,7 @@ impl Product {
 /// so one bad field never hides the listing's other files.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase", from = "SentDownload")]
+#[serde(rename_all = "camelCase", from = "SentFile")]
 pub struct Download {
     /// An `http:` or `https:` address; empty when the service sent none usable.
     pub url: String,
@@ -107,15 +107,9 @@ impl Download {
     }
 }
 
-#[derive(Deserialize)]
-struct SentDownload {
-    #[serde(flatten)]
-    file: SentFile,
-}
-
-impl From<SentDownload> for Download {
-    fn from(sent: SentDownload) -> Self {
-        let file = ReadFile::from(sent.file);
+impl From<SentFile> for Download {
+    fn from(sent: SentFile) -> Self {
+        let file = ReadFile::from(sent);
         Download {
             url: file.url,
             file_name: file.file_name,
@@ -157,23 +151,33 @@ impl ProductDownload {
 struct SentProductDownload {
     #[serde(flatten)]
     file: SentFile,
-    area: Area,
-    format: String,
     #[serde(default)]
-    subformat: Option<String>,
+    area: Option<Sent>,
+    #[serde(default)]
+    format: Option<Sent>,
+    #[serde(default)]
+    subformat: Option<Sent>,
 }
 
 impl From<SentProductDownload> for ProductDownload {
     fn from(sent: SentProductDownload) -> Self {
-        let file = ReadFile::from(sent.file);
+        let mut file = ReadFile::from(sent.file);
+        // An area or format that is no string is an empty one: the file is listed
+        // under none, and the rest of the listing stays readable.
+        let area = text_or_flaw(sent.area, Field::Area, &mut file.flaws);
+        let format = text_or_flaw(sent.format, Field::Format, &mut file.flaws);
+        let subformat = match sent.subformat {
+            Some(Sent::Text(subformat)) => Some(subformat),
+            _ => None,
+        };
         ProductDownload {
             url: file.url,
             file_name: file.file_name,
             size: file.size,
             md5: file.md5,
-            area: sent.area,
-            format: sent.format,
-            subformat: sent.subformat,
+            area: Area::from(area.as_str()),
+            format,
+            subformat,
             flaws: file.flaws,
         }
     }
@@ -302,30 +306,28 @@ pub struct OAuthErrorBody {
 
 mod string_or_number {
     use super::*;
+    use crate::listed::Sent;
 
     pub fn serialize<S: Serializer>(value: &u64, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(value)
     }
 
+    /// Read as [`Sent`], not as an untagged enum: serde's buffering for that would be
+    /// the only use of it in the gallery's first load (the session's token is read there).
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Number(u64),
-            Float(f64),
-            Text(String),
-        }
-        match Raw::deserialize(deserializer)? {
-            Raw::Number(n) => Ok(n),
-            Raw::Float(f) if f >= 0.0 && f.fract() == 0.0 => Ok(f as u64),
+        use serde::de::Error;
+        match Sent::deserialize(deserializer)? {
+            Sent::Whole(n) => Ok(n),
+            Sent::Fraction(f) if f >= 0.0 && f.fract() == 0.0 => Ok(f as u64),
             // No `{f}` in the message: float formatting is large in the web app's wasm.
-            Raw::Float(_) => Err(serde::de::Error::custom(
-                "expected a whole number, not a fraction",
-            )),
-            Raw::Text(s) => s
+            Sent::Fraction(_) => Err(D::Error::custom("expected a whole number, not a fraction")),
+            Sent::Text(s) => s
                 .trim()
                 .parse()
-                .map_err(|_| serde::de::Error::custom(format!("'{s}' is not a whole number"))),
+                .map_err(|_| D::Error::custom(format!("'{s}' is not a whole number"))),
+            Sent::Negative(_) | Sent::Other => {
+                Err(D::Error::custom("expected a whole number of at least 0"))
+            }
         }
     }
 }
@@ -388,6 +390,15 @@ mod tests {
         let bad =
             r#"{"access_token":"t","expires_in":"soon","issued_at":"1","token_type":"Bearer"}"#;
         assert!(serde_json::from_str::<TokenResponse>(bad).is_err());
+        for expires_in in ["-1", "null", "1.5", "[]"] {
+            let bad = format!(
+                r#"{{"access_token":"t","expires_in":{expires_in},"issued_at":"1","token_type":"Bearer"}}"#
+            );
+            assert!(
+                serde_json::from_str::<TokenResponse>(&bad).is_err(),
+                "{expires_in}"
+            );
+        }
     }
 
     #[test]
@@ -423,6 +434,27 @@ mod tests {
         // What was set aside is never written back.
         let written = serde_json::to_value(&listing[1]).unwrap();
         assert!(written.get("flaws").is_none() && written.get("size").is_none());
+    }
+
+    #[test]
+    fn an_area_or_format_that_is_no_string_is_set_aside() {
+        let json = r#"[
+            {"url":"https://x/a","fileName":"a.zip","area":5,"format":["GML"],"subformat":7},
+            {"url":"https://x/b","fileName":"b.zip","format":"GML"}
+        ]"#;
+        let listing: Vec<ProductDownload> = serde_json::from_str(json).unwrap();
+        let fields =
+            |i: usize| -> Vec<Field> { listing[i].flaws.iter().map(|f| f.field).collect() };
+        assert_eq!(fields(0), [Field::Area, Field::Format]);
+        assert_eq!(listing[0].flaws[0].sent.as_deref(), Some("5"));
+        assert_eq!(
+            (listing[0].area.code(), listing[0].format.as_str()),
+            ("", "")
+        );
+        assert_eq!(listing[0].subformat, None);
+        assert!(listing[0].is_offered(), "the file is still offered");
+        assert_eq!(fields(1), [Field::Area], "a missing area is noted too");
+        assert_eq!(listing[1].format, "GML");
     }
 
     #[test]

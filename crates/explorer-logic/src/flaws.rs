@@ -27,6 +27,8 @@ pub fn describe(file_name: &str, index: usize, flaw: &Flaw) -> String {
         Field::Url => t::flaws::flaw_url(name, sent),
         Field::Size => t::flaws::flaw_size(name, sent),
         Field::Md5 => t::flaws::flaw_md5(name, sent),
+        Field::Area => t::flaws::flaw_area(name, sent),
+        Field::Format => t::flaws::flaw_format(name, sent),
     }
 }
 

@@ -120,6 +120,8 @@ fn telling_apart(files: &[NameParts], same: &[usize], index: usize) -> String {
                 .any(|&other| qualifier(other, at) != qualifier(same[0], at))
         })
         .filter_map(|at| qualifier(index, at))
+        // An area or format the service sent none usable for tells nothing.
+        .filter(|qualifier| !qualifier.is_empty())
         .collect();
     differing
         .join(", ")
@@ -244,6 +246,14 @@ mod tests {
         );
         assert_eq!(names[0].renamed, [Renamed::SameName { count: 2 }]);
         assert!(names[2].renamed.is_empty());
+    }
+
+    #[test]
+    fn an_empty_area_tells_nothing_apart() {
+        // The service sent no usable area for the first (see `download_api::listed`).
+        let (none, sz) = (strings(&["", "GML"]), strings(&["SZ", "GML"]));
+        let names = saved_names(&[parts("a.zip", &none), parts("a.zip", &sz)]);
+        assert_eq!(paths(&names), ["a.zip", "a (SZ).zip"]);
     }
 
     #[test]

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use download_api::{DownloadsQuery, Product, ProductDownload};
 use explorer_logic::basket::{Basket, Event, Item, items_from_link, totals_text};
-use explorer_logic::format_size;
 use explorer_logic::text::t;
+use explorer_logic::{flaws, format_size};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
@@ -18,7 +18,7 @@ use leptos_router::hooks::use_query_map;
 use crate::api::{ServiceError, use_api};
 use crate::basket::{change, use_basket};
 use crate::components::bulk_export::BulkExport;
-use crate::components::{CopyButton, ErrorPanel};
+use crate::components::{CopyButton, ErrorPanel, ListingFlaws};
 use crate::navigation::{Href, Route, base_path, use_go_to};
 use crate::words::WithWords;
 
@@ -163,6 +163,16 @@ fn BasketContents(
             listed.with(|listed| listed.iter().map(|l| l.downloads.clone()).collect());
         basket.with(|basket| basket.files(&downloads))
     });
+    // What the service sent unusable for the basket's files, as a product page says it
+    // above its table (read again once the note's words are here).
+    let notes = Signal::derive(move || {
+        files.with(|files| {
+            flaws::notes(files.iter().map(|file| {
+                let download = &file.download;
+                (download.file_name.as_str(), download.flaws.as_slice())
+            }))
+        })
+    });
     let title = Signal::derive(move || basket.with(Basket::export_title));
     let link = Signal::derive(move || {
         let path = basket.with(Basket::share_path);
@@ -197,6 +207,7 @@ fn BasketContents(
         </p>
         <h2>{t::basket::download_heading()}</h2>
         <p class="muted">{t::basket::folders_hint()}</p>
+        <ListingFlaws notes />
         <BulkExport files title />
         </Show>
     }

@@ -56,6 +56,9 @@ struct Listed {
     size: Option<Value>,
     md5: Option<Value>,
     url: Option<&'static str>,
+    /// The area and format as sent, where not `area` and `GeoPackage`.
+    area_sent: Option<Value>,
+    format_sent: Option<Value>,
 }
 
 /// The files of [`PRODUCT`], in the listing's order.
@@ -66,6 +69,8 @@ fn listing() -> Vec<Listed> {
         size: None,
         md5: None,
         url: None,
+        area_sent: None,
+        format_sent: None,
     };
     vec![
         good("same.zip", "SU"),
@@ -91,19 +96,25 @@ fn listing() -> Vec<Listed> {
             url: Some("data:text/html,<script>alert(1)</script>"),
             ..good("data.zip", "SV")
         },
+        Listed {
+            area_sent: Some(json!(5)),
+            format_sent: Some(json!(["GeoPackage"])),
+            ..good("odd.zip", "SU")
+        },
     ]
 }
 
 /// The files a bulk download saves, `(saved name, storage key)`, in the listing's
 /// order: the two of one name told apart by their areas, the tab replaced, and no
 /// file without a web address.
-pub const SAVED: [(&str, &str); 6] = [
+pub const SAVED: [(&str, &str); 7] = [
     ("same (SU).zip", "SU-same.zip"),
     ("same (SV).zip", "SV-same.zip"),
     ("tab_here.zip", "SU-tab_here.zip"),
     ("negative.zip", "SU-negative.zip"),
     ("huge.zip", "SU-huge.zip"),
     ("badmd5.zip", "SU-badmd5.zip"),
+    ("odd.zip", "SU-odd.zip"),
 ];
 
 /// How many files the listing has, offered or not.
@@ -270,8 +281,8 @@ async fn downloads(State(api): Shared, Path(id): Path<String>) -> Response {
                 "fileName": file.file_name,
                 "size": file.size.clone().unwrap_or(json!(bytes.len())),
                 "md5": file.md5.clone().unwrap_or(json!(format!("{:x}", Md5::digest(&bytes)))),
-                "area": file.area,
-                "format": "GeoPackage",
+                "area": file.area_sent.clone().unwrap_or(json!(file.area)),
+                "format": file.format_sent.clone().unwrap_or(json!("GeoPackage")),
             })
         })
         .collect();

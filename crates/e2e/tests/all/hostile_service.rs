@@ -98,8 +98,10 @@ async fn one_unusable_field_hides_no_file_and_the_page_says_which_and_why() {
     on_the_listing(&h).await;
     let note = h.text(".listing-flaws").await;
     for words in [
-        "in 5 files",
+        "in 6 files",
         "negative.zip: the size -5 is not a size in bytes",
+        "odd.zip: the area 5 is not an area code",
+        "odd.zip: the format (not shown) is not the name of a format",
         "huge.zip: the size (not shown) is not a size in bytes",
         "badmd5.zip: the MD5 \"not-an-md5\" is not 32 hexadecimal digits",
         "script.zip: the address \"javascript:alert(1)\" is not an http or https address",
@@ -152,6 +154,21 @@ async fn one_unusable_field_hides_no_file_and_the_page_says_which_and_why() {
         "{one_by_one}"
     );
     e2e::axe::assert_none(&e2e::axe::check_all_looks(&h, "a listing with flaws").await);
+
+    // In the basket, which lists no table of files, the same note stands above its
+    // downloads, and the files without an address are not offered there either.
+    h.click(".add-to-basket button").await;
+    h.wait_for_text(".add-to-basket", "In your basket.").await;
+    h.goto("/basket").await;
+    let note = h
+        .wait_for_text(".listing-flaws", "script.zip: the address")
+        .await;
+    assert!(note.contains("in 6 files"), "{note}");
+    let one_by_one = h.text(".bulk-links summary").await;
+    assert!(
+        one_by_one.contains(&SAVED.len().to_string()),
+        "{one_by_one}"
+    );
     assert_eq!(h.console_errors().await, Vec::<String>::new());
     h.stop().await;
 }
@@ -317,7 +334,11 @@ async fn what_the_page_says_of_the_listing_is_said_in_welsh() {
     let note = h
         .wait_for_text(".listing-flaws", "nid yw'r maint -5 yn faint mewn beitiau")
         .await;
-    assert!(note.contains("mewn 5 ffeil"), "{note}");
+    assert!(note.contains("mewn 6 ffeil"), "{note}");
+    assert!(
+        note.contains("odd.zip: nid yw'r ardal 5 yn god ardal"),
+        "{note}"
+    );
     let renames = h
         .wait_for_text(
             ".bulk-renames",
@@ -402,7 +423,7 @@ async fn two_files_of_one_name_are_both_kept_in_a_folder() {
         .wait_for_text_within(".folder-download .bulk-summary", "Done", WITHIN)
         .await;
     assert!(
-        summary.contains("6 downloaded, 0 skipped, 0 failed"),
+        summary.contains("7 downloaded, 0 skipped, 0 failed"),
         "{summary}"
     );
     let mut found = crate::bulk::folder_md5s(&h).await;

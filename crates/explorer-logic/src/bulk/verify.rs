@@ -194,4 +194,33 @@ mod tests {
         assert_eq!(result.missing, ["OpenRoads/gb.zip"]);
         assert_eq!(result.not_listed, ["other.zip"]);
     }
+
+    #[test]
+    fn two_files_of_one_name_are_checked_under_the_names_they_were_saved_as() {
+        use crate::bulk::export::BulkDownload;
+        use download_api::ProductDownload;
+
+        let listing: Vec<ProductDownload> = serde_json::from_str(
+            r#"[{"url":"https://x/a","fileName":"same.zip","size":3,"area":"SU","format":"GML",
+                 "md5":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+                {"url":"https://x/b","fileName":"same.zip","size":3,"area":"SV","format":"GML",
+                 "md5":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}]"#,
+        )
+        .unwrap();
+        let files: Vec<BulkDownload> = listing.iter().map(BulkDownload::from).collect();
+        let listed = ListedFile::all_of(&files);
+        let picked = [
+            found("same (SU).zip", 3, &"a".repeat(32)),
+            found("same (SV).zip", 3, &"b".repeat(32)),
+        ];
+        let result = Verification::of(&listed, &picked);
+        assert!(result.all_match(), "{result:?}");
+        assert_eq!(result.matches, ["same (SU).zip", "same (SV).zip"]);
+        // Swapped, each is told apart from the other.
+        let swapped = [
+            found("same (SU).zip", 3, &"b".repeat(32)),
+            found("same (SV).zip", 3, &"a".repeat(32)),
+        ];
+        assert_eq!(Verification::of(&listed, &swapped).differs.len(), 2);
+    }
 }

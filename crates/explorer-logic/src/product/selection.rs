@@ -11,7 +11,7 @@ use crate::product::grid_ref::GridPoint;
 use crate::service_error::ServiceError;
 use crate::text::t;
 use crate::{Totals, format_size};
-use download_api::{Area, DownloadsQuery, Format, GridSquare, ParseError, ProductDownload};
+use download_api::{Area, DownloadsQuery, Field, Format, GridSquare, ParseError, ProductDownload};
 use download_api::{encode_component, parse_query};
 
 /// The areas, format and subformat picked for one product.
@@ -326,10 +326,7 @@ impl Selection {
         let mut listing = Listing::default();
         for (area, query) in self.queries() {
             let mut files: Vec<&ProductDownload> = Vec::new();
-            for file in all
-                .iter()
-                .filter(|d| query.matches(&d.file_name, &d.area, &d.format, d.subformat.as_deref()))
-            {
+            for file in all.iter().filter(|file| lists(&query, file)) {
                 if !files.iter().any(|f| same_file(f, file)) {
                     files.push(file);
                 }
@@ -346,6 +343,31 @@ impl Selection {
         listing.total = Totals::of(listing.downloads.iter().map(|d| d.size));
         listing
     }
+}
+
+/// Whether `query` lists `file`, as the service filters it. A file whose area or format
+/// the service sent unusable cannot be placed: it is listed whatever is picked, and the
+/// page's note says why, rather than hidden by every selection.
+fn lists(query: &DownloadsQuery, file: &ProductDownload) -> bool {
+    let matches = |query: &DownloadsQuery| {
+        query.matches(
+            &file.file_name,
+            &file.area,
+            &file.format,
+            file.subformat.as_deref(),
+        )
+    };
+    let unknown = |field| crate::flaws::has(&file.flaws, field);
+    if !unknown(Field::Area) && !unknown(Field::Format) {
+        return matches(query);
+    }
+    // Only what is known of the file is filtered on.
+    matches(&DownloadsQuery {
+        area: query.area.clone().filter(|_| !unknown(Field::Area)),
+        format: query.format.clone().filter(|_| !unknown(Field::Format)),
+        subformat: query.subformat.clone().filter(|_| !unknown(Field::Format)),
+        ..query.clone()
+    })
 }
 
 /// Whether `a` and `b` are one file listed twice: the same usable address.
@@ -878,6 +900,34 @@ mod tests {
         let unoffered = [download("", "SU", None), download("", "SU", None)];
         let su = Selection::from_params(Some("SU"), None, None).listing(&unoffered);
         assert_eq!(su.downloads.len(), 2);
+    }
+
+    #[test]
+    fn a_file_of_unusable_area_or_format_is_listed_whatever_is_picked() {
+        let listing: Vec<ProductDownload> = serde_json::from_str(
+            r#"[{"url":"https://x/a","fileName":"a.zip","area":5,"format":"GML"},
+                {"url":"https://x/b","fileName":"b.zip","area":"SU","format":7},
+                {"url":"https://x/c","fileName":"c.zip","area":"SU","format":"GML"}]"#,
+        )
+        .unwrap();
+        let urls = |picked: Selection| -> Vec<String> {
+            picked
+                .listing(&listing)
+                .downloads
+                .into_iter()
+                .map(|d| d.url)
+                .collect()
+        };
+        let tq_gml = urls(Selection::from_params(Some("TQ"), Some("GML"), None));
+        assert_eq!(
+            tq_gml,
+            ["https://x/a"],
+            "its area is unknown: listed in TQ too"
+        );
+        let su_gpkg = urls(Selection::from_params(Some("SU"), Some("GeoPackage"), None));
+        assert_eq!(su_gpkg, ["https://x/b"], "its format is unknown");
+        let su_gml = urls(Selection::from_params(Some("SU"), Some("GML"), None));
+        assert_eq!(su_gml, ["https://x/a", "https://x/b", "https://x/c"]);
     }
 
     #[test]

@@ -298,7 +298,7 @@ async fn a_package_zip_goes_on_in_the_gallery_through_the_session_ending() {
     let (s, seen) = Setup::with_the_session_ending_mid_queue(held).await;
     s.h.click(".zip-download .folder-controls .button").await;
     let running = ".site-header .running-downloads li";
-    s.h.wait_for_text(running, " of ").await;
+    s.h.wait_for_text_within(running, " of ", WITHIN).await;
     s.h.click(".site-header .brand").await;
     s.h.find(".product-card").await;
     s.h.wait_for_text(running, " of ").await;
@@ -321,7 +321,9 @@ async fn a_selection_larger_than_the_part_size_is_saved_as_numbered_parts() {
     size.clear().await.unwrap();
     size.send_keys("0.004").await.unwrap();
     s.h.click(".zip-download .folder-controls .button").await;
-    let lines = s.h.wait_for_text(".zip-parts", "part1-of-").await;
+    let lines =
+        s.h.wait_for_text_within(".zip-parts", "part1-of-", WITHIN)
+            .await;
     let count = lines.lines().filter(|line| line.contains(".zip")).count();
     assert!(count > 1, "{lines}");
     // Browsers save a page's second file only when the person asks: a click a part.
@@ -461,7 +463,8 @@ async fn a_cancelled_zip_ends_its_fetches_and_is_never_saved_whole() {
 /// The file the cancel tests stall: asked for, never answered.
 const STALLED: &str = "/files/products/OpenTOID/optoid_csv_su.zip";
 
-/// The product page's zip started, its first file ([`STALLED`]) asked for and held.
+/// The product page's zip started, its first file ([`STALLED`]) asked for and held,
+/// and the browser's download of the zip open (the run offers Cancel).
 async fn a_zip_under_way_with_a_stalled_file() -> Setup {
     let s = on_the_product_page(vec![Fault::Stall {
         prefix: STALLED,
@@ -474,6 +477,10 @@ async fn a_zip_under_way_with_a_stalled_file() -> Setup {
         true => Err(format!("{STALLED} not asked for yet")),
     })
     .await;
+    // The first files are fetched while the browser opens the download, which can
+    // take a cold engine (WebKit on a fresh machine) longer than a click's wait.
+    s.h.wait_for_text_within(".zip-download .folder-controls", "Cancel", WITHIN)
+        .await;
     s
 }
 
@@ -535,7 +542,8 @@ async fn on_the_product_page_holding_the_last_file(release: &Arc<Notify>) -> Set
 
 /// The header's line of the download under way, once it shows one.
 async fn header_line(h: &Harness) -> String {
-    h.wait_for_text(".site-header .running-downloads li", PRODUCT_TITLE)
+    // Within the zip tests' wait: the header lists a zip once the browser has opened it.
+    h.wait_for_text_within(".site-header .running-downloads li", PRODUCT_TITLE, WITHIN)
         .await
 }
 

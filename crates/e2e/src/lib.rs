@@ -822,13 +822,24 @@ impl Harness {
     /// "Access token", …) on the sign-in form shown now.
     pub async fn choose_sign_in_method(&self, label: &str) {
         self.find(".login-form").await;
-        for option in self.find_all(".method-option").await {
-            if option.text().await.unwrap_or_default().contains(label) {
-                option.click().await.expect("choose sign-in method");
-                return;
+        // Clicked again until its radio is checked: WebKit, loaded, once let a click
+        // on a form redrawn after a refused sign-in go unheard.
+        eventually(WAIT, async || {
+            for option in self.find_all(".method-option").await {
+                if !option.text().await.unwrap_or_default().contains(label) {
+                    continue;
+                }
+                if let Ok(radio) = option.find(By::Css("input[type='radio']")).await
+                    && radio.is_selected().await.unwrap_or(false)
+                {
+                    return Ok(());
+                }
+                let _ = option.click().await;
+                return Err(format!("the sign-in method {label:?} is not chosen yet"));
             }
-        }
-        panic!("no sign-in method labelled {label:?}");
+            Err(format!("no sign-in method labelled {label:?}"))
+        })
+        .await;
     }
 
     /// Sends the sign-in form as it is filled in.

@@ -24,7 +24,7 @@ use md5::{Digest, Md5};
 use serde_json::{Value, json};
 use tower_http::cors::CorsLayer;
 
-use crate::{Served, serve, serve_on};
+use crate::{Served, serve, serve_at_its_origin};
 
 /// The product with the hostile listing.
 pub const PRODUCT: &str = "HostileListing";
@@ -192,35 +192,33 @@ struct Api {
 type Shared = State<Arc<Api>>;
 
 async fn serve_api(storage: String, authorizations: Arc<Mutex<Vec<String>>>) -> Served {
-    // The origin must be known to write links: bind first, then build the router.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a loopback port");
-    let origin = format!("http://{}", listener.local_addr().expect("bound address"));
-    let state = Arc::new(Api {
-        origin: origin.clone(),
-        storage,
-        authorizations,
-    });
-    let app = Router::new()
-        .route("/downloads/v1/products", get(products))
-        .route("/downloads/v1/products/{id}", get(product))
-        .route("/downloads/v1/products/{id}/downloads", get(downloads))
-        .route("/downloads/v1/dataPackages", get(packages))
-        .route("/downloads/v1/dataPackages/{id}", get(package))
-        .route("/downloads/v1/dataPackages/{id}/versions", get(versions))
-        .route(
-            "/downloads/v1/dataPackages/{id}/versions/{version}",
-            get(version),
-        )
-        .route(
-            "/downloads/v1/dataPackages/{id}/versions/{version}/downloads",
-            get(version_file),
-        )
-        .route("/oauth2/token/v1", post(issue_token))
-        .layer(CorsLayer::permissive())
-        .with_state(state);
-    serve_on(listener, origin, app)
+    // The origin must be known to write links.
+    serve_at_its_origin(|origin| {
+        let state = Arc::new(Api {
+            origin: origin.to_owned(),
+            storage,
+            authorizations,
+        });
+        Router::new()
+            .route("/downloads/v1/products", get(products))
+            .route("/downloads/v1/products/{id}", get(product))
+            .route("/downloads/v1/products/{id}/downloads", get(downloads))
+            .route("/downloads/v1/dataPackages", get(packages))
+            .route("/downloads/v1/dataPackages/{id}", get(package))
+            .route("/downloads/v1/dataPackages/{id}/versions", get(versions))
+            .route(
+                "/downloads/v1/dataPackages/{id}/versions/{version}",
+                get(version),
+            )
+            .route(
+                "/downloads/v1/dataPackages/{id}/versions/{version}/downloads",
+                get(version_file),
+            )
+            .route("/oauth2/token/v1", post(issue_token))
+            .layer(CorsLayer::permissive())
+            .with_state(state)
+    })
+    .await
 }
 
 fn catalogue(api: &Api) -> Vec<Value> {

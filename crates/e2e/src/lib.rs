@@ -265,14 +265,15 @@ impl Drop for Served {
 
 /// Serves `app` on a free loopback port.
 pub async fn serve(app: Router) -> Served {
-    let listener = bind().await;
-    let origin = format!("http://{}", listener.local_addr().expect("bound address"));
-    serve_on(listener, origin, app)
+    serve_at_its_origin(|_| app).await
 }
 
-/// Serves `app` on `listener`, bound at `origin` (for an app that must know its own
-/// origin before it is built).
-fn serve_on(listener: tokio::net::TcpListener, origin: String, app: Router) -> Served {
+/// Serves the app `build` makes for its own origin (a service that writes links to
+/// itself), on a free loopback port: bound first, so the origin is known.
+pub async fn serve_at_its_origin(build: impl FnOnce(&str) -> Router) -> Served {
+    let listener = bind().await;
+    let origin = format!("http://{}", listener.local_addr().expect("bound address"));
+    let app = build(&origin);
     let task = tokio::spawn(async move {
         if let Err(error) = axum::serve(listener, app).await {
             panic!("a test server stopped: {error}");
@@ -840,6 +841,21 @@ impl Harness {
             Err(format!("no sign-in method labelled {label:?}"))
         })
         .await;
+    }
+
+    /// The sign-in form's error message, once it shows one.
+    pub async fn sign_in_error(&self) -> String {
+        eventually(WAIT, async || {
+            let text = match self.find_all(".form-error").await.first() {
+                Some(error) => error.text().await.unwrap_or_default(),
+                None => String::new(),
+            };
+            match text.is_empty() {
+                true => Err("no message".to_owned()),
+                false => Ok(text),
+            }
+        })
+        .await
     }
 
     /// Sends the sign-in form as it is filled in.

@@ -23,7 +23,7 @@ use md5::{Digest, Md5};
 use serde_json::{Value, json};
 use tower_http::cors::CorsLayer;
 
-use crate::{Served, serve, serve_on};
+use crate::{Served, serve, serve_at_its_origin};
 
 /// The partner project's API key and secret.
 pub const KEY: &str = "partner-key";
@@ -112,34 +112,32 @@ struct Api {
 }
 
 async fn serve_api(storage: String, token_cors: bool) -> Served {
-    // The origin must be known to write links: bind first, then build the router.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a loopback port");
-    let origin = format!("http://{}", listener.local_addr().expect("bound address"));
-    let state = Arc::new(Api {
-        origin: origin.clone(),
-        storage,
-    });
-    let api = Router::new()
-        .route("/downloads/v1/products", get(products))
-        .route("/downloads/v1/products/{id}", get(product))
-        .route("/downloads/v1/products/{id}/downloads", get(downloads))
-        .route("/downloads/v1/products/{id}/images/{index}", get(image))
-        .route("/downloads/v1/dataPackages", get(packages))
-        .route("/downloads/v1/dataPackages/{id}", get(package))
-        .route("/downloads/v1/dataPackages/{id}/versions", get(versions))
-        .route(
-            "/downloads/v1/dataPackages/{id}/versions/{version}",
-            get(version),
-        )
-        .layer(CorsLayer::permissive());
-    let mut token = Router::new().route("/oauth2/token/v1", post(issue_token));
-    if token_cors {
-        token = token.layer(CorsLayer::permissive());
-    }
-    let app = api.merge(token).with_state(state);
-    serve_on(listener, origin, app)
+    // The origin must be known to write links.
+    serve_at_its_origin(|origin| {
+        let state = Arc::new(Api {
+            origin: origin.to_owned(),
+            storage,
+        });
+        let api = Router::new()
+            .route("/downloads/v1/products", get(products))
+            .route("/downloads/v1/products/{id}", get(product))
+            .route("/downloads/v1/products/{id}/downloads", get(downloads))
+            .route("/downloads/v1/products/{id}/images/{index}", get(image))
+            .route("/downloads/v1/dataPackages", get(packages))
+            .route("/downloads/v1/dataPackages/{id}", get(package))
+            .route("/downloads/v1/dataPackages/{id}/versions", get(versions))
+            .route(
+                "/downloads/v1/dataPackages/{id}/versions/{version}",
+                get(version),
+            )
+            .layer(CorsLayer::permissive());
+        let mut token = Router::new().route("/oauth2/token/v1", post(issue_token));
+        if token_cors {
+            token = token.layer(CorsLayer::permissive());
+        }
+        api.merge(token).with_state(state)
+    })
+    .await
 }
 
 type Shared = State<Arc<Api>>;

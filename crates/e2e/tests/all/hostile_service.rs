@@ -11,7 +11,9 @@ use e2e::hostile_service::{
     self, DOCUMENTATION, ERROR_LINK, HostileService, KEY, PACKAGE, PACKAGE_SAVED, PRODUCT, SAVED,
     SECRET, VERSION,
 };
-use e2e::{Harness, WAIT, eventually, eventually_or, md5_hex, serve, static_host, web_root};
+use e2e::{Harness, WAIT, eventually_or, md5_hex, serve, static_host, web_root};
+
+use crate::zip::{entries, saved_file};
 
 /// How long a small zip or a saved file may take on a loaded machine.
 const WITHIN: Duration = Duration::from_secs(60);
@@ -173,49 +175,6 @@ async fn one_unusable_field_hides_no_file_and_the_page_says_which_and_why() {
     h.stop().await;
 }
 
-/// The file the browser saved whose name ends with `suffix`, once whole (`whole` says
-/// when its content is).
-async fn saved_file(h: &Harness, suffix: &str, whole: impl Fn(&[u8]) -> bool) -> Vec<u8> {
-    let found = async || {
-        let path = h
-            .downloaded()
-            .into_iter()
-            .find(|path| path.to_string_lossy().ends_with(suffix))
-            .ok_or("not saved yet")?;
-        let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
-        if whole(&bytes) && !h.downloading() {
-            Ok(bytes)
-        } else {
-            Err("not whole yet".to_owned())
-        }
-    };
-    let explain = async || {
-        let page = h
-            .js("return document.querySelector('.bulk')?.innerText ?? 'no bulk panel'")
-            .await;
-        format!(
-            "; the download folder has {:?}; the page says {page}",
-            h.downloaded()
-        )
-    };
-    eventually_or(WITHIN, found, explain).await
-}
-
-/// Every entry of a zip: name → bytes.
-fn entries(bytes: &[u8]) -> Result<BTreeMap<String, Vec<u8>>, String> {
-    use std::io::Read;
-    let mut archive =
-        ::zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
-    (0..archive.len())
-        .map(|i| {
-            let mut entry = archive.by_index(i).map_err(|e| e.to_string())?;
-            let mut content = Vec::new();
-            entry.read_to_end(&mut content).map_err(|e| e.to_string())?;
-            Ok((entry.name().to_owned(), content))
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn two_files_of_one_name_are_both_kept_in_the_zip_and_the_checklist() {
     let (h, _service) = start().await;
@@ -223,9 +182,11 @@ async fn two_files_of_one_name_are_both_kept_in_the_zip_and_the_checklist() {
 
     // The zip: an entry each, the closing entries saying which is which.
     h.click(".zip-download .folder-controls .button").await;
-    let zip = saved_file(&h, ".zip", |bytes| {
-        entries(bytes).is_ok_and(|entries| entries.contains_key("checksums.md5"))
-    })
+    let zip = saved_file(
+        &h,
+        |name| name.ends_with(".zip"),
+        |bytes| entries(bytes).is_ok_and(|entries| entries.contains_key("checksums.md5")),
+    )
     .await;
     let mut zip = entries(&zip).expect("a zip");
     let checksums = String::from_utf8(zip.remove("checksums.md5").unwrap()).unwrap();
@@ -274,7 +235,12 @@ async fn two_files_of_one_name_are_both_kept_in_the_zip_and_the_checklist() {
     // files with it. (The script is saved as a `.sh`, which Chromium holds back as
     // dangerous; the native tests run it, names the same.)
     h.click(".bulk-export button:nth-of-type(3)").await;
-    let checklist = saved_file(&h, ".md5", |bytes| bytes.ends_with(b"\n")).await;
+    let checklist = saved_file(
+        &h,
+        |name| name.ends_with(".md5"),
+        |bytes| bytes.ends_with(b"\n"),
+    )
+    .await;
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("checklist.md5"), &checklist).unwrap();
     for (name, bytes) in &want {
@@ -297,18 +263,7 @@ async fn two_files_of_one_name_are_both_kept_in_the_zip_and_the_checklist() {
 async fn a_token_no_header_can_carry_is_refused_and_never_sent() {
     let (h, service) = start().await;
     h.sign_in_to("/packages", KEY, SECRET).await;
-    let message = eventually(WAIT, async || {
-        let text = match h.find_all(".form-error").await.first() {
-            Some(error) => error.text().await.unwrap_or_default(),
-            None => String::new(),
-        };
-        if text.is_empty() {
-            Err("no message".to_owned())
-        } else {
-            Ok(text)
-        }
-    })
-    .await;
+    let message = h.sign_in_error().await;
     assert!(message.contains("cannot be sent in a request"), "{message}");
     assert!(message.contains("API key only"), "{message}");
     assert_eq!(h.js("return location.pathname;").await, "/login");
@@ -393,9 +348,11 @@ async fn a_package_version_with_flawed_files_lists_them_all_and_keeps_both_of_on
 
     // The zip keeps both files of one name.
     h.click(".zip-download .folder-controls .button").await;
-    let zip = saved_file(&h, ".zip", |bytes| {
-        entries(bytes).is_ok_and(|entries| entries.contains_key("checksums.md5"))
-    })
+    let zip = saved_file(
+        &h,
+        |name| name.ends_with(".zip"),
+        |bytes| entries(bytes).is_ok_and(|entries| entries.contains_key("checksums.md5")),
+    )
     .await;
     let mut zip = entries(&zip).expect("a zip");
     assert!(zip.remove("checksums.md5").is_some());

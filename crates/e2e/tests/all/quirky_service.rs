@@ -2,7 +2,7 @@
 //! (see `e2e::quirky_service`), the app on a static host at another origin.
 
 use e2e::quirky_service::{self, COAST, ISLANDS, KEY, PACKAGE, QuirkyService, SECRET, VERSION};
-use e2e::{Harness, WAIT, attribute, download, eventually, md5_hex, serve, static_host, web_root};
+use e2e::{Harness, attribute, download, md5_hex, serve, static_host, web_root};
 
 /// The quirky service, the app (built for the site root) on a static host whose
 /// `config.json` names the service, and the browser on it.
@@ -86,18 +86,7 @@ async fn a_bearertoken_with_a_numeric_lifetime_signs_in_and_lists_packages() {
 async fn a_token_endpoint_without_cors_is_explained_and_the_api_key_still_works() {
     let (h, service) = start(false).await;
     h.sign_in_to("/packages", KEY, SECRET).await;
-    let message = eventually(WAIT, async || {
-        let text = match h.find_all(".form-error").await.first() {
-            Some(error) => error.text().await.unwrap_or_default(),
-            None => String::new(),
-        };
-        if text.is_empty() {
-            Err("no message".to_owned())
-        } else {
-            Ok(text)
-        }
-    })
-    .await;
+    let message = h.sign_in_error().await;
     // The message names the address, the likely cause and the ways that still work.
     for words in [
         service.token_url().as_str(),

@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,17 +24,19 @@ const PRODUCT_ZIP: &str = "os-open-toid-2026-01--su--sz--all-formats";
 /// machine (a wait ends as soon as the zip is whole).
 const WITHIN: Duration = Duration::from_secs(60);
 
-/// Every entry of the zip at `path`: name → bytes.
-fn entries(path: &Path) -> BTreeMap<String, Vec<u8>> {
-    let file = std::fs::File::open(path).expect("open the saved zip");
-    let mut archive = ::zip::ZipArchive::new(file).expect("a readable zip");
+/// Every entry of a zip (each stored, as the app writes them): name → bytes.
+pub(crate) fn entries(bytes: &[u8]) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    let mut archive =
+        ::zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
     (0..archive.len())
         .map(|i| {
-            let mut entry = archive.by_index(i).expect("an entry");
-            assert_eq!(entry.compression(), ::zip::CompressionMethod::Stored);
-            let mut bytes = Vec::new();
-            entry.read_to_end(&mut bytes).expect("read an entry");
-            (entry.name().to_owned(), bytes)
+            let mut entry = archive.by_index(i).map_err(|e| e.to_string())?;
+            if entry.compression() != ::zip::CompressionMethod::Stored {
+                return Err(format!("{} is compressed", entry.name()));
+            }
+            let mut content = Vec::new();
+            entry.read_to_end(&mut content).map_err(|e| e.to_string())?;
+            Ok((entry.name().to_owned(), content))
         })
         .collect()
 }
@@ -51,16 +52,39 @@ async fn download_zip(s: &Setup, name: &str) -> BTreeMap<String, Vec<u8>> {
 /// Every entry of the zip `name` the browser saved, once it is whole: no partial file
 /// is left and the zip's own central directory (which lists `checksums.md5`) is there.
 /// WebKit writes a download under its final name as the bytes arrive, so an early read
-/// could find an inner zip's directory at the end of a first entry. A zip that never
-/// comes is reported with what the download folder holds and what the page says.
+/// could find an inner zip's directory at the end of a first entry.
 pub(crate) async fn saved_zip(h: &Harness, name: &str) -> BTreeMap<String, Vec<u8>> {
-    let saved = h.download_dir().join(name);
-    let whole = async || {
-        let file = std::fs::File::open(&saved).map_err(|e| e.to_string())?;
-        let archive = ::zip::ZipArchive::new(file).map_err(|e| e.to_string())?;
-        match archive.index_for_name("checksums.md5") {
-            Some(_) if !h.downloading() => Ok(()),
-            _ => Err("not whole yet".to_owned()),
+    let zip = saved_file(
+        h,
+        |saved| saved == name,
+        |bytes| entries(bytes).is_ok_and(|entries| entries.contains_key("checksums.md5")),
+    )
+    .await;
+    entries(&zip).expect("a readable zip")
+}
+
+/// The bytes of the file the browser saved whose name `named` picks, once `whole` holds
+/// of them and no partial file is left. A file that never comes is reported with what
+/// the download folder holds and what the page says.
+pub(crate) async fn saved_file(
+    h: &Harness,
+    named: impl Fn(&str) -> bool,
+    whole: impl Fn(&[u8]) -> bool,
+) -> Vec<u8> {
+    let found = async || {
+        let path = h
+            .downloaded()
+            .into_iter()
+            .find(|path| {
+                path.file_name()
+                    .is_some_and(|n| named(&n.to_string_lossy()))
+            })
+            .ok_or("not saved yet")?;
+        let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+        if whole(&bytes) && !h.downloading() {
+            Ok(bytes)
+        } else {
+            Err("not whole yet".to_owned())
         }
     };
     let explain = async || {
@@ -72,8 +96,7 @@ pub(crate) async fn saved_zip(h: &Harness, name: &str) -> BTreeMap<String, Vec<u
             h.downloaded()
         )
     };
-    e2e::eventually_or(WITHIN, whole, explain).await;
-    entries(&saved)
+    e2e::eventually_or(WITHIN, found, explain).await
 }
 
 /// Asserts the zip holds `files` (demo catalogue paths under `dir`) with their md5,

@@ -397,6 +397,19 @@ mod tests {
 
     /// Writes `files` (each filled with its size in zero bytes) and the two closing
     /// entries as the app does, with `md5` as every file's received md5.
+    /// The entries' names of the part `files` make (each file's md5 the same), once its
+    /// length is checked against the one planned.
+    fn entry_names(files: &[ListedFile]) -> Vec<String> {
+        let sink = write_part(files, "0123456789abcdef0123456789abcdef", true);
+        assert_eq!(Some(sink.length), part_length(files));
+        let bytes = sink.kept.unwrap();
+        let archive = ZipArchive::from_slice(&bytes).unwrap();
+        archive
+            .entries()
+            .map(|entry| String::from_utf8_lossy(entry.unwrap().file_path().as_ref()).into_owned())
+            .collect()
+    }
+
     fn write_part(files: &[ListedFile], md5: &str, keep: bool) -> Sink {
         let zeros = vec![0u8; 1 << 20];
         let sink = Sink {
@@ -447,21 +460,8 @@ mod tests {
             ListedFile::sized("../tricky ® name.zip", 0, None),
             ListedFile::sized("download-2.._b.zip", 70_000, Some("bb")),
         ];
-        let md5 = "0123456789abcdef0123456789abcdef";
-        let sink = write_part(&files, md5, true);
-        assert_eq!(Some(sink.length), part_length(&files));
-
-        let bytes = sink.kept.unwrap();
-        let archive = ZipArchive::from_slice(&bytes).unwrap();
-        let names: Vec<String> = archive
-            .entries()
-            .map(|entry| {
-                let entry = entry.unwrap();
-                String::from_utf8_lossy(entry.file_path().as_ref()).into_owned()
-            })
-            .collect();
         assert_eq!(
-            names,
+            entry_names(&files),
             [
                 "opmplc_gpkg_su.zip",
                 "tricky ® name.zip",
@@ -536,16 +536,8 @@ mod tests {
         };
         let files = ListedFile::all_of(&[file("SU"), file("SV")]);
         let md5 = "0123456789abcdef0123456789abcdef";
-        let sink = write_part(&files, md5, true);
-        assert_eq!(Some(sink.length), part_length(&files));
-        let bytes = sink.kept.unwrap();
-        let archive = ZipArchive::from_slice(&bytes).unwrap();
-        let names: Vec<String> = archive
-            .entries()
-            .map(|entry| String::from_utf8_lossy(entry.unwrap().file_path().as_ref()).into_owned())
-            .collect();
         assert_eq!(
-            names,
+            entry_names(&files),
             [
                 "data_name (SU).zip",
                 "data_name (SV).zip",

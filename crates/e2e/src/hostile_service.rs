@@ -24,7 +24,7 @@ use md5::{Digest, Md5};
 use serde_json::{Value, json};
 use tower_http::cors::CorsLayer;
 
-use crate::{Served, serve, serve_at_its_origin};
+use crate::{Served, serve, serve_at_its_origin, unauthorised};
 
 /// The product with the hostile listing.
 pub const PRODUCT: &str = "HostileListing";
@@ -307,26 +307,13 @@ fn authorised(api: &Api, headers: &HeaderMap) -> bool {
     headers.get("key").and_then(|v| v.to_str().ok()) == Some(KEY)
 }
 
-fn refused() -> Response {
-    (
-        StatusCode::UNAUTHORIZED,
-        Json(json!({ "message": "Missing or unsupported API key provided." })),
-    )
-        .into_response()
-}
-
 fn version_summary(api: &Api) -> Value {
-    let package_url = format!("{}/downloads/v1/dataPackages/{PACKAGE}", api.origin);
-    json!({
-        "id": VERSION,
-        "url": format!("{package_url}/versions/{VERSION}"),
-        "createdOn": "2025-01-31",
-        "reason": "INITIAL",
-        "supplyType": "FULL",
-        "productVersion": "Hostile release 1",
-        "productFormat": "GeoPackage",
-        "dataPackageUrl": package_url,
-    })
+    crate::version_summary(
+        &api.origin,
+        (PACKAGE, VERSION),
+        "2025-01-31",
+        "Hostile release 1",
+    )
 }
 
 fn package_record(api: &Api) -> Value {
@@ -345,7 +332,7 @@ async fn packages(State(api): Shared, headers: HeaderMap) -> Response {
     if authorised(&api, &headers) {
         Json(json!([package_record(&api)])).into_response()
     } else {
-        refused()
+        unauthorised()
     }
 }
 
@@ -353,7 +340,7 @@ async fn package(State(api): Shared, headers: HeaderMap) -> Response {
     if authorised(&api, &headers) {
         Json(package_record(&api)).into_response()
     } else {
-        refused()
+        unauthorised()
     }
 }
 
@@ -361,14 +348,14 @@ async fn versions(State(api): Shared, headers: HeaderMap) -> Response {
     if authorised(&api, &headers) {
         Json(json!([version_summary(&api)])).into_response()
     } else {
-        refused()
+        unauthorised()
     }
 }
 
 /// The one version, whatever is asked for: its files as [`PACKAGE_SAVED`] says.
 async fn version(State(api): Shared, headers: HeaderMap) -> Response {
     if !authorised(&api, &headers) {
-        return refused();
+        return unauthorised();
     }
     let mut body = version_summary(&api);
     body["downloads"] = version_files(&api);
@@ -384,7 +371,7 @@ async fn version_file(
     Query(query): Query<Vec<(String, String)>>,
 ) -> Response {
     if !authorised(&api, &headers) {
-        return refused();
+        return unauthorised();
     }
     let wanted = query
         .iter()

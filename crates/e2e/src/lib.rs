@@ -282,6 +282,37 @@ pub async fn serve_at_its_origin(build: impl FnOnce(&str) -> Router) -> Served {
     Served { origin, task }
 }
 
+/// The spec's 401 for a missing or refused API key, as the fake services answer it.
+pub(crate) fn unauthorised() -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        axum::http::StatusCode::UNAUTHORIZED,
+        axum::Json(serde_json::json!({ "message": "Missing or unsupported API key provided." })),
+    )
+        .into_response()
+}
+
+/// A fake service's record of the version `version` of its data package `package`,
+/// made `created_on` as `release` (the spec's summary of a version).
+pub(crate) fn version_summary(
+    origin: &str,
+    (package, version): (&str, &str),
+    created_on: &str,
+    release: &str,
+) -> serde_json::Value {
+    let package_url = format!("{origin}/downloads/v1/dataPackages/{package}");
+    serde_json::json!({
+        "id": version,
+        "url": format!("{package_url}/versions/{version}"),
+        "createdOn": created_on,
+        "reason": "INITIAL",
+        "supplyType": "FULL",
+        "productVersion": release,
+        "productFormat": "GeoPackage",
+        "dataPackageUrl": package_url,
+    })
+}
+
 /// Our server with the demo catalogue, writing links for its own origin, with
 /// `server_args` added to its command line (e.g. `["--token-ttl", "3"]`).
 pub async fn our_server(server_args: &[&str]) -> Served {

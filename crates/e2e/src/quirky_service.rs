@@ -23,7 +23,7 @@ use md5::{Digest, Md5};
 use serde_json::{Value, json};
 use tower_http::cors::CorsLayer;
 
-use crate::{Served, serve, serve_at_its_origin};
+use crate::{Served, serve, serve_at_its_origin, unauthorised};
 
 /// The partner project's API key and secret.
 pub const KEY: &str = "partner-key";
@@ -294,26 +294,13 @@ fn authorised(headers: &HeaderMap) -> bool {
         || header("key") == Some(KEY)
 }
 
-fn unauthorised() -> Response {
-    (
-        StatusCode::UNAUTHORIZED,
-        Json(json!({ "message": "Missing or unsupported API key provided." })),
-    )
-        .into_response()
-}
-
 fn version_summary(api: &Api) -> Value {
-    let package_url = format!("{}/downloads/v1/dataPackages/{PACKAGE}", api.origin);
-    json!({
-        "id": VERSION,
-        "url": format!("{package_url}/versions/{VERSION}"),
-        "createdOn": "2024-02-29",
-        "reason": "INITIAL",
-        "supplyType": "FULL",
-        "productVersion": "Partner release 7 (spring)",
-        "productFormat": "GeoPackage",
-        "dataPackageUrl": package_url,
-    })
+    crate::version_summary(
+        &api.origin,
+        (PACKAGE, VERSION),
+        "2024-02-29",
+        "Partner release 7 (spring)",
+    )
 }
 
 fn package_record(api: &Api) -> Value {

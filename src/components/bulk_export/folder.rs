@@ -4,7 +4,7 @@
 //! worker's, handed the folder: it fetches, hashes and writes there. The page only
 //! steers.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -19,9 +19,10 @@ use leptos::task::spawn_local;
 
 use super::PackageVersion;
 use super::links::Links;
-use super::progress::{FileLines, Progress};
+use super::progress::FileLines;
 use super::run::{
-    CurrentRun, QueueRun, RunNotices, RunTotal, go_on_signed_in, listen, read, steer, total_text,
+    CurrentRun, QueueRun, RunCore, RunNotices, RunTotal, go_on_signed_in, listen, read, steer,
+    total_text,
 };
 use super::worker::BulkWorker;
 use super::{keep, panel_key, panel_run};
@@ -32,49 +33,28 @@ use crate::fs_access::pick_folder;
 
 /// One run of the download: the queue, and the worker writing into the folder.
 struct Run {
-    queue: RefCell<Queue>,
-    links: Links,
-    worker: BulkWorker,
-    /// Why the run stopped before it ended, for the user.
-    stopped: RefCell<Option<String>>,
+    core: RunCore,
     /// The report of a finished run was written (or is being written).
     reported: Cell<bool>,
-    progress: Progress,
 }
 
 impl QueueRun for Run {
-    fn queue(&self) -> &RefCell<Queue> {
-        &self.queue
-    }
-
-    fn progress(&self) -> &Progress {
-        &self.progress
-    }
-
-    fn links(&self) -> &Links {
-        &self.links
-    }
-
-    fn worker(&self) -> &BulkWorker {
-        &self.worker
-    }
-
-    fn stopped(&self) -> &RefCell<Option<String>> {
-        &self.stopped
+    fn core(&self) -> &RunCore {
+        &self.core
     }
 
     /// Once the queue is done, the report goes into the folder beside the files.
     fn applied(self: &Rc<Self>) {
-        let finished = self.queue.borrow().is_finished();
-        if finished && self.stopped.borrow().is_none() && !self.reported.replace(true) {
-            let text = self.queue.borrow().report();
-            self.worker.send(&Command::Report { text });
+        let finished = self.queue().borrow().is_finished();
+        if finished && self.stopped().borrow().is_none() && !self.reported.replace(true) {
+            let text = self.queue().borrow().report();
+            self.worker().send(&Command::Report { text });
         }
     }
 
     fn heard(self: &Rc<Self>, reply: Reply) {
         if let Reply::Reported(Err(error)) = reply {
-            *self.stopped.borrow_mut() = Some(t::bulk::report_write_failed(error));
+            *self.stopped().borrow_mut() = Some(t::bulk::report_write_failed(error));
         }
         self.redraw(true);
     }
@@ -83,7 +63,7 @@ impl QueueRun for Run {
 /// What the app needs of a folder run, to keep it going from page to page.
 impl DownloadRun for Run {
     fn changed(&self) -> Trigger {
-        self.progress.changed
+        self.progress().changed
     }
 
     fn total_text(&self) -> String {
@@ -92,13 +72,13 @@ impl DownloadRun for Run {
 
     /// Done once the report is in the folder too.
     fn is_finished(&self) -> bool {
-        self.queue.borrow().is_finished()
-            && (self.reported.get() || self.stopped.borrow().is_some())
+        self.queue().borrow().is_finished()
+            && (self.reported.get() || self.stopped().borrow().is_some())
     }
 
     fn cancel(self: Rc<Self>) {
-        let actions = self.queue.borrow_mut().cancel();
-        self.worker.send(&Command::Cancel);
+        let actions = self.queue().borrow_mut().cancel();
+        self.worker().send(&Command::Cancel);
         self.apply(actions);
     }
 
@@ -159,25 +139,21 @@ pub fn FolderDownload(
                 }
             };
             let queue = Queue::new(listed, parallel);
-            let progress = Progress::of(&queue, store.trigger());
+            let links = Links::new(&downloads, package, service, session);
             let new = Rc::new(Run {
-                queue: RefCell::new(queue),
-                links: Links::new(&downloads, package, service, session),
-                worker,
-                stopped: RefCell::default(),
+                core: RunCore::new(queue, links, worker, store.trigger()),
                 reported: Cell::new(false),
-                progress,
             });
             listen(Rc::downgrade(&new), replies);
             keep(&store, panel, Rc::clone(&new));
-            let actions = new.queue.borrow_mut().start();
+            let actions = new.queue().borrow_mut().start();
             new.apply(actions);
         });
     };
     // Reads the run's state, redrawn whenever it changes.
     let with_run = move |text: fn(&Run) -> String| read(run, text).unwrap_or_default();
     let is = move |test: fn(&Run) -> bool| read(run, test).unwrap_or(false);
-    let running = move || is(|r| !r.queue.borrow().is_finished());
+    let running = move || is(|r| !r.queue().borrow().is_finished());
     let control = move |what: fn(&Rc<Run>)| {
         if let Some(run) = run.get_untracked() {
             what(&run);
@@ -191,17 +167,17 @@ pub fn FolderDownload(
                     {t::bulk::folder_start()}
                 </button>
                 <Show when=running>
-                    {move || if is(|r| r.queue.borrow().is_paused()) {
+                    {move || if is(|r| r.queue().borrow().is_paused()) {
                         view! {
                             <button type="button" class="button secondary" on:click=move |_| control(|run| {
-                                let actions = run.queue.borrow_mut().resume();
+                                let actions = run.queue().borrow_mut().resume();
                                 run.apply(actions);
                             })>{t::bulk::resume()}</button>
                         }.into_any()
                     } else {
                         view! {
                             <button type="button" class="button secondary" on:click=move |_| control(|run| {
-                                run.queue.borrow_mut().pause();
+                                run.queue().borrow_mut().pause();
                                 run.interrupt_all();
                                 run.redraw(true);
                             })>{t::bulk::pause()}</button>
@@ -219,14 +195,14 @@ pub fn FolderDownload(
             <RunNotices run instead=t::bulk::folder_instead() />
             <Show when=move || is(|_| true)>
                 <RunTotal run />
-                {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress.lines) /> }))}
-                <Show when=move || is(|r| r.reported.get() && r.queue.borrow().is_finished())>
+                {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress().lines) /> }))}
+                <Show when=move || is(|r| r.reported.get() && r.queue().borrow().is_finished())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || with_run(|r| r.queue.borrow().summary_text())}</p>
-                        <Show when=move || is(|r| r.queue.borrow().summary().failed > 0)>
+                        <p>{move || with_run(|r| r.queue().borrow().summary_text())}</p>
+                        <Show when=move || is(|r| r.queue().borrow().summary().failed > 0)>
                             <button type="button" class="button" on:click=move |_| control(|run| {
                                 run.reported.set(false);
-                                let actions = run.queue.borrow_mut().retry_failed();
+                                let actions = run.queue().borrow_mut().retry_failed();
                                 run.apply(actions);
                             })>{t::bulk::retry_failed()}</button>
                         </Show>

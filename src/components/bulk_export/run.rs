@@ -20,14 +20,50 @@ use super::links::Links;
 use super::progress::{Bar, Progress};
 use super::worker::{BulkWorker, Replies};
 
+/// What every run holds, whatever it writes to: the queue, the addresses it fetches,
+/// the worker that carries the bytes, and what is shown of it.
+pub(super) struct RunCore {
+    pub queue: RefCell<Queue>,
+    pub links: Links,
+    pub worker: BulkWorker,
+    /// Why the run stopped before it ended, once it has.
+    pub stopped: RefCell<Option<String>>,
+    pub progress: Progress,
+}
+
+impl RunCore {
+    /// A run of `queue`, not stopped, its changes firing `changed`.
+    pub fn new(queue: Queue, links: Links, worker: BulkWorker, changed: Trigger) -> RunCore {
+        RunCore {
+            progress: Progress::of(&queue, changed),
+            queue: RefCell::new(queue),
+            links,
+            worker,
+            stopped: RefCell::default(),
+        }
+    }
+}
+
 /// A download run: its queue, and the worker that carries its bytes.
 pub(super) trait QueueRun: Sized + 'static {
-    fn queue(&self) -> &RefCell<Queue>;
-    fn progress(&self) -> &Progress;
-    fn links(&self) -> &Links;
-    fn worker(&self) -> &BulkWorker;
+    fn core(&self) -> &RunCore;
+
+    fn queue(&self) -> &RefCell<Queue> {
+        &self.core().queue
+    }
+    fn progress(&self) -> &Progress {
+        &self.core().progress
+    }
+    fn links(&self) -> &Links {
+        &self.core().links
+    }
+    fn worker(&self) -> &BulkWorker {
+        &self.core().worker
+    }
     /// Why the run stopped before it ended, once it has.
-    fn stopped(&self) -> &RefCell<Option<String>>;
+    fn stopped(&self) -> &RefCell<Option<String>> {
+        &self.core().stopped
+    }
     /// After each batch of actions, before the redraw: whatever else the run does then
     /// (write the report).
     fn applied(self: &Rc<Self>);

@@ -26,9 +26,10 @@ use wasm_bindgen::JsValue;
 
 use super::PackageVersion;
 use super::links::Links;
-use super::progress::{FileLines, Progress};
+use super::progress::FileLines;
 use super::run::{
-    CurrentRun, QueueRun, RunNotices, RunTotal, go_on_signed_in, listen, read, steer, total_text,
+    CurrentRun, QueueRun, RunCore, RunNotices, RunTotal, go_on_signed_in, listen, read, steer,
+    total_text,
 };
 use super::worker::BulkWorker;
 use super::zip_saver::ZipSaver;
@@ -39,38 +40,17 @@ use crate::downloads::{DownloadRun, Downloads};
 
 /// One run: the queue, the parts and the worker writing them.
 struct ZipRun {
-    queue: RefCell<Queue>,
-    links: Links,
-    worker: BulkWorker,
+    core: RunCore,
     stem: String,
     parts: RefCell<Parts>,
     /// The browser's download of the part being saved, kept until it is over.
     saver: RefCell<Option<ZipSaver>>,
     cancelled: Cell<bool>,
-    /// Why the run stopped before it ended, for the user.
-    stopped: RefCell<Option<String>>,
-    progress: Progress,
 }
 
 impl QueueRun for ZipRun {
-    fn queue(&self) -> &RefCell<Queue> {
-        &self.queue
-    }
-
-    fn progress(&self) -> &Progress {
-        &self.progress
-    }
-
-    fn links(&self) -> &Links {
-        &self.links
-    }
-
-    fn worker(&self) -> &BulkWorker {
-        &self.worker
-    }
-
-    fn stopped(&self) -> &RefCell<Option<String>> {
-        &self.stopped
+    fn core(&self) -> &RunCore {
+        &self.core
     }
 
     fn applied(self: &Rc<Self>) {}
@@ -85,8 +65,8 @@ impl QueueRun for ZipRun {
 impl ZipRun {
     /// Starts saving the next part waiting, if none is being saved.
     fn pump(self: &Rc<Self>, opened: Option<ZipSaver>) {
-        if self.cancelled.get() || self.stopped.borrow().is_some() {
-            let why = self.stopped.borrow().clone();
+        if self.cancelled.get() || self.stopped().borrow().is_some() {
+            let why = self.stopped().borrow().clone();
             let why = why.unwrap_or_else(|| t::bulk::cancelled().into());
             self.parts.borrow_mut().give_up_waiting(&why);
             // A zip opened after the run stopped (its first file was refused while the
@@ -120,7 +100,7 @@ impl ZipRun {
             match saver {
                 Ok(saver) => {
                     // The port moves to the worker, which writes the part into it.
-                    run.worker
+                    run.worker()
                         .send_beside(&Command::SavePart { part }, saver.port(), true);
                     *run.saver.borrow_mut() = Some(saver);
                 }
@@ -141,7 +121,7 @@ impl ZipRun {
             }
             PartOutcome::CancelledInBrowser => Some(t::bulk::cancelled_in_browser().to_owned()),
             PartOutcome::FileGivenUp { file } => {
-                let queue = self.queue.borrow();
+                let queue = self.queue().borrow();
                 Some(match queue.state(file) {
                     FileState::Done(Outcome::Failed(reason)) => {
                         t::bulk::named(&queue.file(file).name, reason)
@@ -150,7 +130,7 @@ impl ZipRun {
                 })
             }
             PartOutcome::Cancelled => Some(
-                self.stopped
+                self.stopped()
                     .borrow()
                     .clone()
                     .unwrap_or_else(|| t::bulk::cancelled().into()),
@@ -169,21 +149,21 @@ impl ZipRun {
         let files = self.parts.borrow().part(part).files.clone();
         let reason = t::bulk::part_failed(part + 1);
         self.parts.borrow_mut().failed(part, why);
-        self.worker.send(&Command::Stop {
+        self.worker().send(&Command::Stop {
             files: files.clone(),
         });
-        let actions = self.queue.borrow_mut().set_aside(files, &reason);
+        let actions = self.queue().borrow_mut().set_aside(files, &reason);
         self.apply(actions);
     }
 
     /// Fetches part `part` again, alone.
     fn retry_part(self: &Rc<Self>, part: usize) {
         let files = self.parts.borrow().part(part).files.clone();
-        self.worker.send(&Command::Forget {
+        self.worker().send(&Command::Forget {
             files: files.clone(),
         });
         self.parts.borrow_mut().retry(part);
-        let actions = self.queue.borrow_mut().restart(files);
+        let actions = self.queue().borrow_mut().restart(files);
         self.apply(actions);
         // The person's click: the browser lets this download start.
         self.save_part(part, None);
@@ -192,8 +172,8 @@ impl ZipRun {
     /// The person cancelled the run.
     fn cancel_run(self: &Rc<Self>) {
         self.cancelled.set(true);
-        let actions = self.queue.borrow_mut().cancel();
-        self.worker.send(&Command::Cancel);
+        let actions = self.queue().borrow_mut().cancel();
+        self.worker().send(&Command::Cancel);
         self.apply(actions);
         self.pump(None);
     }
@@ -205,15 +185,15 @@ impl ZipRun {
 
     /// Every part is saved or given up.
     fn is_finished(&self) -> bool {
-        self.stopped.borrow().is_some()
-            || (self.queue.borrow().is_finished() && self.parts.borrow().are_over())
+        self.stopped().borrow().is_some()
+            || (self.queue().borrow().is_finished() && self.parts.borrow().are_over())
     }
 }
 
 /// What the app needs of a zip run, to keep it going from page to page.
 impl DownloadRun for ZipRun {
     fn changed(&self) -> Trigger {
-        self.progress.changed
+        self.progress().changed
     }
 
     fn total_text(&self) -> String {
@@ -290,23 +270,20 @@ pub fn ZipDownload(
             let first_name = part_file_name(&stem, 0, parts.len());
             let first_length = parts[0].length;
             let queue = Queue::for_zip(listed, parallel);
+            let links = Links::new(&downloads, package, service, session);
             let new = Rc::new(ZipRun {
-                progress: Progress::of(&queue, store.trigger()),
-                queue: RefCell::new(queue),
-                links: Links::new(&downloads, package, service, session),
-                worker,
+                core: RunCore::new(queue, links, worker, store.trigger()),
                 stem,
                 parts: RefCell::new(Parts::new(parts)),
                 saver: RefCell::default(),
                 cancelled: Cell::new(false),
-                stopped: RefCell::default(),
             });
             listen(Rc::downgrade(&new), replies);
             // The first files come while the browser opens the zip's download (its
             // bytes wait in the worker): waiting for the browser first cost every zip a
             // tenth of a second or more. Where it cannot open, the run is dropped, and
             // its worker and fetches with it: nothing is saved.
-            let actions = new.queue.borrow_mut().start();
+            let actions = new.queue().borrow_mut().start();
             new.apply(actions);
             let first = ZipSaver::open(&first_name, first_length).await;
             starting.set(false);
@@ -389,10 +366,10 @@ pub fn ZipDownload(
                             .collect_view()
                     }}
                 </ul>
-                {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress.lines) /> }))}
-                <Show when=move || is(|r| r.is_finished() && r.stopped.borrow().is_none())>
+                {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress().lines) /> }))}
+                <Show when=move || is(|r| r.is_finished() && r.stopped().borrow().is_none())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || with_run(|r| r.queue.borrow().summary_text())}</p>
+                        <p>{move || with_run(|r| r.queue().borrow().summary_text())}</p>
                     </div>
                 </Show>
             </Show>

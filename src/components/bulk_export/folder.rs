@@ -20,15 +20,12 @@ use leptos::task::spawn_local;
 use super::PackageVersion;
 use super::links::Links;
 use super::progress::FileLines;
-use super::run::{
-    CurrentRun, QueueRun, RunCore, RunNotices, RunTotal, go_on_signed_in, listen, read, steer,
-    total_text,
-};
+use super::run::{CurrentRun, QueueRun, RunCore, RunNotices, RunTotal, listen, read, steer};
 use super::worker::BulkWorker;
 use super::{keep, panel_key, panel_run};
 use crate::api::ServiceContext;
 use crate::auth::use_session;
-use crate::downloads::{DownloadRun, Downloads};
+use crate::downloads::Downloads;
 use crate::fs_access::pick_folder;
 
 /// One run of the download: the queue, and the worker writing into the folder.
@@ -58,32 +55,17 @@ impl QueueRun for Run {
         }
         self.redraw(true);
     }
-}
-
-/// What the app needs of a folder run, to keep it going from page to page.
-impl DownloadRun for Run {
-    fn changed(&self) -> Trigger {
-        self.progress().changed
-    }
-
-    fn total_text(&self) -> String {
-        total_text(self)
-    }
 
     /// Done once the report is in the folder too.
-    fn is_finished(&self) -> bool {
+    fn is_over(&self) -> bool {
         self.queue().borrow().is_finished()
             && (self.reported.get() || self.stopped().borrow().is_some())
     }
 
-    fn cancel(self: Rc<Self>) {
+    fn cancel_run(self: &Rc<Self>) {
         let actions = self.queue().borrow_mut().cancel();
         self.worker().send(&Command::Cancel);
         self.apply(actions);
-    }
-
-    fn signed_in(self: Rc<Self>) {
-        go_on_signed_in(&self);
     }
 }
 
@@ -184,7 +166,7 @@ pub fn FolderDownload(
                         }.into_any()
                     }}
                     <button type="button" class="button secondary" on:click=move |_| control(|run| {
-                        Rc::clone(run).cancel();
+                        run.cancel_run();
                     })>{t::bulk::cancel()}</button>
                 </Show>
             </div>

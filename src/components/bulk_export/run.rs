@@ -19,6 +19,7 @@ use leptos::task::spawn_local;
 use super::links::Links;
 use super::progress::{Bar, Progress};
 use super::worker::{BulkWorker, Replies};
+use crate::downloads::DownloadRun;
 
 /// What every run holds, whatever it writes to: the queue, the addresses it fetches,
 /// the worker that carries the bytes, and what is shown of it.
@@ -70,6 +71,10 @@ pub(super) trait QueueRun: Sized + 'static {
     /// A reply of the worker's only this kind of run hears (a zip part's end, the
     /// folder's report written).
     fn heard(self: &Rc<Self>, reply: Reply);
+    /// Whether all of it is over: done, given up, or stopped.
+    fn is_over(&self) -> bool;
+    /// The person cancelled it: its fetches end.
+    fn cancel_run(self: &Rc<Self>);
 
     /// Shows where the queue is: `now`, or if the last redraw is old enough.
     fn redraw(&self, now: bool) {
@@ -259,12 +264,31 @@ pub(super) fn steer<R: QueueRun>(run: CurrentRun<R>, parallel: RwSignal<usize>) 
     );
 }
 
-/// A run held up because the session ended goes on, now that it has credentials again
-/// (`DownloadRun::signed_in`, which the app calls from any page).
-pub(super) fn go_on_signed_in<R: QueueRun>(run: &Rc<R>) {
-    if run.queue().borrow().is_awaiting_sign_in() {
-        let actions = run.queue().borrow_mut().signed_in();
-        run.apply(actions);
+/// What the app needs of any run, to keep it going from page to page.
+impl<R: QueueRun> DownloadRun for R {
+    fn changed(&self) -> Trigger {
+        self.progress().changed
+    }
+
+    fn total_text(&self) -> String {
+        total_text(self)
+    }
+
+    fn is_finished(&self) -> bool {
+        self.is_over()
+    }
+
+    fn cancel(self: Rc<Self>) {
+        self.cancel_run();
+    }
+
+    /// A run held up because the session ended goes on, now that it has credentials
+    /// again (the app calls this from any page).
+    fn signed_in(self: Rc<Self>) {
+        if self.queue().borrow().is_awaiting_sign_in() {
+            let actions = self.queue().borrow_mut().signed_in();
+            self.apply(actions);
+        }
     }
 }
 

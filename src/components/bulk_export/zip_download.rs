@@ -27,16 +27,13 @@ use wasm_bindgen::JsValue;
 use super::PackageVersion;
 use super::links::Links;
 use super::progress::FileLines;
-use super::run::{
-    CurrentRun, QueueRun, RunCore, RunNotices, RunTotal, go_on_signed_in, listen, read, steer,
-    total_text,
-};
+use super::run::{CurrentRun, QueueRun, RunCore, RunNotices, RunTotal, listen, read, steer};
 use super::worker::BulkWorker;
 use super::zip_saver::ZipSaver;
 use super::{keep, panel_key, panel_run};
 use crate::api::ServiceContext;
 use crate::auth::use_session;
-use crate::downloads::{DownloadRun, Downloads};
+use crate::downloads::Downloads;
 
 /// One run: the queue, the parts and the worker writing them.
 struct ZipRun {
@@ -59,6 +56,20 @@ impl QueueRun for ZipRun {
         if let Reply::Part { part, outcome } = reply {
             self.part_over(part, outcome);
         }
+    }
+
+    /// Every part is saved or given up.
+    fn is_over(&self) -> bool {
+        self.stopped().borrow().is_some()
+            || (self.queue().borrow().is_finished() && self.parts.borrow().are_over())
+    }
+
+    fn cancel_run(self: &Rc<Self>) {
+        self.cancelled.set(true);
+        let actions = self.queue().borrow_mut().cancel();
+        self.worker().send(&Command::Cancel);
+        self.apply(actions);
+        self.pump(None);
     }
 }
 
@@ -169,47 +180,9 @@ impl ZipRun {
         self.save_part(part, None);
     }
 
-    /// The person cancelled the run.
-    fn cancel_run(self: &Rc<Self>) {
-        self.cancelled.set(true);
-        let actions = self.queue().borrow_mut().cancel();
-        self.worker().send(&Command::Cancel);
-        self.apply(actions);
-        self.pump(None);
-    }
-
     /// Each part's line and what it offers.
     fn part_lines(&self) -> Vec<(usize, String, PartButton)> {
         self.parts.borrow().lines(&self.stem)
-    }
-
-    /// Every part is saved or given up.
-    fn is_finished(&self) -> bool {
-        self.stopped().borrow().is_some()
-            || (self.queue().borrow().is_finished() && self.parts.borrow().are_over())
-    }
-}
-
-/// What the app needs of a zip run, to keep it going from page to page.
-impl DownloadRun for ZipRun {
-    fn changed(&self) -> Trigger {
-        self.progress().changed
-    }
-
-    fn total_text(&self) -> String {
-        total_text(self)
-    }
-
-    fn is_finished(&self) -> bool {
-        ZipRun::is_finished(self)
-    }
-
-    fn cancel(self: Rc<Self>) {
-        self.cancel_run();
-    }
-
-    fn signed_in(self: Rc<Self>) {
-        go_on_signed_in(&self);
     }
 }
 
@@ -298,7 +271,7 @@ pub fn ZipDownload(
     };
     let with_run = move |text: fn(&ZipRun) -> String| read(run, text).unwrap_or_default();
     let is = move |test: fn(&ZipRun) -> bool| read(run, test).unwrap_or(false);
-    let running = move || starting.get() || is(|r| !r.is_finished());
+    let running = move || starting.get() || is(|r| !r.is_over());
     let control = move |what: fn(&Rc<ZipRun>)| {
         if let Some(run) = run.get_untracked() {
             what(&run);
@@ -323,9 +296,9 @@ pub fn ZipDownload(
                         on:change=move |ev| part_size.set(event_target_value(&ev))
                     />
                 </label>
-                <Show when=move || is(|r| !r.is_finished())>
+                <Show when=move || is(|r| !r.is_over())>
                     <button type="button" class="button secondary" on:click=move |_| control(|run| {
-                        Rc::clone(run).cancel();
+                        run.cancel_run();
                     })>{t::bulk::cancel()}</button>
                 </Show>
             </div>
@@ -367,7 +340,7 @@ pub fn ZipDownload(
                     }}
                 </ul>
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress().lines) /> }))}
-                <Show when=move || is(|r| r.is_finished() && r.stopped().borrow().is_none())>
+                <Show when=move || is(|r| r.is_over() && r.stopped().borrow().is_none())>
                     <div class="bulk-summary" role="status">
                         <p>{move || with_run(|r| r.queue().borrow().summary_text())}</p>
                     </div>

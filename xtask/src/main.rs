@@ -301,15 +301,16 @@ fn test() -> Result {
     steps.run("build web app for /explorer/", || {
         bundle::build(&explorer).map(drop)
     })?;
-    // The same test binary once per engine (crates/e2e's `Engine`); a test that cannot
-    // run in an engine prints why and passes there.
+    // The same tests once per engine (crates/e2e's `Engine`), each run built for its
+    // engine (`E2E_BROWSER` is a cfg, so cargo rebuilds them): a test that cannot run in
+    // an engine is ignored there with its reason, and each engine's count is what ran.
     for (step, engine) in [
         ("browser tests in chromium", "chromium"),
         ("browser tests in firefox", "firefox"),
         ("browser tests in webkit", "webkit"),
     ] {
         steps.run(step, || {
-            // `--show-output`: the reasons of tests that stop in this engine show.
+            // `--show-output`: the reasons of checks skipped in this engine show.
             run(tools::cargo_in(engine)
                 .args(["test", "-p", "e2e", "--", "--show-output"])
                 .envs(tools::storage_test_env())

@@ -36,14 +36,27 @@ const CHROME_ARGS: &[&str] = &[
 const MINIBROWSER: &str = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
 impl Engine {
-    /// The engine this run tests: `E2E_BROWSER`, Chromium when unset.
+    /// The engine this run tests: the one the tests were built for (`E2E_BROWSER` when
+    /// built, Chromium when unset; see `build.rs`), which decides which tests are
+    /// ignored. Panics when `E2E_BROWSER` now names another: the binary was run without
+    /// cargo, which would have rebuilt it for that engine.
     pub fn current() -> Engine {
-        match std::env::var("E2E_BROWSER").as_deref() {
-            Err(_) | Ok("") | Ok("chromium") => Engine::Chromium,
-            Ok("firefox") => Engine::Firefox,
-            Ok("webkit") => Engine::Webkit,
-            Ok(other) => panic!("E2E_BROWSER={other}: expected chromium, firefox or webkit"),
-        }
+        let built = match env!("E2E_BUILT_FOR") {
+            "firefox" => Engine::Firefox,
+            "webkit" => Engine::Webkit,
+            _ => Engine::Chromium,
+        };
+        let asked = match std::env::var("E2E_BROWSER") {
+            Ok(name) if !name.is_empty() => name,
+            _ => "chromium".to_owned(),
+        };
+        assert_eq!(
+            asked,
+            built.name(),
+            "E2E_BROWSER={asked}, but these tests were built for {built}, and which tests \
+             run is decided then: run them with cargo, which builds them for E2E_BROWSER"
+        );
+        built
     }
 
     /// Its name, as `E2E_BROWSER` spells it.
@@ -145,19 +158,10 @@ impl fmt::Display for Engine {
     }
 }
 
-/// Why a test of a page at a phone's width runs in Chromium alone, which emulates the
-/// phone: Firefox's window (headless) is never narrower than 500 px, nor WebKit's
-/// MiniBrowser's than 447 px, so no page there is 320 or 390 px wide.
-pub const PHONE_WIDTH_IN_CHROMIUM_ONLY: &str = "Firefox's and WebKit's windows are never narrower than 500 and 447 px: only Chromium's emulated phone is 320 or 390 px wide";
-
-/// Whether this run's engine is one of `engines`; when it is not, says so with `why`
-/// (the reason the test cannot run there) so the skip shows in the test's output.
-///
-/// ```ignore
-/// if !e2e::runs_in(&[Engine::Chromium], "the folder picker is Chromium's alone") {
-///     return;
-/// }
-/// ```
+/// Whether this run's engine is one of `engines`; when it is not, says so with `why` (the
+/// reason a check cannot run there) so the skip shows in the test's output. For a check
+/// inside a test that runs everywhere; a whole test that cannot run in an engine is
+/// ignored there instead: `#[cfg_attr(not(engine = "chromium"), ignore = "why")]`.
 pub fn runs_in(engines: &[Engine], why: &str) -> bool {
     let engine = Engine::current();
     let runs = engines.contains(&engine);
@@ -165,4 +169,18 @@ pub fn runs_in(engines: &[Engine], why: &str) -> bool {
         println!("skipped in {engine}: {why}");
     }
     runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Engine;
+
+    /// The cfg the tests are ignored by and the engine the harness starts are the same.
+    #[test]
+    fn the_engine_started_is_the_one_the_tests_were_built_for() {
+        let engine = Engine::current();
+        assert_eq!(cfg!(engine = "chromium"), engine == Engine::Chromium);
+        assert_eq!(cfg!(engine = "firefox"), engine == Engine::Firefox);
+        assert_eq!(cfg!(engine = "webkit"), engine == Engine::Webkit);
+    }
 }

@@ -9,6 +9,18 @@
 //! `E2E_EXPLORER_WEB_ROOT`; `cargo xtask test` builds both) and the engine's browser
 //! and driver: Debian's `chromium` and `chromedriver`; `firefox-esr` and geckodriver
 //! (cargo); `webkit2gtk-driver`, under an X display (`xvfb-run -a`).
+//!
+//! The tests are built for one engine (`build.rs` makes `E2E_BROWSER` the cfg `engine`):
+//! a test that cannot run in an engine is ignored there, with its reason, so each
+//! engine's count is what ran:
+//!
+//! ```ignore
+//! #[tokio::test]
+//! #[cfg_attr(not(engine = "chromium"), ignore = "only Chromium has showDirectoryPicker")]
+//! async fn a_folder_download() { /* … */ }
+//! ```
+//!
+//! A check inside a test that runs everywhere is skipped with [`runs_in`].
 
 pub mod bench;
 pub mod hostile_service;
@@ -18,7 +30,7 @@ pub mod web_root;
 
 mod engine;
 
-pub use engine::{Engine, PHONE_WIDTH_IN_CHROMIUM_ONLY, runs_in};
+pub use engine::{Engine, runs_in};
 
 use std::collections::BTreeSet;
 use std::future::pending;
@@ -813,8 +825,8 @@ impl Harness {
     }
 
     /// Simulated slow 4G, as issue 11 measures a phone: 1.6 Mbit/s down, 750 kbit/s up,
-    /// 150 ms round trips. Chromium only (its DevTools protocol): a test using it
-    /// checks [`runs_in`] first.
+    /// 150 ms round trips. Chromium only (its DevTools protocol): a test using it is
+    /// ignored elsewhere (`#[cfg_attr(not(engine = "chromium"), ignore = "why")]`).
     pub async fn slow_4g(&self) {
         let cdp = self.driver.cdp();
         cdp.send_raw("Network.enable", serde_json::json!({}))

@@ -6,6 +6,10 @@
 //! with `zip.rs`), which records every request and can break one answer off part-way,
 //! answer one 429, or hold a request until its signed link has expired, as a flaky
 //! network, a busy service or a long queue would.
+//!
+//! "Download to a folder" needs the File System Access API's `showDirectoryPicker`,
+//! which only Chromium has (Firefox and Safari will not ship it): its tests are ignored
+//! elsewhere; verifying a dropped folder and the zip (`zip.rs`) run everywhere.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -38,16 +42,6 @@ pub(crate) const PACKAGE_FILES: [&str; 3] = [
     "SU41_addresses.zip",
     "SU42_addresses.zip",
 ];
-
-/// Whether this engine can run "Download to a folder": it needs the File System Access
-/// API's `showDirectoryPicker`, which only Chromium has (Firefox and Safari will not
-/// ship it); elsewhere the test says so and stops.
-pub(crate) fn folder_picker_runs_here() -> bool {
-    e2e::runs_in(
-        &[e2e::Engine::Chromium],
-        "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone",
-    )
-}
 
 /// What the proxy does to the next request whose path starts with `prefix`, once.
 #[derive(Debug, Clone)]
@@ -449,10 +443,11 @@ pub(crate) async fn assert_folder_holds_the_product(h: &Harness) {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
+)]
 async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
-    if !folder_picker_runs_here() {
-        return;
-    }
     let s = Setup::on_the_product_page(vec![]).await;
     download_all(&s.h, 4, Duration::from_secs(20)).await;
     assert_folder_holds_the_product(&s.h).await;
@@ -508,10 +503,11 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
 /// and comes back by the header's link: the panel shows the run under way (not a fresh
 /// button), and every file lands once, with its md5.
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
+)]
 async fn a_folder_run_goes_on_while_the_person_browses_and_the_header_leads_back() {
-    if !folder_picker_runs_here() {
-        return;
-    }
     let release = Arc::new(tokio::sync::Notify::new());
     let s = Setup::on_the_product_page(vec![Fault::Hold {
         prefix: "/files/products/OpenTOID/optoid_gpkg_sz.zip",
@@ -556,10 +552,11 @@ async fn a_folder_run_goes_on_while_the_person_browses_and_the_header_leads_back
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
+)]
 async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_range() {
-    if !folder_picker_runs_here() {
-        return;
-    }
     let s = Setup::on_the_product_page(vec![Fault::DropHalfway {
         prefix: "/files/products/OpenTOID/optoid_gpkg_sz.zip",
     }])
@@ -590,10 +587,11 @@ async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_ra
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
+)]
 async fn a_429_with_retry_after_is_waited_out() {
-    if !folder_picker_runs_here() {
-        return;
-    }
     let s = Setup::on_the_product_page(vec![Fault::TooManyRequests {
         prefix: "/files/products/OpenTOID/optoid_csv_sz.zip",
     }])
@@ -611,10 +609,11 @@ async fn a_429_with_retry_after_is_waited_out() {
 /// The server's own rate limit (`--rate-limit N`: 429 with `Retry-After`), waited out:
 /// the minute's allowance is used up first, so every file has to wait its turn.
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
+)]
 async fn the_servers_rate_limit_is_waited_out() {
-    if !folder_picker_runs_here() {
-        return;
-    }
     // 20 a minute: one more every 3 s.
     let h = Harness::start(&["--rate-limit", "20"]).await;
     h.pick_private_folder().await;
@@ -634,10 +633,11 @@ async fn the_servers_rate_limit_is_waited_out() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
+)]
 async fn package_files_download_for_a_signed_in_user() {
-    if !folder_picker_runs_here() {
-        return;
-    }
     let s = Setup::start(vec![]).await;
     s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
     s.h.sign_in_with_secret(KEY, SECRET).await;
@@ -678,10 +678,11 @@ async fn package_files_download_for_a_signed_in_user() {
 /// A file held until its link has expired: the app lists the version again with the
 /// session and the file lands all the same.
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
+)]
 async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_lands() {
-    if !folder_picker_runs_here() {
-        return;
-    }
     let held = "/files/packages/0040046952/110012/SU42_addresses.zip";
     let s = Setup::on_the_version_with_a_link_held_until_expired(held).await;
     let listed = s.requests_for(VERSION_LISTING).len();
@@ -700,10 +701,11 @@ async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_lands() {
 /// queue waits for a new sign-in (here the app's own renewal with the held secret) and
 /// then goes on, every file landing.
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
+)]
 async fn a_session_that_ended_mid_queue_waits_for_sign_in_and_the_files_land() {
-    if !folder_picker_runs_here() {
-        return;
-    }
     let held = "/files/packages/0040046952/110012/SU41_addresses.zip";
     let (s, seen) = Setup::with_the_session_ending_mid_queue(held).await;
     download_all(&s.h, 3, Duration::from_secs(30)).await;
@@ -777,13 +779,11 @@ async fn assert_verified(s: &Setup, folder: &[(&str, Vec<u8>)]) {
 /// geckodriver takes files only ("File not found" for a folder) and WebKitWebDriver hands
 /// the folder over as one empty file. The dropped folder (next) is checked everywhere.
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "only chromedriver can hand a folder to <input webkitdirectory>"
+)]
 async fn verification_of_a_chosen_folder_flags_a_tampered_file_by_name() {
-    if !e2e::runs_in(
-        &[e2e::Engine::Chromium],
-        "only chromedriver can hand a folder to <input webkitdirectory>",
-    ) {
-        return;
-    }
     let s = Setup::on_the_product_page(vec![]).await;
     let folder = users_folder(&s);
     let dir = tempfile::tempdir().expect("a folder");

@@ -179,13 +179,11 @@ async fn the_first_view_header_is_the_apps_with_the_basket_count() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "a slow network is emulated through Chromium's DevTools protocol"
+)]
 async fn the_products_request_starts_before_the_code_has_arrived() {
-    if !e2e::runs_in(
-        &[e2e::Engine::Chromium],
-        "a slow network is emulated through Chromium's DevTools protocol",
-    ) {
-        return;
-    }
     let h = Harness::start(&[]).await;
     // A slow network, as on a phone: on loopback the code would arrive at once.
     h.slow_4g().await;

@@ -246,13 +246,11 @@ async fn a_dropped_connection_resumes_into_the_same_entry_with_range() {
 /// page's pings keep the download worker, and the zip, alive. Firefox alone lets a test
 /// set those limits; elsewhere the stall would have to outlast minutes.
 #[tokio::test]
+#[cfg_attr(
+    not(engine = "firefox"),
+    ignore = "only Firefox lets a test shorten how long an idle service worker lives"
+)]
 async fn a_file_that_stalls_past_the_workers_idle_limit_does_not_end_the_zip() {
-    if !e2e::runs_in(
-        &[e2e::Engine::Firefox],
-        "only Firefox lets a test shorten how long an idle service worker lives",
-    ) {
-        return;
-    }
     let s = on_the_product_page(vec![Fault::Stall {
         prefix: "/files/products/OpenTOID/optoid_csv_su.zip",
         time: Duration::from_secs(25),

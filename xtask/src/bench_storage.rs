@@ -14,9 +14,8 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::thread;
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::bench::{self, CpuClock, ROUNDS, Target, WrkResult};
@@ -24,10 +23,13 @@ use crate::exec::{Result, capture, cargo, root, run, target_dir};
 use crate::server::{DEMO_PRODUCT, Server, find_program, free_port};
 use crate::tools::{self, apt_install};
 
-const BUCKET: &str = "downloads";
-const KEY_ID: &str = "GK0123456789abcdef01234567";
-const SECRET: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-const ADMIN_TOKEN: &str = "xtask-bench";
+// The server's tests' Garage, std only: included rather than building the server here.
+// Its CORS rule is for the browser tests.
+#[allow(dead_code)]
+#[path = "../../crates/download-server/src/testing/garage.rs"]
+mod garage;
+
+use garage::Garage;
 
 /// The publish benchmark's files: a few large ones (multipart) and many small ones.
 const LARGE_FILES: usize = 2;
@@ -46,7 +48,10 @@ pub fn bench() -> Result {
         .prefix("xtask-bench-storage-")
         .tempdir()
         .map_err(|error| format!("cannot create a temporary directory: {error}"))?;
-    let garage = Garage::start(work.path())?;
+    let garage_dir = work.path().join("garage");
+    fs::create_dir_all(&garage_dir)?;
+    let garage = Garage::start(&tools::garage(), &garage_dir)?;
+    println!("ok: garage answers at {}", garage.origin());
     let demo = root().join("crates/download-server/demo");
 
     let published = publish(&binary, &garage, &demo, "demo")?;
@@ -61,7 +66,7 @@ pub fn bench() -> Result {
         &garage,
         &["--catalogue", demo.to_str().unwrap_or("")],
     )?;
-    let store_url = format!("s3://{BUCKET}/demo");
+    let store_url = garage.storage_url("demo");
     let store = start_server(&binary, &garage, &["--storage", &store_url])?;
     let download = redirect_path(&local.base)?;
     let image = format!("/downloads/v1/products/{DEMO_PRODUCT}/images/0");
@@ -200,7 +205,7 @@ fn publish(binary: &Path, garage: &Garage, dir: &Path, prefix: &str) -> Result<D
         Command::new(binary)
             .arg("publish")
             .arg(dir)
-            .args(["--storage", &format!("s3://{BUCKET}/{prefix}")])
+            .args(["--storage", &garage.storage_url(prefix)])
             .envs(garage.env()),
     )?;
     let took = started.elapsed();
@@ -215,7 +220,7 @@ fn aws_copy(garage: &Garage, dir: &Path, prefix: &str) -> Result<Duration> {
         Command::new("aws")
             .args(["s3", "cp", "--recursive", "--only-show-errors"])
             .arg(dir)
-            .arg(format!("s3://{BUCKET}/{prefix}"))
+            .arg(garage.storage_url(prefix))
             .args(["--endpoint-url", &garage.origin()])
             .envs(garage.env()),
     )?;
@@ -265,98 +270,4 @@ fn make_publish_catalogue(dir: &Path) -> Result<u64> {
         ),
     )?;
     Ok(total)
-}
-
-/// Garage, a single node with the bucket and key, stopped when dropped.
-#[derive(Debug)]
-struct Garage {
-    child: Child,
-    s3_port: u16,
-}
-
-impl Garage {
-    fn start(work: &Path) -> Result<Garage> {
-        let dir = work.join("garage");
-        fs::create_dir_all(&dir)?;
-        let (s3_port, rpc_port, admin_port) = (free_port()?, free_port()?, free_port()?);
-        let config = format!(
-            r#"metadata_dir = "{dir}/meta"
-data_dir = "{dir}/data"
-db_engine = "sqlite"
-replication_factor = 1
-rpc_bind_addr = "127.0.0.1:{rpc_port}"
-rpc_public_addr = "127.0.0.1:{rpc_port}"
-rpc_secret = "{SECRET}"
-
-[s3_api]
-s3_region = "garage"
-api_bind_addr = "127.0.0.1:{s3_port}"
-root_domain = ".s3.garage.localhost"
-
-[admin]
-api_bind_addr = "127.0.0.1:{admin_port}"
-admin_token = "{ADMIN_TOKEN}"
-"#,
-            dir = dir.display()
-        );
-        let config_path: PathBuf = dir.join("garage.toml");
-        fs::write(&config_path, config)?;
-        let log = fs::File::create(dir.join("garage.log"))?;
-        let child = Command::new(tools::garage())
-            .arg("-c")
-            .arg(&config_path)
-            .args(["server", "--single-node", "--default-bucket"])
-            .env("GARAGE_DEFAULT_ACCESS_KEY", KEY_ID)
-            .env("GARAGE_DEFAULT_SECRET_KEY", SECRET)
-            .env("GARAGE_DEFAULT_BUCKET", BUCKET)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .map_err(|error| format!("cannot start garage: {error}"))?;
-        let mut garage = Garage { child, s3_port };
-        let started = Instant::now();
-        let bucket = format!("http://127.0.0.1:{admin_port}/v2/GetBucketInfo?globalAlias={BUCKET}");
-        loop {
-            if let Some(status) = garage.child.try_wait()? {
-                return Err(format!("garage exited at start ({status})").into());
-            }
-            let answer = Command::new("curl")
-                .args(["-s", "-o", "/dev/null", "-w", "%{http_code}"])
-                .args(["-H", &format!("Authorization: Bearer {ADMIN_TOKEN}")])
-                .arg(&bucket)
-                .output()?;
-            if answer.stdout == b"200" {
-                println!("ok: garage answers at {}", garage.origin());
-                return Ok(garage);
-            }
-            if started.elapsed() > Duration::from_secs(30) {
-                return Err("garage made no bucket within 30 s".into());
-            }
-            thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    fn origin(&self) -> String {
-        format!("http://127.0.0.1:{}", self.s3_port)
-    }
-
-    /// What our server, `publish` and the AWS CLI need to reach the bucket.
-    fn env(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("AWS_ENDPOINT", self.origin()),
-            ("AWS_REGION", "garage".into()),
-            ("AWS_ACCESS_KEY_ID", KEY_ID.into()),
-            ("AWS_SECRET_ACCESS_KEY", SECRET.into()),
-            ("AWS_ALLOW_HTTP", "true".into()),
-            ("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", "false".into()),
-        ]
-    }
-}
-
-impl Drop for Garage {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }

@@ -3,7 +3,7 @@
 //! rendering the same JSON from the same server, in headless Chromium.
 //!
 //! Builds the app and the release server, writes the large catalogue (the server's
-//! `LargeCatalogue`, `crates/download-server/src/testing.rs`) into a temporary directory, and starts two servers
+//! `LargeCatalogue`, `crates/download-server/src/testing/catalogue.rs`) into a temporary directory, and starts two servers
 //! with the app and the reference pages (`tools/bench-web/*.html`, under `/bench/`): one
 //! with the large catalogue, one with the demo catalogue (the slow-4G first load is
 //! measured on the catalogue users meet first). The browser part,
@@ -22,7 +22,7 @@ use crate::tools;
 // The server's test catalogue builder, std only: included rather than building the
 // server here. Only the builder and its credentials are used.
 #[allow(dead_code)]
-#[path = "../../crates/download-server/src/testing.rs"]
+#[path = "../../crates/download-server/src/testing/catalogue.rs"]
 mod catalogue;
 
 use catalogue::{Gridded, LargeCatalogue};

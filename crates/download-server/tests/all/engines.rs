@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use download_server::testing;
 use tempfile::TempDir;
 
 /// The bucket (or container) every test publishes to, under its own prefix.
-pub const BUCKET: &str = "downloads";
+pub use download_server::testing::BUCKET;
 
 /// A free local port (free when asked; the engine binds it a moment later).
 fn free_port() -> u16 {
@@ -77,23 +78,16 @@ pub trait Engine {
     fn origin(&self) -> String;
 }
 
-/// Garage, a single node with one bucket and one key.
+/// Garage (`download_server::testing::Garage`), its files in a temporary directory.
 #[derive(Debug)]
 pub struct Garage {
-    child: Child,
+    garage: testing::Garage,
     _dir: TempDir,
-    s3_port: u16,
-    admin_port: u16,
-    admin_token: String,
 }
-
-/// Garage's key ids are `GK` and 24 hex digits, its secrets 64 hex digits.
-const GARAGE_KEY_ID: &str = "GK0123456789abcdef01234567";
-const GARAGE_SECRET: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
 impl Garage {
     pub async fn start() -> Garage {
-        let garage = program(
+        let program = program(
             "DOWNLOAD_TEST_GARAGE",
             // Where `cargo install` puts it.
             std::env::var_os("CARGO_HOME")
@@ -104,125 +98,32 @@ impl Garage {
             "Garage",
         );
         let dir = TempDir::new().unwrap();
-        let (s3_port, rpc_port, admin_port) = (free_port(), free_port(), free_port());
-        let admin_token = "test-admin-token".to_owned();
-        let config = format!(
-            r#"metadata_dir = "{dir}/meta"
-data_dir = "{dir}/data"
-db_engine = "sqlite"
-replication_factor = 1
-rpc_bind_addr = "127.0.0.1:{rpc_port}"
-rpc_public_addr = "127.0.0.1:{rpc_port}"
-rpc_secret = "{GARAGE_SECRET}"
-
-[s3_api]
-s3_region = "garage"
-api_bind_addr = "127.0.0.1:{s3_port}"
-root_domain = ".s3.garage.localhost"
-
-[admin]
-api_bind_addr = "127.0.0.1:{admin_port}"
-admin_token = "{admin_token}"
-"#,
-            dir = dir.path().display()
-        );
-        let config_path = dir.path().join("garage.toml");
-        std::fs::write(&config_path, config).unwrap();
-        let log = std::fs::File::create(dir.path().join("garage.log")).unwrap();
-        // The single-node layout, the key and the bucket, made as it starts.
-        let mut child = Command::new(garage)
-            .arg("-c")
-            .arg(&config_path)
-            .args(["server", "--single-node", "--default-bucket"])
-            .env("GARAGE_DEFAULT_ACCESS_KEY", GARAGE_KEY_ID)
-            .env("GARAGE_DEFAULT_SECRET_KEY", GARAGE_SECRET)
-            .env("GARAGE_DEFAULT_BUCKET", BUCKET)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let client = reqwest::Client::new();
-        let bucket_url =
-            format!("http://127.0.0.1:{admin_port}/v2/GetBucketInfo?globalAlias={BUCKET}");
-        wait_until("Garage", &mut child, || async {
-            accepts_connections(s3_port)
-                && client
-                    .get(&bucket_url)
-                    .bearer_auth(&admin_token)
-                    .send()
-                    .await
-                    .is_ok_and(|r| r.status().is_success())
-        })
-        .await;
-        Garage {
-            child,
-            _dir: dir,
-            s3_port,
-            admin_port,
-            admin_token,
-        }
-    }
-
-    /// Sets the bucket CORS rule docs/server.md asks for, through Garage's admin API.
-    pub async fn allow_documented_cors(&self) {
-        let rule = &serde_json::json!({
-            "AllowedOrigin": ["*"],
-            "AllowedMethod": ["GET", "HEAD"],
-            "AllowedHeader": ["*"],
-            "ExposeHeader": ["Content-Length", "Content-Range", "Content-Disposition", "ETag",
-                "Accept-Ranges", "Last-Modified"],
-            "MaxAgeSeconds": 3600
-        });
-        let client = reqwest::Client::new();
-        let admin = format!("http://127.0.0.1:{}/v2", self.admin_port);
-        let info: serde_json::Value = client
-            .get(format!("{admin}/GetBucketInfo?globalAlias={BUCKET}"))
-            .bearer_auth(&self.admin_token)
-            .send()
+        let path = dir.path().to_owned();
+        // It waits for the bucket: off the test's runtime.
+        let garage = tokio::task::spawn_blocking(move || testing::Garage::start(&program, &path))
             .await
             .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let id = info["id"].as_str().unwrap();
-        let response = client
-            .post(format!("{admin}/UpdateBucket?id={id}"))
-            .bearer_auth(&self.admin_token)
-            .json(&serde_json::json!({ "corsRules": [rule] }))
-            .send()
-            .await
-            .unwrap();
-        let status = response.status();
-        assert!(status.is_success(), "{status}: {:?}", response.text().await);
+            .unwrap_or_else(|e| panic!("{e}"));
+        Garage { garage, _dir: dir }
+    }
+
+    /// Sets the bucket CORS rule docs/server.md asks for.
+    pub fn allow_documented_cors(&self) {
+        self.garage.allow_documented_cors().unwrap();
     }
 }
 
 impl Engine for Garage {
     fn storage_url(&self, prefix: &str) -> String {
-        format!("s3://{BUCKET}/{prefix}")
+        self.garage.storage_url(prefix)
     }
 
     fn env(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("AWS_ENDPOINT", self.origin()),
-            ("AWS_REGION", "garage".into()),
-            ("AWS_ACCESS_KEY_ID", GARAGE_KEY_ID.into()),
-            ("AWS_SECRET_ACCESS_KEY", GARAGE_SECRET.into()),
-            ("AWS_ALLOW_HTTP", "true".into()),
-            ("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", "false".into()),
-        ]
+        self.garage.env()
     }
 
     fn origin(&self) -> String {
-        format!("http://127.0.0.1:{}", self.s3_port)
-    }
-}
-
-impl Drop for Garage {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.garage.origin()
     }
 }
 

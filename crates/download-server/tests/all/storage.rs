@@ -370,7 +370,7 @@ async fn publish_sends_large_files_in_parts_only_when_changed_and_checks_first()
 #[tokio::test]
 async fn the_documented_cors_rule_lets_pages_fetch_from_the_store() {
     let garage = Garage::start().await;
-    garage.allow_documented_cors().await;
+    garage.allow_documented_cors();
     published(&garage, &demo(), "cors");
     let server = serve(&garage, "cors", &[]);
     let client = client();

@@ -27,7 +27,7 @@ use engines::{Engine, Garage};
 )]
 async fn download_to_a_folder_from_object_storage_through_presigned_redirects() {
     let garage = Garage::start().await;
-    garage.allow_documented_cors().await;
+    garage.allow_documented_cors();
     // `object_store`'s names for the engine's variables, so that nothing is set in
     // this process's environment.
     let options: Vec<(String, String)> = garage

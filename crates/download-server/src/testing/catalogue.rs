@@ -1,5 +1,5 @@
-//! Catalogues made to measure for tests and benchmarks (the `testing` feature): the
-//! browser tests at scale and `cargo xtask bench web` serve a [`LargeCatalogue`].
+//! A catalogue made to measure: the browser tests at scale and `cargo xtask bench web`
+//! serve a [`LargeCatalogue`].
 //!
 //! Only `std`, so xtask includes this file as it is (`#[path]`) rather than building the
 //! server to write a catalogue.

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use e2e::{Harness, axe, md5_hex};
 
-use crate::bulk::{Setup, from_hex};
+use crate::bulk::{Setup, folder_md5s};
 use crate::zip::saved_zip;
 
 /// Three products, one file each, and where each lands: (product page, demo file
@@ -86,42 +86,6 @@ async fn basket_lists(h: &Harness, count: usize) {
     .await;
 }
 
-/// Every file in the browser's private folder and its sub-folders: path → md5
-/// (`bulk::folder_md5s` reads the folder's own files only).
-async fn folder_tree_md5s(h: &Harness) -> BTreeMap<String, String> {
-    let script = r#"
-        const done = arguments[arguments.length - 1];
-        (async () => {
-          const out = {};
-          const walk = async (folder, prefix) => {
-            for await (const [name, handle] of folder.entries()) {
-              if (handle.kind === 'directory') {
-                await walk(handle, prefix + name + '/');
-                continue;
-              }
-              const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
-              out[prefix + name] = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
-            }
-          };
-          await walk(await navigator.storage.getDirectory(), '');
-          return out;
-        })().then(done, e => done({ error: String(e) }));
-    "#;
-    let found = h
-        .driver
-        .execute_async(script, vec![])
-        .await
-        .expect("read the folder")
-        .json()
-        .clone();
-    let found: BTreeMap<String, String> =
-        serde_json::from_value(found.clone()).unwrap_or_else(|_| panic!("{found}"));
-    found
-        .into_iter()
-        .map(|(path, hex)| (path, md5_hex(&from_hex(&hex))))
-        .collect()
-}
-
 /// Each downloaded path and the md5 of the catalogue's file it should be.
 fn wanted(s: &Setup) -> BTreeMap<String, String> {
     THREE
@@ -157,7 +121,7 @@ async fn a_basket_of_three_products_downloads_to_a_folder_with_a_sub_folder_each
         summary.contains("3 downloaded, 0 skipped, 0 failed"),
         "{summary}"
     );
-    let mut found = folder_tree_md5s(&s.h).await;
+    let mut found = folder_md5s(&s.h).await;
     assert!(found.remove("download-report.json").is_some(), "no report");
     assert_eq!(found, wanted(&s));
 

@@ -334,18 +334,24 @@ async fn read_head(client: &mut TcpStream) -> Option<(String, Vec<u8>)> {
     }
 }
 
-/// Every file in the browser's private folder: name → md5.
+/// Every file in the browser's private folder and its sub-folders: path (`a/b.zip`)
+/// → md5.
 pub(crate) async fn folder_md5s(h: &Harness) -> BTreeMap<String, String> {
     let script = r#"
         const done = arguments[arguments.length - 1];
         (async () => {
-          const root = await navigator.storage.getDirectory();
           const out = {};
-          for await (const [name, handle] of root.entries()) {
-            if (handle.kind !== 'file') continue;
-            const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
-            out[name] = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
-          }
+          const walk = async (folder, prefix) => {
+            for await (const [name, handle] of folder.entries()) {
+              if (handle.kind === 'directory') {
+                await walk(handle, prefix + name + '/');
+                continue;
+              }
+              const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
+              out[prefix + name] = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+            }
+          };
+          await walk(await navigator.storage.getDirectory(), '');
           return out;
         })().then(done, e => done({ error: String(e) }));
     "#;
@@ -360,7 +366,7 @@ pub(crate) async fn folder_md5s(h: &Harness) -> BTreeMap<String, String> {
         serde_json::from_value(found.clone()).unwrap_or_else(|_| panic!("{found}"));
     found
         .into_iter()
-        .map(|(name, hex)| (name, md5_hex(&from_hex(&hex))))
+        .map(|(path, hex)| (path, md5_hex(&from_hex(&hex))))
         .collect()
 }
 
@@ -402,7 +408,7 @@ async fn put_in_folder(h: &Harness, name: &str, bytes: &[u8]) {
     assert_eq!(answer.json(), "ok");
 }
 
-pub(crate) fn from_hex(hex: &str) -> Vec<u8> {
+fn from_hex(hex: &str) -> Vec<u8> {
     (0..hex.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))

@@ -1,9 +1,30 @@
 //! What the browser benchmarks (`src/bin/bench_*.rs`, run by `cargo xtask bench …`)
-//! share: the median of their runs and Chromium's DevTools protocol.
+//! share: a fresh browser with a probe and the cache off, the median of their runs and
+//! Chromium's DevTools protocol.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::Harness;
+
+/// A fresh browser on the app at `base` with `probe` run before any page script, the
+/// cache off: each load fetches what a first visit would.
+pub async fn open_uncached(base: String, probe: String) -> Harness {
+    let h = Harness::open(base, Vec::new()).await;
+    h.driver
+        .cdp()
+        .page()
+        .add_script_to_evaluate_on_new_document(probe)
+        .await
+        .expect("install the probe");
+    cdp(&h, "Network.enable", json!({})).await;
+    cdp(
+        &h,
+        "Network.setCacheDisabled",
+        json!({ "cacheDisabled": true }),
+    )
+    .await;
+    h
+}
 
 /// The middle value of `values` (the upper one of an even count), `None` when empty:
 /// the figure a benchmark reports of several runs, as one slow run does not move it.

@@ -21,7 +21,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use e2e::bench::{cdp, median};
+use e2e::bench::{cdp, median, open_uncached};
 use e2e::{Harness, eventually};
 use serde_json::{Value, json};
 
@@ -78,20 +78,7 @@ async fn main() {
         .unwrap_or(3);
     let native = native_figures(&files.join("native.tsv"));
 
-    let h = Harness::open(base, Vec::new()).await;
-    h.driver
-        .cdp()
-        .page()
-        .add_script_to_evaluate_on_new_document(PROBE.to_owned())
-        .await
-        .expect("install the probe");
-    cdp(&h, "Network.enable", json!({})).await;
-    cdp(
-        &h,
-        "Network.setCacheDisabled",
-        json!({ "cacheDisabled": true }),
-    )
-    .await;
+    let h = open_uncached(base, PROBE.to_owned()).await;
 
     let mut rows = Vec::new();
     for (file, label) in FILES {

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use download_api::{DataPackage, DataPackageVersion, Product, TokenResponse};
-use e2e::bench::{cdp, median};
+use e2e::bench::{cdp, median, open_uncached};
 use e2e::{Harness, eventually, get_json, token_answer};
 use serde_json::{Value, json};
 
@@ -356,6 +356,7 @@ const ROWS: &[(&str, &str)] = &[
     ("1,000 products: all listed, painted", "ms"),
     ("1,000 products: longest task", "ms"),
     ("1,000 products: total blocking time", "ms"),
+    ("1,000 products: elements in the page", ""),
     ("search typed (1 of 1,000): painted", "ms"),
     ("search typed: longest task", "ms"),
     ("search cleared (1,000 again): painted", "ms"),
@@ -364,6 +365,7 @@ const ROWS: &[(&str, &str)] = &[
     ("10,000 files: all listed, painted", "ms"),
     ("10,000 files: longest task", "ms"),
     ("10,000 files: total blocking time", "ms"),
+    ("10,000 files: elements in the page", ""),
     ("\"Older\" (9,900 files): painted", "ms"),
     ("\"Older\": longest task", "ms"),
     ("\"Newer\" (10,000 files): painted", "ms"),
@@ -452,7 +454,11 @@ fn print_table(results: &BTreeMap<(Side, &str), Vec<f64>>, runs: usize) {
         if app.is_none() && plain.is_none() {
             continue;
         }
-        let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1} {unit}"));
+        let cell = |v: Option<f64>| {
+            v.map_or("-".to_owned(), |v| {
+                format!("{v:.1} {unit}").trim_end().to_owned()
+            })
+        };
         let ratio = match (app, plain) {
             (Some(a), Some(p)) if *unit == "fps" && a > 0.0 => format!("{:.1}x", p / a),
             (Some(a), Some(p)) if p > 0.0 => format!("{:.1}x", a / p),
@@ -468,7 +474,6 @@ fn print_table(results: &BTreeMap<(Side, &str), Vec<f64>>, runs: usize) {
 
 /// A fresh browser on `side`'s page of the server at `base`, with the probe in place.
 async fn open(catalogue: &Catalogue, base: &str, side: Side) -> Harness {
-    let h = Harness::open(base.to_owned(), Vec::new()).await;
     let mut probe = e2e::WASM_MEMORY_RECORDER.to_owned();
     probe.push_str(&PROBE.replace("WATCH", &catalogue.watches().to_string()));
     if side == Side::Plain {
@@ -477,23 +482,11 @@ async fn open(catalogue: &Catalogue, base: &str, side: Side) -> Harness {
             json!(catalogue.token)
         ));
     }
-    h.driver
-        .cdp()
-        .page()
-        .add_script_to_evaluate_on_new_document(probe)
-        .await
-        .expect("install the probe");
+    let h = open_uncached(base.to_owned(), probe).await;
     h.driver
         .set_script_timeout(Duration::from_secs(120))
         .await
         .expect("script timeout");
-    cdp(&h, "Network.enable", json!({})).await;
-    cdp(
-        &h,
-        "Network.setCacheDisabled",
-        json!({ "cacheDisabled": true }),
-    )
-    .await;
     h
 }
 
@@ -614,6 +607,7 @@ async fn at_scale(catalogue: &Catalogue, side: Side, profiler: &Profiler) -> Fig
     profiler.stop(&h, "gallery-load", longest).await;
     figures.insert("1,000 products: longest task", longest);
     figures.insert("1,000 products: total blocking time", blocking);
+    figures.insert("1,000 products: elements in the page", elements(&h).await);
 
     let search = "input[type='search']";
     let narrowed = Watch::text(&[&format!("1 of {} products", catalogue.products)]);
@@ -653,6 +647,7 @@ async fn at_scale(catalogue: &Catalogue, side: Side, profiler: &Profiler) -> Fig
     profiler.stop(&h, "version-load", longest).await;
     figures.insert("10,000 files: longest task", longest);
     figures.insert("10,000 files: total blocking time", blocking);
+    figures.insert("10,000 files: elements in the page", elements(&h).await);
     let heap_loaded = heap_mb(&h).await;
     let wasm_loaded = wasm_mb(&h).await;
 
@@ -749,6 +744,14 @@ async fn heap_mb(h: &Harness) -> f64 {
     cdp(h, "HeapProfiler.collectGarbage", json!({})).await;
     let usage = cdp(h, "Runtime.getHeapUsage", json!({})).await;
     usage["usedSize"].as_f64().expect("usedSize") / 1e6
+}
+
+/// How many elements the page holds: a windowed list holds the rows on screen alone.
+async fn elements(h: &Harness) -> f64 {
+    let count = h
+        .js("return document.getElementsByTagName('*').length;")
+        .await;
+    count.as_f64().unwrap_or(0.0)
 }
 
 /// The size of every wasm memory the page instantiated.

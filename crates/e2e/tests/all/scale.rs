@@ -2,12 +2,8 @@
 //! written into a temporary directory: 1,000 products, and a data package whose
 //! versions hold 9,900 and 10,000 files. Long lists are windowed: the page holds only
 //! the rows on screen, yet every row can be reached by scrolling, keyboard, filter
-//! and sort, and screen readers hear the whole count.
-//!
-//! `figures` (ignored; run it by name) prints what the page costs at this size.
-
-use std::fmt::Write as _;
-use std::time::Instant;
+//! and sort, and screen readers hear the whole count. What the page costs at this size
+//! is `cargo xtask bench web`'s to measure.
 
 use download_api::Area;
 use download_server::testing::{
@@ -26,9 +22,8 @@ const MOST_ROWS: usize = 200;
 /// The first product offers each grid square in this many formats: 1,100 downloads.
 const FORMATS: usize = 20;
 
-/// The built app (from `web_root`, or the default) on our server with the large
-/// catalogue.
-async fn start(web_root: Option<&str>) -> (Harness, TempDir) {
+/// The built app on our server with the large catalogue.
+async fn start() -> (Harness, TempDir) {
     let dir = tempfile::tempdir().expect("temporary directory");
     LargeCatalogue {
         products: PRODUCTS,
@@ -40,14 +35,7 @@ async fn start(web_root: Option<&str>) -> (Harness, TempDir) {
     .write(dir.path())
     .expect("write the catalogue");
     let catalogue = dir.path().display().to_string();
-    let h = match web_root {
-        None => Harness::start(&["--catalogue", &catalogue]).await,
-        Some(root) => {
-            let server = e2e::our_server(&["--catalogue", &catalogue, "--web-root", root]).await;
-            Harness::open(server.origin.clone(), vec![server]).await
-        }
-    };
-    (h, dir)
+    (Harness::start(&["--catalogue", &catalogue]).await, dir)
 }
 
 /// From the next document on, keeps in `window.__most` the most elements matching
@@ -127,7 +115,7 @@ async fn open_version(h: &Harness, version: &str) {
 
 #[tokio::test]
 async fn a_version_of_ten_thousand_files_is_windowed_and_every_row_reachable() {
-    let (h, _dir) = start(None).await;
+    let (h, _dir) = start().await;
     record_most(&h, ROWS).await;
     open_version(&h, "latest").await;
 
@@ -195,7 +183,7 @@ const LINES: &str = ".bulk-files .bulk-file";
     ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
 )]
 async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_windowed() {
-    let (h, _dir) = start(None).await;
+    let (h, _dir) = start().await;
     h.pick_private_folder().await;
     record_most(&h, LINES).await;
     open_version(&h, "latest").await;
@@ -248,7 +236,7 @@ async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_wind
 #[tokio::test]
 async fn verifying_a_folder_against_ten_thousand_files_keeps_the_lists_windowed() {
     const HAVE: usize = 300;
-    let (h, _dir) = start(None).await;
+    let (h, _dir) = start().await;
     open_version(&h, "latest").await;
     // The folder holds the first 300 files, as the catalogue wrote them; it is dropped
     // on the page, which works in every engine.
@@ -284,7 +272,7 @@ async fn verifying_a_folder_against_ten_thousand_files_keeps_the_lists_windowed(
 
 #[tokio::test]
 async fn ten_thousand_files_filter_and_sort_by_size() {
-    let (h, _dir) = start(None).await;
+    let (h, _dir) = start().await;
     open_version(&h, "latest").await;
 
     let filter = h.find("#files-filter").await;
@@ -351,7 +339,7 @@ async fn ten_thousand_files_filter_and_sort_by_size() {
 
 #[tokio::test]
 async fn older_and_newer_move_between_versions_of_ten_thousand_files() {
-    let (h, _dir) = start(None).await;
+    let (h, _dir) = start().await;
     open_version(&h, "2").await;
     h.click("a[rel='prev']").await;
     h.wait_for_js("document.querySelector('.files-table') && document.querySelector('.files-table').getAttribute('aria-rowcount') === '9902'")
@@ -376,7 +364,7 @@ async fn older_and_newer_move_between_versions_of_ten_thousand_files() {
 
 #[tokio::test]
 async fn a_gallery_of_a_thousand_products_is_windowed_and_searchable() {
-    let (h, _dir) = start(None).await;
+    let (h, _dir) = start().await;
     let cards = ".product-grid .product-card:not(.skeleton-card)";
     record_most(&h, cards).await;
     h.goto("/").await;
@@ -418,7 +406,7 @@ async fn a_gallery_of_a_thousand_products_is_windowed_and_searchable() {
 
 #[tokio::test]
 async fn a_product_of_eleven_hundred_downloads_asks_once_and_is_windowed() {
-    let (h, _dir) = start(None).await;
+    let (h, _dir) = start().await;
     let rows = ".downloads-table tbody tr[data-pos]";
     record_most(&h, rows).await;
     let squares: Vec<String> = Area::all()
@@ -463,283 +451,4 @@ async fn a_product_of_eleven_hundred_downloads_asks_once_and_is_windowed() {
         .count();
     assert_eq!(lists, 1, "requests for the downloads list");
     h.stop().await;
-}
-
-/// What the page costs, for one built app.
-#[derive(Debug, Default, Clone)]
-struct Figures {
-    load_longest_task_ms: f64,
-    search_longest_task_ms: f64,
-    scroll_longest_task_ms: f64,
-    scroll_fps: f64,
-    gallery_dom_nodes: f64,
-    gallery_script_ms: f64,
-    gallery_style_layout_ms: f64,
-    version_longest_task_ms: f64,
-    version_dom_nodes: f64,
-    filter_longest_task_ms: f64,
-    version_scroll_fps: f64,
-    older_newer_longest_task_ms: f64,
-    listeners: f64,
-    js_heap_mb_after_first: f64,
-    js_heap_mb_after_five: f64,
-    js_heap_mb_after_ten: f64,
-    wasm_mb_after_five: f64,
-    wasm_mb_after_first: f64,
-    wasm_mb_after_ten: f64,
-}
-
-/// Records long tasks and the wasm memory from the first script on.
-const RECORDER: &str = r#"
-window.__longest = 0;
-new PerformanceObserver(list => {
-  for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-}).observe({ type: 'longtask', buffered: true });
-"#;
-
-async fn reset_longest(h: &Harness) {
-    h.js("window.__longest = 0; return 0;").await;
-}
-
-/// The longest task since the last reset, after two more frames.
-async fn longest(h: &Harness) -> f64 {
-    h.next_frames().await;
-    number(h, "return window.__longest;").await
-}
-
-/// Scrolls the page down by steps, one step a frame, and gives the frames a second.
-async fn scroll_fps(h: &Harness) -> f64 {
-    let script = r#"
-        const done = arguments[arguments.length - 1];
-        let frames = 0; const start = performance.now();
-        function step() {
-          frames++;
-          window.scrollBy(0, 120);
-          if (performance.now() - start < 2000) requestAnimationFrame(step);
-          else done(frames / ((performance.now() - start) / 1000));
-        }
-        requestAnimationFrame(step);
-    "#;
-    h.driver
-        .execute_async(script, vec![])
-        .await
-        .expect("scroll")
-        .json()
-        .as_f64()
-        .expect("fps")
-}
-
-async fn metric(h: &Harness, name: &str) -> f64 {
-    let metrics = h
-        .driver
-        .cdp()
-        .send_raw("Performance.getMetrics", serde_json::json!({}))
-        .await
-        .expect("metrics");
-    metrics["metrics"]
-        .as_array()
-        .expect("metric list")
-        .iter()
-        .find(|m| m["name"] == name)
-        .and_then(|m| m["value"].as_f64())
-        .unwrap_or(f64::NAN)
-}
-
-async fn heap_mb(h: &Harness) -> (f64, f64) {
-    h.driver
-        .cdp()
-        .send_raw("HeapProfiler.collectGarbage", serde_json::json!({}))
-        .await
-        .expect("collect garbage");
-    let js = metric(h, "JSHeapUsedSize").await / 1e6;
-    let wasm = number(h, e2e::WASM_MEMORY_BYTES).await / 1e6;
-    (js, wasm)
-}
-
-async fn measure(web_root: &str) -> Figures {
-    let (h, _dir) = start(Some(web_root)).await;
-    h.driver
-        .cdp()
-        .page()
-        .add_script_to_evaluate_on_new_document(format!("{RECORDER}{}", e2e::WASM_MEMORY_RECORDER))
-        .await
-        .expect("install the recorder");
-    h.driver
-        .cdp()
-        .send_raw("Performance.enable", serde_json::json!({}))
-        .await
-        .expect("enable metrics");
-    let mut f = Figures::default();
-    let cards = ".product-grid .product-card:not(.skeleton-card)";
-
-    h.goto("/").await;
-    h.find(cards).await;
-    f.load_longest_task_ms = longest(&h).await;
-    f.gallery_dom_nodes = number(&h, "return document.getElementsByTagName('*').length;").await;
-    f.gallery_script_ms = metric(&h, "ScriptDuration").await * 1e3;
-    f.gallery_style_layout_ms =
-        (metric(&h, "RecalcStyleDuration").await + metric(&h, "LayoutDuration").await) * 1e3;
-    reset_longest(&h).await;
-    let search = h.find("#gallery-search").await;
-    search.send_keys("product 0998").await.expect("search");
-    h.wait_for_js(&format!(
-        "document.querySelectorAll('{cards}').length === 1"
-    ))
-    .await;
-    search.send_keys(Key::Control + "a").await.expect("select");
-    search.send_keys(Key::Backspace).await.expect("widen");
-    h.wait_for_js("document.querySelector('.result-count').textContent === '1,000 products'")
-        .await;
-    f.search_longest_task_ms = longest(&h).await;
-    reset_longest(&h).await;
-    f.scroll_fps = scroll_fps(&h).await;
-    f.scroll_longest_task_ms = longest(&h).await;
-
-    // Signing in opens the version: its longest task is the version's load (or the
-    // sign-in page's, which is small).
-    h.sign_in_to(&format!("/packages/{PACKAGE}/versions/2"), KEY, SECRET)
-        .await;
-    h.find(".files-table tbody tr").await;
-    f.version_longest_task_ms = longest(&h).await;
-    f.version_dom_nodes = number(&h, "return document.getElementsByTagName('*').length;").await;
-    f.listeners = metric(&h, "JSEventListeners").await;
-    (f.js_heap_mb_after_first, f.wasm_mb_after_first) = heap_mb(&h).await;
-    reset_longest(&h).await;
-    f.version_scroll_fps = scroll_fps(&h).await;
-    h.js("window.scrollTo(0, 0); return 0;").await;
-    // Filtering only exists after; before, the browser's own find is all there is.
-    if let Some(filter) = h.find_all("#files-filter").await.first() {
-        reset_longest(&h).await;
-        filter.send_keys("file_0999").await.expect("filter");
-        h.wait_for_js(&format!(
-            "document.querySelectorAll('{ROWS}').length === 10"
-        ))
-        .await;
-        filter.send_keys(Key::Control + "a").await.expect("select");
-        filter.send_keys(Key::Backspace).await.expect("clear");
-        h.wait_for_js(&format!("document.querySelectorAll('{ROWS}').length > 10"))
-            .await;
-        f.filter_longest_task_ms = longest(&h).await;
-    }
-
-    // Ten times Older then Newer.
-    reset_longest(&h).await;
-    for round in 1..=10 {
-        if round == 6 {
-            // The collection forced here is not the app's: its task is not counted.
-            let so_far = number(&h, "return window.__longest;").await;
-            (f.js_heap_mb_after_five, f.wasm_mb_after_five) = heap_mb(&h).await;
-            h.next_frames().await;
-            h.js(&format!("window.__longest = {so_far}; return 0;"))
-                .await;
-        }
-        for (link, rows) in [("prev", OLDER_FILES + 2), ("next", FILES + 2)] {
-            h.click(&format!("a[rel='{link}']")).await;
-            h.wait_for_js(&format!(
-                "(() => {{ const t = document.querySelector('.files-table'); if (!t) return false; \
-                 const n = t.getAttribute('aria-rowcount'); \
-                 return n ? n === '{rows}' : t.querySelectorAll('tbody tr').length === {} }})()",
-                rows - 2
-            ))
-            .await;
-        }
-    }
-    f.older_newer_longest_task_ms = longest(&h).await;
-    (f.js_heap_mb_after_ten, f.wasm_mb_after_ten) = heap_mb(&h).await;
-    h.stop().await;
-    f
-}
-
-/// Prints the figures for the built apps named in `SCALE_WEB_ROOTS`
-/// (`before=/path,after=/path`; default: the built app), each measured `SCALE_ROUNDS`
-/// (default 3) times in turn, with the median of each figure.
-#[tokio::test]
-#[ignore = "prints figures; run by name"]
-async fn figures() {
-    // The figures are Chromium's performance metrics (its DevTools protocol).
-    if !e2e::runs_in(
-        &[e2e::Engine::Chromium],
-        "its figures are Chromium's DevTools metrics",
-    ) {
-        return;
-    }
-    let roots = std::env::var("SCALE_WEB_ROOTS")
-        .unwrap_or_else(|_| format!("app={}", e2e::web_root().display()));
-    let roots: Vec<(String, String)> = roots
-        .split(',')
-        .filter_map(|pair| pair.split_once('='))
-        .map(|(name, root)| (name.to_owned(), root.to_owned()))
-        .collect();
-    let mut runs: Vec<Vec<Figures>> = vec![Vec::new(); roots.len()];
-    let rounds: usize = std::env::var("SCALE_ROUNDS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(3);
-    let started = Instant::now();
-    for _ in 0..rounds {
-        for (i, (_, root)) in roots.iter().enumerate() {
-            runs[i].push(measure(root).await);
-        }
-    }
-    let median = |values: Vec<f64>| {
-        let mut values = values;
-        values.sort_by(f64::total_cmp);
-        values[values.len() / 2]
-    };
-    let mut table = String::new();
-    type Field = (&'static str, fn(&Figures) -> f64);
-    let fields: &[Field] = &[
-        ("gallery load, longest task ms", |f| f.load_longest_task_ms),
-        ("gallery search+widen, longest task ms", |f| {
-            f.search_longest_task_ms
-        }),
-        ("gallery scroll, longest task ms", |f| {
-            f.scroll_longest_task_ms
-        }),
-        ("gallery scroll fps", |f| f.scroll_fps),
-        ("gallery DOM elements", |f| f.gallery_dom_nodes),
-        ("gallery load, script ms in all", |f| f.gallery_script_ms),
-        ("gallery load, style+layout ms in all", |f| {
-            f.gallery_style_layout_ms
-        }),
-        ("sign in + version load, longest task ms", |f| {
-            f.version_longest_task_ms
-        }),
-        ("version DOM elements", |f| f.version_dom_nodes),
-        ("version event listeners", |f| f.listeners),
-        ("version filter+clear, longest task ms", |f| {
-            f.filter_longest_task_ms
-        }),
-        ("version scroll fps", |f| f.version_scroll_fps),
-        ("older/newer x10, longest task ms", |f| {
-            f.older_newer_longest_task_ms
-        }),
-        ("JS heap MB, first version", |f| f.js_heap_mb_after_first),
-        ("JS heap MB, after 5 back and forth", |f| {
-            f.js_heap_mb_after_five
-        }),
-        ("JS heap MB, after 10 back and forth", |f| {
-            f.js_heap_mb_after_ten
-        }),
-        ("wasm memory MB, first version", |f| f.wasm_mb_after_first),
-        ("wasm memory MB, after 5 back and forth", |f| {
-            f.wasm_mb_after_five
-        }),
-        ("wasm memory MB, after 10 back and forth", |f| {
-            f.wasm_mb_after_ten
-        }),
-    ];
-    let _ = write!(table, "{:42}", format!("median of {rounds}"));
-    for (name, _) in &roots {
-        let _ = write!(table, " {name:>10}");
-    }
-    table.push('\n');
-    for (label, get) in fields.iter().copied() {
-        let _ = write!(table, "{label:42}");
-        for run in &runs {
-            let _ = write!(table, " {:>10.1}", median(run.iter().map(get).collect()));
-        }
-        table.push('\n');
-    }
-    println!("{table}(measured in {:?})", started.elapsed());
 }

@@ -18,8 +18,9 @@
 //!   and signed links, every address the server writes, the object store of `--storage`,
 //!   one file as served with its validators, content negotiation, the flags.
 //! - `error`: [`Error`] stops the server starting, [`ApiError`] answers one request.
-//! - `cached_json`, `catalogue`, `publish`: the catalogue in memory, with its cache of
-//!   the answers that never change; uploading a catalogue to object storage.
+//! - `cached_json`, `catalogue`, `publish`: the catalogue in memory and its lookups,
+//!   loaded (`catalogue::load`) with its cache of the answers that never change;
+//!   uploading a catalogue to object storage.
 //! - `limiter`, `state`: the rate limiter's allowances; `AppState`, what every handler
 //!   shares.
 //! - `auth`, `extract`: who is calling; the handlers' extractors (`ApiPath`, `Caller`,

@@ -5,6 +5,8 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use super::*;
+use crate::Error;
+use crate::links::Links;
 
 /// A throwaway catalogue directory with these files and this `catalogue.json`; it is
 /// removed when dropped, even when a test fails.

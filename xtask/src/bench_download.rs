@@ -57,10 +57,14 @@ pub fn bench() -> Result {
             .env("BENCH_RESULTS", &results)
             .env("E2E_WEB_ROOT", &web_root))?;
     }
+    // The binary as the last engine's run built it: `E2E_BROWSER` is part of the build
+    // (crates/e2e/build.rs), and the table needs no browser, so no build for another.
+    let last = tools::ENGINES[tools::ENGINES.len() - 1];
     run(cargo()
         .args(bench)
         .arg("--")
         .arg("--table")
+        .env("E2E_BROWSER", last)
         .env("BENCH_RESULTS", &results))
 }
 

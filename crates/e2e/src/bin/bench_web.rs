@@ -610,7 +610,11 @@ async fn at_scale(catalogue: &Catalogue, side: Side, profiler: &Profiler) -> Fig
     figures.insert("1,000 products: elements in the page", elements(&h).await);
 
     let search = "input[type='search']";
-    let narrowed = Watch::text(&[&format!("1 of {} products", catalogue.products)]);
+    let narrowed: Vec<String> = counts(catalogue.products, "products")
+        .iter()
+        .map(|all| format!("1 of {all}"))
+        .collect();
+    let narrowed = Watch::any_of(&narrowed);
     profiler.start(&h).await;
     let typed = interact(
         &h,

@@ -1,7 +1,7 @@
 //! The merged list of a product's downloads: one row per file, with its checksum and a
 //! link that redirects to the data.
 
-use download_api::{Field, ProductDownload};
+use download_api::{Download, Field, ProductDownload};
 use explorer_logic::listing::{Column, Listing, Order, RowKeys};
 use explorer_logic::text::t;
 use explorer_logic::window::SHOW_WHOLE_UP_TO;
@@ -27,10 +27,10 @@ pub fn DownloadsTable(
     let listing = Memo::new(move |_| {
         downloads.with(|all| {
             Listing::new(all.iter().map(|d| RowKeys {
-                name: &d.file_name,
+                name: &d.file.file_name,
                 area: d.area.code(),
                 format: &d.format,
-                size: d.size,
+                size: d.file.size,
             }))
         })
     });
@@ -53,7 +53,7 @@ pub fn DownloadsTable(
         let Some(index) = event_index(&ev).filter(|_| on_copy) else {
             return;
         };
-        let Some(md5) = downloads.with_untracked(|all| all.get(index)?.md5.clone()) else {
+        let Some(md5) = downloads.with_untracked(|all| all.get(index)?.file.md5.clone()) else {
             return;
         };
         copy_then(&md5, move |ok| copied.set(ok.then_some(index)));
@@ -62,7 +62,7 @@ pub fn DownloadsTable(
         let rows = windowed.rows(shown);
         downloads.with(|all| {
             rows.into_iter()
-                .filter_map(|(pos, index)| Some((pos, index, all.get(index)?.url.clone())))
+                .filter_map(|(pos, index)| Some((pos, index, all.get(index)?.file.url.clone())))
                 .collect::<Vec<_>>()
         })
     };
@@ -76,7 +76,7 @@ pub fn DownloadsTable(
         downloads.with(|all| {
             flaws::notes(
                 all.iter()
-                    .map(|d| (d.file_name.as_str(), d.flaws.as_slice())),
+                    .map(|d| (d.file.file_name.as_str(), d.file.flaws.as_slice())),
             )
         })
     });
@@ -135,14 +135,17 @@ fn DownloadRow(
     copied: RwSignal<Option<usize>>,
 ) -> impl IntoView {
     let ProductDownload {
-        url,
-        file_name,
-        size,
-        md5,
+        file:
+            Download {
+                url,
+                file_name,
+                size,
+                md5,
+                flaws,
+            },
         area,
         format,
         subformat,
-        flaws,
     } = download;
     let md5_flaw = flawed(&flaws, Field::Md5);
     let size_flaw = flawed(&flaws, Field::Size);

@@ -239,8 +239,8 @@ fn BasketItem(
                 .downloads
                 .iter()
                 .map(|file| {
-                    let size = file.size.map(format_size).unwrap_or_default();
-                    view! { <li>{file.file_name.clone()} " " <span class="muted">{size}</span></li> }
+                    let size = file.file.size.map(format_size).unwrap_or_default();
+                    view! { <li>{file.file.file_name.clone()} " " <span class="muted">{size}</span></li> }
                 })
                 .collect_view();
             view! {

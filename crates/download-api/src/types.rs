@@ -82,7 +82,7 @@ impl Product {
 /// Each field is read on its own (see [`crate::listed`]): a field the app cannot use
 /// is left empty (`url`, `file_name`) or unknown (`size`, `md5`) and noted in `flaws`,
 /// so one bad field never hides the listing's other files.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", from = "SentFile")]
 pub struct Download {
@@ -120,31 +120,18 @@ impl From<SentFile> for Download {
     }
 }
 
-/// A downloadable file of an open product, read as [`Download`] is.
+/// A downloadable file of an open product: a [`Download`] (read the same way) with the
+/// area and format it is listed under.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", from = "SentProductDownload")]
 pub struct ProductDownload {
-    pub url: String,
-    pub file_name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub md5: Option<String>,
+    #[serde(flatten)]
+    pub file: Download,
     pub area: Area,
     pub format: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subformat: Option<String>,
-    /// The fields the service sent that the app set aside; never written.
-    #[serde(skip)]
-    pub flaws: Vec<Flaw>,
-}
-
-impl ProductDownload {
-    /// Whether it can be fetched: it has a usable address.
-    pub fn is_offered(&self) -> bool {
-        !self.url.is_empty()
-    }
 }
 
 #[derive(Deserialize)]
@@ -161,7 +148,7 @@ struct SentProductDownload {
 
 impl From<SentProductDownload> for ProductDownload {
     fn from(sent: SentProductDownload) -> Self {
-        let mut file = ReadFile::from(sent.file);
+        let mut file = Download::from(sent.file);
         // An area or format that is no string is an empty one: the file is listed
         // under none, and the rest of the listing stays readable.
         let area = text_or_flaw(sent.area, Field::Area, &mut file.flaws);
@@ -171,14 +158,10 @@ impl From<SentProductDownload> for ProductDownload {
             _ => None,
         };
         ProductDownload {
-            url: file.url,
-            file_name: file.file_name,
-            size: file.size,
-            md5: file.md5,
+            file,
             area: Area::from(area.as_str()),
             format,
             subformat,
-            flaws: file.flaws,
         }
     }
 }
@@ -426,11 +409,14 @@ mod tests {
         ]"#;
         let listing: Vec<ProductDownload> = serde_json::from_str(json).unwrap();
         assert_eq!(listing.len(), 3);
-        assert!(listing[0].flaws.is_empty() && listing[0].is_offered());
-        assert_eq!((listing[1].size, listing[1].flaws.len()), (None, 1));
-        assert!(listing[1].is_offered());
-        assert!(!listing[2].is_offered());
-        assert_eq!(listing[2].flaws[0].field, crate::Field::Url);
+        assert!(listing[0].file.flaws.is_empty() && listing[0].file.is_offered());
+        assert_eq!(
+            (listing[1].file.size, listing[1].file.flaws.len()),
+            (None, 1)
+        );
+        assert!(listing[1].file.is_offered());
+        assert!(!listing[2].file.is_offered());
+        assert_eq!(listing[2].file.flaws[0].field, crate::Field::Url);
         // What was set aside is never written back.
         let written = serde_json::to_value(&listing[1]).unwrap();
         assert!(written.get("flaws").is_none() && written.get("size").is_none());
@@ -444,15 +430,15 @@ mod tests {
         ]"#;
         let listing: Vec<ProductDownload> = serde_json::from_str(json).unwrap();
         let fields =
-            |i: usize| -> Vec<Field> { listing[i].flaws.iter().map(|f| f.field).collect() };
+            |i: usize| -> Vec<Field> { listing[i].file.flaws.iter().map(|f| f.field).collect() };
         assert_eq!(fields(0), [Field::Area, Field::Format]);
-        assert_eq!(listing[0].flaws[0].sent.as_deref(), Some("5"));
+        assert_eq!(listing[0].file.flaws[0].sent.as_deref(), Some("5"));
         assert_eq!(
             (listing[0].area.code(), listing[0].format.as_str()),
             ("", "")
         );
         assert_eq!(listing[0].subformat, None);
-        assert!(listing[0].is_offered(), "the file is still offered");
+        assert!(listing[0].file.is_offered(), "the file is still offered");
         assert_eq!(fields(1), [Field::Area], "a missing area is noted too");
         assert_eq!(listing[1].format, "GML");
     }

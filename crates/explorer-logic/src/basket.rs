@@ -693,14 +693,16 @@ mod tests {
     #[test]
     fn the_basket_s_files_go_into_their_product_s_folder_and_add_up() {
         let file = |name: &str, size: Option<u64>| ProductDownload {
-            url: format!("https://x/{name}"),
-            file_name: name.into(),
-            size,
-            md5: Some("m".into()),
+            file: download_api::Download {
+                url: format!("https://x/{name}"),
+                file_name: name.into(),
+                size,
+                md5: Some("m".into()),
+                flaws: Vec::new(),
+            },
             area: Area::from("SU"),
             format: "GML".into(),
             subformat: None,
-            flaws: Vec::new(),
         };
         let basket = basket(&[
             item("OpenTOID", "1", "SU", None),

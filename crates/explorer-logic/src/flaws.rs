@@ -67,7 +67,7 @@ mod tests {
         notes(
             listing
                 .iter()
-                .map(|d| (d.file_name.as_str(), d.flaws.as_slice())),
+                .map(|d| (d.file.file_name.as_str(), d.file.flaws.as_slice())),
         )
     }
 
@@ -90,8 +90,8 @@ mod tests {
                  unknown (and a download never resumes from it).",
             ]
         );
-        assert!(has(&listing[1].flaws, Field::Md5));
-        assert!(!has(&listing[0].flaws, Field::Md5));
+        assert!(has(&listing[1].file.flaws, Field::Md5));
+        assert!(!has(&listing[0].file.flaws, Field::Md5));
     }
 
     #[test]

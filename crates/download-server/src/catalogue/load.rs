@@ -7,7 +7,8 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::http::HeaderValue;
 use download_api::{
-    Area, DataPackage, DataPackageVersionSummary, DownloadsQuery, Format, Product, ProductDownload,
+    Area, DataPackage, DataPackageVersionSummary, Download, DownloadsQuery, Format, Product,
+    ProductDownload,
 };
 use serde::Serialize;
 
@@ -327,14 +328,16 @@ fn load_product(
             query.file_name = Some(name.clone());
         }
         let info = ProductDownload {
-            url: api.downloads(&id, &query),
-            file_name: name.clone(),
-            size: Some(content.size),
-            md5: Some(content.md5.clone()),
+            file: Download {
+                url: api.downloads(&id, &query),
+                file_name: name.clone(),
+                size: Some(content.size),
+                md5: Some(content.md5.clone()),
+                flaws: Vec::new(),
+            },
             area,
             format: format.to_owned(),
             subformat: subformat.map(str::to_owned),
-            flaws: Vec::new(),
         };
         let path = &entry.downloads[i].path;
         downloads.push(LoadedDownload {

@@ -78,7 +78,7 @@ async fn downloads(
         .filter(|d| {
             let info = &d.info;
             query.matches(
-                &info.file_name,
+                &info.file.file_name,
                 &info.area,
                 &info.format,
                 info.subformat.as_deref(),

@@ -206,8 +206,8 @@ async fn bench() -> Vec<Figures> {
             None,
         )
         .await;
-        let bytes: u64 = listing.iter().filter_map(|d| d.size).sum();
-        let urls: Vec<&str> = listing.iter().map(|d| d.url.as_str()).collect();
+        let bytes: u64 = listing.iter().filter_map(|d| d.file.size).sum();
+        let urls: Vec<&str> = listing.iter().map(|d| d.file.url.as_str()).collect();
         let mut times: [Vec<f64>; 8] = Default::default();
         let (mut longest_task, mut longest_gap) = (Some(0.0_f64), 0.0_f64);
         for run in 1..=runs {
@@ -459,8 +459,8 @@ async fn curl_fetch(listing: &[ProductDownload], dir: &Path) -> f64 {
     let config: String = listing
         .iter()
         .map(|d| {
-            let out = dir.join(&d.file_name);
-            format!("url = \"{}\"\noutput = \"{}\"\n", d.url, out.display())
+            let out = dir.join(&d.file.file_name);
+            format!("url = \"{}\"\noutput = \"{}\"\n", d.file.url, out.display())
         })
         .collect();
     let config_path = dir.join("curl.cfg");
@@ -485,7 +485,7 @@ async fn curl_fetch(listing: &[ProductDownload], dir: &Path) -> f64 {
     .expect("curl's thread");
     assert!(status.success(), "curl failed");
     for d in listing {
-        let _ = fs::remove_file(dir.join(&d.file_name));
+        let _ = fs::remove_file(dir.join(&d.file.file_name));
     }
     time.as_secs_f64()
 }
@@ -542,7 +542,11 @@ fn link_tree(from: &Path, to: &Path) -> io::Result<()> {
 
 /// "200 x 100 kB", "1 x 1 GB": how many files, and their size (the largest's).
 fn files_label(listing: &[ProductDownload]) -> String {
-    let size = listing.iter().filter_map(|d| d.size).max().unwrap_or(0) as f64;
+    let size = listing
+        .iter()
+        .filter_map(|d| d.file.size)
+        .max()
+        .unwrap_or(0) as f64;
     let size = match size {
         s if s >= 1e9 => format!("{} GB", s / 1e9),
         s if s >= 1e6 => format!("{} MB", s / 1e6),

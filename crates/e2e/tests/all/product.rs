@@ -58,7 +58,12 @@ fn files_of(lists: &[Vec<ProductDownload>]) -> BTreeSet<(String, u64)> {
     lists
         .iter()
         .flatten()
-        .map(|d| (d.file_name.clone(), d.size.expect("demo files have sizes")))
+        .map(|d| {
+            (
+                d.file.file_name.clone(),
+                d.file.size.expect("demo files have sizes"),
+            )
+        })
         .collect()
 }
 
@@ -244,7 +249,7 @@ async fn twenty_squares_are_listed_from_one_request() {
         .await
         .into_iter()
         .filter(|d| squares.contains(&d.area.code()))
-        .map(|d| d.file_name)
+        .map(|d| d.file.file_name)
         .collect();
     assert!(expected.len() >= 20 * 3, "{} files", expected.len());
 
@@ -324,7 +329,7 @@ async fn a_product_with_gb_only_lists_its_files_at_once() {
     let expected: BTreeSet<String> = server_files(&h, "OpenRoads", "")
         .await
         .into_iter()
-        .map(|d| d.file_name)
+        .map(|d| d.file.file_name)
         .collect();
     h.goto("/products/OpenRoads").await;
     assert_eq!(table_files(&h, expected.len()).await, expected);
@@ -351,7 +356,7 @@ async fn going_from_product_to_product_in_place_lists_each_ones_files() {
     let h = Harness::start(&[]).await;
     let files = async |product: &str| -> BTreeSet<String> {
         let listed = server_files(&h, product, "").await;
-        listed.into_iter().map(|d| d.file_name).collect()
+        listed.into_iter().map(|d| d.file.file_name).collect()
     };
     let (roads, names) = (files("OpenRoads").await, files("OpenNames").await);
     assert_ne!(roads, names);

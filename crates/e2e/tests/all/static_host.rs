@@ -165,7 +165,11 @@ async fn a_deep_link_to_a_product_with_a_selection_survives_a_reload() {
     for area in ["SU", "SZ"] {
         let url = format!("{api}/downloads/v1/products/{PRODUCT}/downloads?area={area}");
         let files: Vec<ProductDownload> = get_json(&url, None).await;
-        expected.extend(files.into_iter().map(|d| (d.file_name, d.size.unwrap())));
+        expected.extend(
+            files
+                .into_iter()
+                .map(|d| (d.file.file_name, d.file.size.unwrap())),
+        );
     }
 
     // The host answers 404 with the app, which opens the page the address names.

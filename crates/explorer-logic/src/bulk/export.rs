@@ -37,13 +37,7 @@ impl From<&ProductDownload> for BulkDownload {
         let mut qualifiers = vec![file.area.code().to_owned(), file.format.clone()];
         qualifiers.extend(file.subformat.clone());
         BulkDownload {
-            download: Download {
-                url: file.url.clone(),
-                file_name: file.file_name.clone(),
-                size: file.size,
-                md5: file.md5.clone(),
-                flaws: file.flaws.clone(),
-            },
+            download: file.file.clone(),
             folder: None,
             qualifiers,
         }

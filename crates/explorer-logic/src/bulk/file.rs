@@ -127,14 +127,15 @@ mod tests {
     fn two_files_of_one_name_are_saved_apart_and_keep_their_listed_name() {
         let file = |area: &str| {
             BulkDownload::from(&download_api::ProductDownload {
-                url: format!("https://x/{area}"),
-                file_name: "data.zip".into(),
-                size: Some(1),
-                md5: None,
+                file: download_api::Download {
+                    url: format!("https://x/{area}"),
+                    file_name: "data.zip".into(),
+                    size: Some(1),
+                    ..Default::default()
+                },
                 area: area.into(),
                 format: "GML".into(),
                 subformat: None,
-                flaws: Vec::new(),
             })
         };
         let listed = ListedFile::all_of(&[file("SU"), file("SZ")]);

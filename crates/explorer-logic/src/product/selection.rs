@@ -333,14 +333,14 @@ impl Selection {
             }
             listing
                 .by_area
-                .insert(area, Totals::of(files.iter().map(|d| d.size)));
+                .insert(area, Totals::of(files.iter().map(|d| d.file.size)));
             for file in files {
                 if !listing.downloads.iter().any(|d| same_file(d, file)) {
                     listing.downloads.push(file.clone());
                 }
             }
         }
-        listing.total = Totals::of(listing.downloads.iter().map(|d| d.size));
+        listing.total = Totals::of(listing.downloads.iter().map(|d| d.file.size));
         listing
     }
 }
@@ -351,13 +351,13 @@ impl Selection {
 fn lists(query: &DownloadsQuery, file: &ProductDownload) -> bool {
     let matches = |query: &DownloadsQuery| {
         query.matches(
-            &file.file_name,
+            &file.file.file_name,
             &file.area,
             &file.format,
             file.subformat.as_deref(),
         )
     };
-    let unknown = |field| crate::flaws::has(&file.flaws, field);
+    let unknown = |field| crate::flaws::has(&file.file.flaws, field);
     if !unknown(Field::Area) && !unknown(Field::Format) {
         return matches(query);
     }
@@ -372,7 +372,7 @@ fn lists(query: &DownloadsQuery, file: &ProductDownload) -> bool {
 
 /// Whether `a` and `b` are one file listed twice: the same usable address.
 fn same_file(a: &ProductDownload, b: &ProductDownload) -> bool {
-    a.is_offered() && a.url == b.url
+    a.file.is_offered() && a.file.url == b.file.url
 }
 
 /// How long a product's downloads list may take before the page offers to try again.
@@ -556,14 +556,15 @@ mod tests {
 
     fn download(url: &str, area: &str, size: Option<u64>) -> ProductDownload {
         ProductDownload {
-            url: url.into(),
-            file_name: format!("{url}.zip"),
-            size,
-            md5: None,
+            file: download_api::Download {
+                url: url.into(),
+                file_name: format!("{url}.zip"),
+                size,
+                ..Default::default()
+            },
             area: Area::from(area),
             format: "GML".into(),
             subformat: Some("3".into()),
-            flaws: Vec::new(),
         }
     }
 
@@ -873,7 +874,11 @@ mod tests {
         ];
         let picked = Selection::from_params(Some("TQ,SU,SV"), None, None);
         let listing = picked.listing(&all);
-        let urls: Vec<_> = listing.downloads.iter().map(|d| d.url.as_str()).collect();
+        let urls: Vec<_> = listing
+            .downloads
+            .iter()
+            .map(|d| d.file.url.as_str())
+            .collect();
         assert_eq!(urls, ["a", "b", "d", "c"]);
         assert_eq!(
             listing.total,
@@ -888,12 +893,12 @@ mod tests {
         assert!(!listing.by_area.contains_key(&Area::from("GB")));
 
         let gml = Selection::from_params(Some("SU,GB"), Some("GML"), Some("3")).listing(&all);
-        let urls: Vec<_> = gml.downloads.iter().map(|d| d.url.as_str()).collect();
+        let urls: Vec<_> = gml.downloads.iter().map(|d| d.file.url.as_str()).collect();
         assert_eq!(urls, ["g", "a", "b"]);
         assert_eq!(gml.by_area[&Area::from("SU")].files, 2);
         let gpkg = Selection::from_params(Some("SU"), Some("GeoPackage"), None).listing(&all);
         assert_eq!(gpkg.downloads.len(), 1);
-        assert_eq!(gpkg.downloads[0].url, "d");
+        assert_eq!(gpkg.downloads[0].file.url, "d");
         assert_eq!(Selection::default().listing(&all), Listing::default());
 
         // Files without a usable address are not one file: each is listed.
@@ -915,7 +920,7 @@ mod tests {
                 .listing(&listing)
                 .downloads
                 .into_iter()
-                .map(|d| d.url)
+                .map(|d| d.file.url)
                 .collect()
         };
         let tq_gml = urls(Selection::from_params(Some("TQ"), Some("GML"), None));

@@ -1,10 +1,6 @@
 //! The HTTP client of the Download Service: every call the app makes goes through here.
 
 use std::fmt;
-use std::future::Future;
-use std::pin::pin;
-use std::task::Poll;
-use std::time::Duration;
 
 use download_api::{
     DataPackage, DataPackageVersion, Download, DownloadsQuery, Product, ProductDownload,
@@ -16,9 +12,10 @@ use explorer_logic::text::t;
 use gloo_net::http::{Request, RequestBuilder, Response};
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 
 use crate::config::ServiceConfig;
+use crate::time::next_task;
 
 /// How the app proves who it is on data package endpoints.
 #[derive(Clone, PartialEq, Eq)]
@@ -315,37 +312,6 @@ async fn read<T: DeserializeOwned>(url: &str, response: &Response) -> Result<T, 
             &text,
         ))
     }
-}
-
-/// Resolves in a new task. A message, not a timer: timers of background tabs are
-/// slowed to once a second or less, which would stall a download left running.
-pub async fn next_task() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Ok(channel) = web_sys::MessageChannel::new() {
-            channel.port1().set_onmessage(Some(&resolve));
-            let _ = channel.port2().post_message(&JsValue::NULL);
-        } else {
-            let _ = resolve.call0(&JsValue::UNDEFINED);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
-/// The output of `future`, or `None` when it takes longer than `limit` (the request
-/// behind it is left to finish unread).
-pub async fn within<T>(limit: Duration, future: impl Future<Output = T>) -> Option<T> {
-    let mut timer = pin!(gloo_timers::future::sleep(limit));
-    let mut future = pin!(future);
-    std::future::poll_fn(|cx| {
-        if let Poll::Ready(output) = future.as_mut().poll(cx) {
-            Poll::Ready(Some(output))
-        } else if timer.as_mut().poll(cx).is_ready() {
-            Poll::Ready(None)
-        } else {
-            Poll::Pending
-        }
-    })
-    .await
 }
 
 /// `Basic base64(key:secret)`, via the browser's own base64.

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::{Api, Credentials, ServiceContext, ServiceError};
 use crate::navigation::{Route, use_current_path};
+use crate::time::now_ms;
 
 /// sessionStorage key of a remembered token.
 const STORAGE_KEY: &str = "download-explorer.session";
@@ -61,11 +62,6 @@ pub struct Session {
 /// The session context.
 pub fn use_session() -> Session {
     expect_context::<Session>()
-}
-
-/// The app's clock, in milliseconds since the epoch.
-pub fn now_ms() -> u64 {
-    js_sys::Date::now() as u64
 }
 
 impl Session {

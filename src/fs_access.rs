@@ -9,7 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, FileSystemDirectoryHandle, ReadableStream, ReadableStreamDefaultReader};
 
-use crate::api::next_task;
+use crate::time::next_task;
 
 /// A page may set this to a function answering a promise of a directory handle; the app
 /// then uses it in place of `showDirectoryPicker` (the browser tests hand it the

@@ -16,6 +16,7 @@ mod language;
 mod navigation;
 mod pages;
 mod stylesheet;
+mod time;
 mod words;
 
 fn main() {

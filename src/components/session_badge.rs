@@ -7,8 +7,9 @@ use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::auth::{SignInMethod, now_ms, use_session};
+use crate::auth::{SignInMethod, use_session};
 use crate::navigation::{Href, Route, use_current_path};
+use crate::time::now_ms;
 
 /// A signal of the clock that ticks each second while the component lives.
 fn use_clock() -> RwSignal<u64> {

@@ -20,13 +20,14 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use web_sys::AbortController;
 
-use crate::api::{ServiceError, use_api, within};
+use crate::api::{ServiceError, use_api};
 use crate::components::bulk_export::{BulkExport, as_downloads};
 use crate::components::{
     AreaGrid, CodeField, CopyButton, DownloadsTable, ErrorPanel, Found, ImageStrip, MapMarker,
     MapTools, PlaceFinder, Places, ShapeState, ShapeTools, service_links,
 };
 use crate::navigation::{Href, Route, set_page_title, use_go_to};
+use crate::time::within;
 
 /// The product's whole downloads list: `None` while it loads.
 type Files = Option<Result<Vec<ProductDownload>, ListError>>;

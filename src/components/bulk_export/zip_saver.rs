@@ -15,8 +15,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 
-use crate::api::within;
 use crate::fs_access::describe;
+use crate::time::within;
 
 /// The worker script, beside `index.html` (Trunk.toml and the release build copy it).
 const WORKER: &str = "download-worker.js";

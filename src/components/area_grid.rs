@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use download_api::{Area, GridSquare};
 use explorer_logic::product::grid_ref::GridPoint;
-use explorer_logic::product::selection::{Direction, neighbour};
+use explorer_logic::product::selection::{Compass, neighbour};
 use explorer_logic::text::t;
 use explorer_logic::{Totals, format_size};
 use leptos::prelude::*;
@@ -82,7 +82,7 @@ pub fn AreaGrid(
                 return;
             };
             let key = event.key();
-            if let Some(direction) = Direction::from_key(&key) {
+            if let Some(direction) = Compass::from_key(&key) {
                 event.prevent_default();
                 if let Some(next) = neighbour(current, direction, &offered_squares) {
                     active.set(Some(next));

@@ -486,23 +486,24 @@ impl AreaPicking {
     }
 }
 
-/// A direction of an arrow key, on a map with north up.
+/// A point of the compass an arrow key moves to, on a map with north up (not
+/// `listing::Direction`, the order of a sorted column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
+pub enum Compass {
     North,
     South,
     West,
     East,
 }
 
-impl Direction {
+impl Compass {
     /// The direction of an arrow key (`KeyboardEvent.key`), if it is one.
     pub fn from_key(key: &str) -> Option<Self> {
         match key {
-            "ArrowUp" => Some(Direction::North),
-            "ArrowDown" => Some(Direction::South),
-            "ArrowLeft" => Some(Direction::West),
-            "ArrowRight" => Some(Direction::East),
+            "ArrowUp" => Some(Compass::North),
+            "ArrowDown" => Some(Compass::South),
+            "ArrowLeft" => Some(Compass::West),
+            "ArrowRight" => Some(Compass::East),
             _ => None,
         }
     }
@@ -510,11 +511,7 @@ impl Direction {
 
 /// The square of `among` an arrow key moves to from `from`: the nearest one that way,
 /// preferring squares in line over diagonal ones. `None` at the edge.
-pub fn neighbour(
-    from: GridSquare,
-    direction: Direction,
-    among: &[GridSquare],
-) -> Option<GridSquare> {
+pub fn neighbour(from: GridSquare, direction: Compass, among: &[GridSquare]) -> Option<GridSquare> {
     let cell = |square: GridSquare| {
         let (e, n) = square.origin();
         (
@@ -530,10 +527,10 @@ pub fn neighbour(
         .filter_map(|square| {
             let (dx, dy) = (cell(square).0 - x0, cell(square).1 - y0);
             let (ahead, aside) = match direction {
-                Direction::North => (dy, dx),
-                Direction::South => (-dy, dx),
-                Direction::East => (dx, dy),
-                Direction::West => (-dx, dy),
+                Compass::North => (dy, dx),
+                Compass::South => (-dy, dx),
+                Compass::East => (dx, dy),
+                Compass::West => (-dx, dy),
             };
             // Sideways steps cost more than steps ahead, so a straight neighbour wins.
             (ahead > 0).then_some((ahead + 3 * aside.abs(), aside.abs(), square))
@@ -973,23 +970,23 @@ mod tests {
         let all: Vec<GridSquare> = GridSquare::all().collect();
         let go =
             |from: &str, direction| neighbour(square(from), direction, &all).map(GridSquare::code);
-        assert_eq!(go("SU", Direction::East), Some("TQ"));
-        assert_eq!(go("SU", Direction::West), Some("ST"));
-        assert_eq!(go("SU", Direction::North), Some("SP"));
-        assert_eq!(go("SU", Direction::South), Some("SZ"));
-        assert_eq!(go("SV", Direction::West), None);
-        assert_eq!(go("HP", Direction::North), None);
+        assert_eq!(go("SU", Compass::East), Some("TQ"));
+        assert_eq!(go("SU", Compass::West), Some("ST"));
+        assert_eq!(go("SU", Compass::North), Some("SP"));
+        assert_eq!(go("SU", Compass::South), Some("SZ"));
+        assert_eq!(go("SV", Compass::West), None);
+        assert_eq!(go("HP", Compass::North), None);
         // Only some squares offered: skip the gap rather than stop.
         let few = [square("SV"), square("SX"), square("NT")];
         assert_eq!(
-            neighbour(square("SV"), Direction::East, &few),
+            neighbour(square("SV"), Compass::East, &few),
             Some(square("SX"))
         );
         assert_eq!(
-            neighbour(square("SX"), Direction::North, &few),
+            neighbour(square("SX"), Compass::North, &few),
             Some(square("NT"))
         );
-        assert_eq!(Direction::from_key("ArrowLeft"), Some(Direction::West));
-        assert_eq!(Direction::from_key("a"), None);
+        assert_eq!(Compass::from_key("ArrowLeft"), Some(Compass::West));
+        assert_eq!(Compass::from_key("a"), None);
     }
 }

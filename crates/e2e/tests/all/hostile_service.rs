@@ -92,6 +92,9 @@ async fn on_the_listing(h: &Harness) {
         format!("; the page says {page}")
     };
     eventually_or(WAIT, rows, explain).await;
+    // The notes' words load after the table's and push the bulk panel's buttons down
+    // when they come: a click before then can land where a button was (WebKit).
+    h.wait_for_text(".bulk-renames", "saved under").await;
 }
 
 #[tokio::test]

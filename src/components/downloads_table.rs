@@ -72,14 +72,8 @@ pub fn DownloadsTable(
     };
     let (above, below) = spacers(windowed, 6);
     // Read again once the notes' words are here (`ListingFlaws`).
-    let notes = Signal::derive(move || {
-        downloads.with(|all| {
-            flaws::notes(
-                all.iter()
-                    .map(|d| (d.file.file_name.as_str(), d.file.flaws.as_slice())),
-            )
-        })
-    });
+    let notes =
+        Signal::derive(move || downloads.with(|all| flaws::notes(all.iter().map(|d| &d.file))));
 
     view! {
         <ListingFlaws notes />

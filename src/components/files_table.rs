@@ -52,15 +52,7 @@ pub fn FilesTable(
     })));
     let files = StoredValue::new(files);
     // Read again once the notes' words are here (`ListingFlaws`).
-    let notes = Signal::derive(move || {
-        files.with_value(|files| {
-            flaws::notes(
-                files
-                    .iter()
-                    .map(|f| (f.file_name.as_str(), f.flaws.as_slice())),
-            )
-        })
-    });
+    let notes = Signal::derive(move || files.with_value(|files| flaws::notes(files)));
     let filter = RwSignal::new(query.filter);
     let order = RwSignal::new(query.order);
     if let Some(on_query) = on_query {

@@ -166,12 +166,7 @@ fn BasketContents(
     // What the service sent unusable for the basket's files, as a product page says it
     // above its table (read again once the note's words are here).
     let notes = Signal::derive(move || {
-        files.with(|files| {
-            flaws::notes(files.iter().map(|file| {
-                let download = &file.download;
-                (download.file_name.as_str(), download.flaws.as_slice())
-            }))
-        })
+        files.with(|files| flaws::notes(files.iter().map(|file| &file.download)))
     });
     let title = Signal::derive(move || basket.with(Basket::export_title));
     let link = Signal::derive(move || {

@@ -2,7 +2,7 @@
 //! (see `download_api::listed`): each such file named, with what was wrong and what
 //! the app does instead.
 
-use download_api::{Field, Flaw};
+use download_api::{Download, Field, Flaw};
 
 use crate::text::t;
 
@@ -32,14 +32,18 @@ pub fn describe(file_name: &str, index: usize, flaw: &Flaw) -> String {
     }
 }
 
-/// The notes of a listing, `(file name, flaws)` per file in order: how many files have
-/// a flaw, and a sentence per flaw.
-pub fn notes<'a>(files: impl IntoIterator<Item = (&'a str, &'a [Flaw])>) -> (usize, Vec<String>) {
+/// The notes of a listing's files, in order: how many files have a flaw, and a sentence
+/// per flaw.
+pub fn notes<'a>(files: impl IntoIterator<Item = &'a Download>) -> (usize, Vec<String>) {
     let mut flawed = 0;
     let mut lines = Vec::new();
-    for (index, (file_name, flaws)) in files.into_iter().enumerate() {
-        flawed += usize::from(!flaws.is_empty());
-        lines.extend(flaws.iter().map(|flaw| describe(file_name, index, flaw)));
+    for (index, file) in files.into_iter().enumerate() {
+        flawed += usize::from(!file.flaws.is_empty());
+        lines.extend(
+            file.flaws
+                .iter()
+                .map(|flaw| describe(&file.file_name, index, flaw)),
+        );
     }
     (flawed, lines)
 }
@@ -64,11 +68,7 @@ mod tests {
     ]"#;
 
     fn notes_of(listing: &[ProductDownload]) -> (usize, Vec<String>) {
-        notes(
-            listing
-                .iter()
-                .map(|d| (d.file.file_name.as_str(), d.file.flaws.as_slice())),
-        )
+        notes(listing.iter().map(|d| &d.file))
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use download_api::ProductDownload;
 use explorer_logic::bulk::export::{
-    BulkDownload, BulkFile, file_stem, md5_checklist, shell_script, url_list,
+    BulkDownload, file_stem, md5_checklist, shell_script, url_list,
 };
 use explorer_logic::bulk::runs::{RunKey, RunKind};
 use explorer_logic::text::t;
@@ -116,24 +116,17 @@ pub fn BulkExport(
     let save = move |kind: &'static str| {
         let title = title.get_untracked();
         let stem = file_stem(&title);
-        files.with_untracked(|files| {
-            let list: Vec<BulkFile> = files.iter().map(BulkFile::from).collect();
-            match kind {
-                "script" => save_text_file(
-                    &format!("{stem}.sh"),
-                    "text/x-shellscript",
-                    &shell_script(&title, &list),
-                ),
-                "urls" => {
-                    save_text_file(&format!("{stem}-urls.txt"), "text/plain", &url_list(&list))
-                }
-                _ => save_text_file(&format!("{stem}.md5"), "text/plain", &md5_checklist(&list)),
-            }
+        files.with_untracked(|files| match kind {
+            "script" => save_text_file(
+                &format!("{stem}.sh"),
+                "text/x-shellscript",
+                &shell_script(&title, files),
+            ),
+            "urls" => save_text_file(&format!("{stem}-urls.txt"), "text/plain", &url_list(files)),
+            _ => save_text_file(&format!("{stem}.md5"), "text/plain", &md5_checklist(files)),
         })
     };
-    let list_text = Signal::derive(move || {
-        files.with(|files| url_list(&files.iter().map(BulkFile::from).collect::<Vec<_>>()))
-    });
+    let list_text = Signal::derive(move || files.with(|files| url_list(files)));
     let count = move || files.with(Vec::len);
     let links_open = RwSignal::new(false);
     // Both carry their bytes in a web worker: without one, neither is offered.

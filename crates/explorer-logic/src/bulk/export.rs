@@ -117,60 +117,12 @@ pub fn relist(downloads: &mut [Download], fresh: Vec<Download>) {
     }
 }
 
-/// One file to fetch in bulk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BulkFile<'a> {
-    /// The address the service listed (it redirects to the data).
-    pub url: &'a str,
-    /// The name to save it under (path separators are replaced).
-    pub file_name: &'a str,
-    /// Expected MD5, lower-case hex, when the service gave one.
-    pub md5: Option<&'a str>,
-    /// Size in bytes, when known (only used for the summary line).
-    pub size: Option<u64>,
-    /// The sub-folder it goes into, if any (see [`BulkDownload`]).
-    pub folder: Option<&'a str>,
-    /// What tells it from another file of the same name (see [`BulkDownload`]).
-    pub qualifiers: &'a [String],
-}
-
 /// Where each of `files` is saved.
-fn paths(files: &[BulkFile]) -> Vec<String> {
-    let parts: Vec<NameParts> = files
-        .iter()
-        .map(|file| NameParts {
-            folder: file.folder,
-            file_name: file.file_name,
-            qualifiers: file.qualifiers,
-        })
-        .collect();
-    saved_names(&parts)
+fn paths(files: &[BulkDownload]) -> Vec<String> {
+    BulkDownload::saved_names(files)
         .into_iter()
         .map(|name| name.path)
         .collect()
-}
-
-impl<'a> From<&'a BulkDownload> for BulkFile<'a> {
-    fn from(file: &'a BulkDownload) -> Self {
-        BulkFile {
-            folder: file.folder.as_deref(),
-            qualifiers: &file.qualifiers,
-            ..BulkFile::from(&file.download)
-        }
-    }
-}
-
-impl<'a> From<&'a Download> for BulkFile<'a> {
-    fn from(download: &'a Download) -> Self {
-        BulkFile {
-            url: &download.url,
-            file_name: &download.file_name,
-            md5: download.md5.as_deref(),
-            size: download.size,
-            folder: None,
-            qualifiers: &[],
-        }
-    }
 }
 
 /// A file name (without extension) for an export titled `title`: lower-case ASCII
@@ -193,8 +145,8 @@ pub fn file_stem(title: &str) -> String {
 ///
 /// Running it again skips complete files and resumes partial ones. It exits non-zero
 /// when any file failed or did not match its checksum.
-pub fn shell_script(title: &str, files: &[BulkFile]) -> String {
-    let total: u64 = files.iter().filter_map(|f| f.size).sum();
+pub fn shell_script(title: &str, files: &[BulkDownload]) -> String {
+    let total: u64 = files.iter().filter_map(|f| f.download.size).sum();
     let count = files.len();
     let mut script = format!(
         "#!/bin/sh\n\
@@ -236,7 +188,7 @@ pub fn shell_script(title: &str, files: &[BulkFile]) -> String {
     );
     let mut folders: Vec<String> = Vec::new();
     for file in files {
-        if let Some(folder) = file.folder.map(safe_folder)
+        if let Some(folder) = file.folder.as_deref().map(safe_folder)
             && !folders.contains(&folder)
         {
             folders.push(folder);
@@ -249,9 +201,9 @@ pub fn shell_script(title: &str, files: &[BulkFile]) -> String {
     for (file, path) in files.iter().zip(paths(files)) {
         script.push_str(&format!(
             "get {} {} {}\n",
-            quote(file.url),
+            quote(&file.download.url),
             quote(&path),
-            quote(file.md5.unwrap_or("")),
+            quote(file.download.md5.as_deref().unwrap_or("")),
         ));
     }
     script.push_str(&format!(
@@ -298,16 +250,19 @@ fn one_line(text: &str) -> String {
 }
 
 /// The listed addresses, one per line (for `wget -i`, `aria2c -i` or a download manager).
-pub fn url_list(files: &[BulkFile]) -> String {
-    files.iter().map(|f| format!("{}\n", f.url)).collect()
+pub fn url_list(files: &[BulkDownload]) -> String {
+    files
+        .iter()
+        .map(|f| format!("{}\n", f.download.url))
+        .collect()
 }
 
 /// An `md5sum -c` checklist of the files that have a checksum.
-pub fn md5_checklist(files: &[BulkFile]) -> String {
+pub fn md5_checklist(files: &[BulkDownload]) -> String {
     files
         .iter()
         .zip(paths(files))
-        .filter_map(|(file, path)| Some(md5_line(file.md5?, &path)))
+        .filter_map(|(file, path)| Some(md5_line(file.download.md5.as_deref()?, &path)))
         .collect()
 }
 
@@ -321,15 +276,14 @@ mod tests {
     use super::*;
     use crate::bulk::naming::{safe_name, saved_path};
 
-    fn file<'a>(url: &'a str, name: &'a str, md5: Option<&'a str>) -> BulkFile<'a> {
-        BulkFile {
-            url,
-            file_name: name,
-            md5,
+    fn file(url: &str, name: &str, md5: Option<&str>) -> BulkDownload {
+        BulkDownload::from(Download {
+            url: url.into(),
+            file_name: name.into(),
+            md5: md5.map(Into::into),
             size: Some(1500),
-            folder: None,
-            qualifiers: &[],
-        }
+            flaws: Vec::new(),
+        })
     }
 
     #[test]
@@ -371,14 +325,11 @@ mod tests {
             flaws: Vec::new(),
         };
         assert_eq!(
-            BulkFile::from(&download),
-            BulkFile {
-                url: "u",
-                file_name: "a.zip",
-                md5: Some("m"),
-                size: Some(3),
+            BulkDownload::from(download.clone()),
+            BulkDownload {
+                download,
                 folder: None,
-                qualifiers: &[],
+                qualifiers: Vec::new(),
             }
         );
     }
@@ -491,16 +442,16 @@ mod tests {
     #[test]
     fn a_basket_s_files_go_into_a_sub_folder_per_product() {
         let files = [
-            BulkFile {
-                folder: Some("OpenTOID"),
+            BulkDownload {
+                folder: Some("OpenTOID".into()),
                 ..file("u1", "a.zip", Some("m1"))
             },
-            BulkFile {
-                folder: Some("OpenTOID"),
+            BulkDownload {
+                folder: Some("OpenTOID".into()),
                 ..file("u2", "b.zip", Some("m2"))
             },
-            BulkFile {
-                folder: Some("../Open Roads"),
+            BulkDownload {
+                folder: Some("../Open Roads".into()),
                 ..file("u3", "../c.zip", Some("m3"))
             },
         ];

@@ -4,8 +4,20 @@
 use std::path::Path;
 use std::process::Command;
 
-use explorer_logic::bulk::export::{BulkFile, md5_checklist, shell_script};
+use download_api::Download;
+use explorer_logic::bulk::export::{BulkDownload, md5_checklist, shell_script};
 use explorer_logic::bulk::naming::md5_line;
+
+/// A listed file to fetch from `url` and save as `file_name`, checked against `md5`.
+fn file(url: &str, file_name: &str, md5: Option<&str>, size: Option<u64>) -> BulkDownload {
+    BulkDownload::from(Download {
+        url: url.into(),
+        file_name: file_name.into(),
+        md5: md5.map(Into::into),
+        size,
+        flaws: Vec::new(),
+    })
+}
 
 fn run_script(dir: &Path, script: &str) -> std::process::Output {
     std::fs::write(dir.join("get.sh"), script).unwrap();
@@ -33,14 +45,7 @@ fn downloads_checks_and_resumes() {
     let url = format!("file://{}", source.display());
     // md5 of the bytes above.
     let md5 = "57ce18daecbda6dea7f9a737b61c492d";
-    let files = [BulkFile {
-        url: &url,
-        file_name: "data.zip",
-        md5: Some(md5),
-        size: Some(31),
-        folder: None,
-        qualifiers: &[],
-    }];
+    let files = [file(&url, "data.zip", Some(md5), Some(31))];
     let script = shell_script("test", &files);
 
     let first = run_script(&dir.join("out"), &script);
@@ -79,22 +84,13 @@ fn a_wrong_checksum_or_missing_file_fails_the_run() {
     let url = format!("file://{}", source.display());
     let missing = format!("file://{}/nope.bin", dir.display());
     let files = [
-        BulkFile {
-            url: &url,
-            file_name: "a.zip",
-            md5: Some("00000000000000000000000000000000"),
-            size: None,
-            folder: None,
-            qualifiers: &[],
-        },
-        BulkFile {
-            url: &missing,
-            file_name: "b.zip",
-            md5: None,
-            size: None,
-            folder: None,
-            qualifiers: &[],
-        },
+        file(
+            &url,
+            "a.zip",
+            Some("00000000000000000000000000000000"),
+            None,
+        ),
+        file(&missing, "b.zip", None, None),
     ];
     let output = run_script(&dir.join("out"), &shell_script("test", &files));
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -112,18 +108,14 @@ fn a_basket_s_script_makes_a_sub_folder_per_product_and_its_checklist_passes() {
     std::fs::write(&source, b"hello world, this is a zip file").unwrap();
     let url = format!("file://{}", source.display());
     let md5 = "57ce18daecbda6dea7f9a737b61c492d";
-    let file = |folder, file_name| BulkFile {
-        url: &url,
-        file_name,
-        md5: Some(md5),
-        size: Some(31),
-        folder: Some(folder),
-        qualifiers: &[],
+    let in_folder = |folder: &str, file_name| BulkDownload {
+        folder: Some(folder.into()),
+        ..file(&url, file_name, Some(md5), Some(31))
     };
     let files = [
-        file("OpenTOID", "su.zip"),
-        file("OpenTOID", "sz.zip"),
-        file("OpenRoads", "gb.zip"),
+        in_folder("OpenTOID", "su.zip"),
+        in_folder("OpenTOID", "sz.zip"),
+        in_folder("OpenRoads", "gb.zip"),
     ];
     let out = dir.join("out");
     let output = run_script(&out, &shell_script("Basket", &files));
@@ -165,19 +157,15 @@ fn two_files_of_one_name_and_names_with_control_characters_are_all_kept_and_chec
         ));
     }
     let (su, sz) = (vec!["SU".to_owned()], vec!["SZ".to_owned()]);
-    let file = |i: usize, file_name, qualifiers| BulkFile {
-        url: &sources[i].0,
-        file_name,
-        md5: Some(&sources[i].1),
-        size: None,
-        folder: None,
-        qualifiers,
+    let listed = |i: usize, file_name, qualifiers: &[String]| BulkDownload {
+        qualifiers: qualifiers.to_vec(),
+        ..file(&sources[i].0, file_name, Some(&sources[i].1), None)
     };
     let files = [
-        file(0, "data.zip", &su[..]),
-        file(1, "data.zip", &sz[..]),
-        file(2, "new\nline\t.zip", &[]),
-        file(3, "data.zip", &su[..]),
+        listed(0, "data.zip", &su),
+        listed(1, "data.zip", &sz),
+        listed(2, "new\nline\t.zip", &[]),
+        listed(3, "data.zip", &su),
     ];
     let out = dir.join("out");
     let output = run_script(&out, &shell_script("Same names", &files));

@@ -27,8 +27,8 @@ fn main() {
         let line = match read.expect("the reader always ends with Read") {
             Ok(shape) => serde_json::json!({
                 "file": path,
-                "squares": shape.squares.iter().map(|square| square.code()).collect::<Vec<_>>(),
-                "outside": shape.outside,
+                "squares": shape.coverage.squares.iter().map(|square| square.code()).collect::<Vec<_>>(),
+                "outside": shape.coverage.outside,
             }),
             Err(error) => serde_json::json!({
                 "file": path,

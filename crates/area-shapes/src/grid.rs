@@ -9,11 +9,13 @@
 
 use download_api::GridSquare;
 use geo_types::Coord;
+use serde::{Deserialize, Serialize};
 
 use crate::BngPoint;
 
-/// The squares a shape touches.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The squares a shape touches, and whether it reaches beyond them: what a rectangle, a
+/// circle and a boundary file each pick.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Coverage {
     /// In [`GridSquare::all`] order.
     pub squares: Vec<GridSquare>,
@@ -168,6 +170,22 @@ impl Cover {
         });
     }
 
+    /// A disc: the cells closer to its centre than `radius` (the exact distance to the
+    /// nearest point of each cell).
+    pub fn disc(&mut self, centre: Coord, radius: f64) {
+        self.beyond |= centre.x - radius < 0.0
+            || centre.y - radius < 0.0
+            || centre.x + radius > WIDTH
+            || centre.y + radius > HEIGHT;
+        for (index, touched) in self.touched.iter_mut().enumerate() {
+            let west = (index % COLUMNS) as f64 * SIZE;
+            let south = (index / COLUMNS) as f64 * SIZE;
+            let dx = (west - centre.x).max(centre.x - (west + SIZE)).max(0.0);
+            let dy = (south - centre.y).max(centre.y - (south + SIZE)).max(0.0);
+            *touched |= dx.hypot(dy) < radius;
+        }
+    }
+
     /// A polygon's edge: the cells whose inside it passes through (one running along a grid
     /// line marks neither side: the polygon's area decides, through the other edges or the
     /// cells' centres), and its crossings of the rows' centre lines.
@@ -235,9 +253,9 @@ fn coord(point: BngPoint) -> Coord {
     }
 }
 
-/// The squares a rectangle with these opposite corners (any two) touches: those its area
+/// What a rectangle with these opposite corners (any two) touches: the squares its area
 /// overlaps; a rectangle with no width or height is the line between its corners.
-pub fn rectangle(a: BngPoint, b: BngPoint) -> Vec<GridSquare> {
+pub fn rectangle(a: BngPoint, b: BngPoint) -> Coverage {
     let (a, b) = (coord(a), coord(b));
     let mut cover = Cover::default();
     if a.x == b.x || a.y == b.y {
@@ -253,31 +271,20 @@ pub fn rectangle(a: BngPoint, b: BngPoint) -> Vec<GridSquare> {
         }
         cover.end_polygon();
     }
-    cover.coverage().squares
+    cover.coverage()
 }
 
-/// The squares a circle touches: those closer to its centre than the radius (the exact
+/// What a circle touches: the squares closer to its centre than the radius (the exact
 /// distance to the nearest point of each square). A radius of zero or less is the square
 /// the centre lies in.
-pub fn within(centre: BngPoint, radius_m: f64) -> Vec<GridSquare> {
+pub fn within(centre: BngPoint, radius_m: f64) -> Coverage {
+    let mut cover = Cover::default();
     if radius_m.is_nan() || radius_m <= 0.0 {
-        let mut cover = Cover::default();
         cover.point(coord(centre));
-        return cover.coverage().squares;
+    } else {
+        cover.disc(coord(centre), radius_m);
     }
-    GridSquare::all()
-        .filter(|square| {
-            let (easting, northing) = square.origin();
-            let (west, south) = (f64::from(easting), f64::from(northing));
-            let dx = (west - centre.easting)
-                .max(centre.easting - (west + SIZE))
-                .max(0.0);
-            let dy = (south - centre.northing)
-                .max(centre.northing - (south + SIZE))
-                .max(0.0);
-            dx.hypot(dy) < radius_m
-        })
-        .collect()
+    cover.coverage()
 }
 
 #[cfg(test)]

@@ -2,20 +2,16 @@
 //! file off the page's thread (`crates/shape-worker`), so a large one never holds up the
 //! page, and hears how far it is.
 
-use download_api::GridSquare;
 use serde::{Deserialize, Serialize};
 
-use crate::ShapeError;
+use crate::{Coverage, ShapeError};
 #[cfg(feature = "files")]
-use crate::{Coverage, Reading, Step};
+use crate::{Reading, Step};
 
 /// A boundary file read: what it picks, and how to draw it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReadShape {
-    /// The squares it touches, in [`GridSquare::all`] order.
-    pub squares: Vec<GridSquare>,
-    /// Some part of it lies outside every square.
-    pub outside: bool,
+    pub coverage: Coverage,
     /// SVG path data in the map's kilometres (`Boundary::outline`).
     pub outline: String,
 }
@@ -66,10 +62,8 @@ fn read_shape(
             Step::Done(done) => break done?,
         }
     };
-    let Coverage { squares, outside } = boundary.coverage();
     Ok(ReadShape {
-        squares,
-        outside,
+        coverage: boundary.coverage(),
         outline: boundary.outline(outline_tolerance_m),
     })
 }

@@ -9,8 +9,8 @@
 
 mod reader;
 
-use area_shapes::{BngPoint, ShapeError, rectangle, within};
-use download_api::{Area, GridSquare};
+use area_shapes::{BngPoint, Coverage, ShapeError, rectangle, within};
+use download_api::Area;
 use explorer_logic::format_size;
 use explorer_logic::product::grid_ref::GridPoint;
 use explorer_logic::product::shape::{
@@ -111,7 +111,7 @@ impl ShapeState {
             map_y(b.northing),
             km(a.easting)
         );
-        self.picked(ShapeSource::Rectangle, rectangle(a, b), false, outline);
+        self.picked(ShapeSource::Rectangle, rectangle(a, b), outline);
     }
 
     fn circle(&self, centre: BngPoint, radius_m: f64) {
@@ -123,24 +123,13 @@ impl ShapeState {
             2.0 * r,
             2.0 * r
         );
-        self.picked(
-            ShapeSource::Circle,
-            within(centre, radius_m),
-            false,
-            outline,
-        );
+        self.picked(ShapeSource::Circle, within(centre, radius_m), outline);
     }
 
-    fn picked(
-        &self,
-        source: ShapeSource,
-        touched: Vec<GridSquare>,
-        outside: bool,
-        outline: String,
-    ) {
+    fn picked(&self, source: ShapeSource, touched: Coverage, outline: String) {
         let pick = self
             .offered
-            .with_value(|offered| ShapePick::new(source, touched, outside, offered));
+            .with_value(|offered| ShapePick::new(source, touched, offered));
         self.overlay.set(Some(outline));
         self.told.set(Some(Told::Done(pick.message())));
         self.apply.run(pick);
@@ -350,12 +339,7 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
             let read = reader::read_file(name.clone(), bytes, FILE_LIMIT_BYTES, share).await;
             shape.read_share.set(None);
             match read {
-                Ok(read) => shape.picked(
-                    ShapeSource::File(name),
-                    read.squares,
-                    read.outside,
-                    read.outline,
-                ),
+                Ok(read) => shape.picked(ShapeSource::File(name), read.coverage, read.outline),
                 Err(problem) => shape.problem(problem),
             }
         };

@@ -157,8 +157,8 @@ fn the_worker_reports_progress_then_what_it_read() {
     };
     // The one-shot reader's squares (its own tests check them against known answers).
     let whole = read_boundary("wavy.geojson", wavy.as_bytes(), LIMIT).unwrap();
-    assert_eq!(shape.squares, whole.coverage().squares);
-    assert!(!shape.outside);
+    assert_eq!(shape.coverage, whole.coverage());
+    assert!(!shape.coverage.outside);
     assert!(shape.outline.starts_with('M') && shape.outline.ends_with('Z'));
     let done: Vec<usize> = working
         .iter()
@@ -191,12 +191,13 @@ fn the_worker_reports_progress_then_what_it_read() {
 /// with what its sentence needs.
 #[test]
 fn reports_cross_to_the_page_as_json() {
-    let json = r#"{"Read":{"Ok":{"squares":["SU","SZ"],"outside":true,"outline":"M1 2Z"}}}"#;
+    let json =
+        r#"{"Read":{"Ok":{"coverage":{"squares":["SU","SZ"],"outside":true},"outline":"M1 2Z"}}}"#;
     let report: Report = serde_json::from_str(json).unwrap();
     let Report::Read(Ok(shape)) = &report else {
         panic!("{report:?}");
     };
-    assert_eq!(codes(&shape.squares), ["SU", "SZ"]);
+    assert_eq!(codes(&shape.coverage.squares), ["SU", "SZ"]);
     assert_eq!(serde_json::to_string(&report).unwrap(), json);
     let missing =
         serde_json::to_string(&Report::Read(Err(ShapeError::MissingPart(".prj".into())))).unwrap();

@@ -316,6 +316,17 @@ async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
     h.wait_for_text("#shape-status", "“Atlantis” is neither a grid reference")
         .await;
     wait_for_areas(&h, "SO,ST").await;
+    assert!(!status.contains("outside"), "{status}");
+
+    // Land's End, SW 35 25 (135.5, 25.5 km): 30 km round it reaches the sea south of the
+    // grid's false origin, which no square covers.
+    h.type_into("#circle-centre", "SW 35 25").await;
+    submit(&h, "#circle-radius", "30").await;
+    h.wait_for_text(
+        "#shape-status",
+        "The circle touches 1 square: SW. Part of the shape lies outside Great Britain's squares.",
+    )
+    .await;
     h.stop().await;
 }
 

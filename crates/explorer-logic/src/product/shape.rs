@@ -3,6 +3,7 @@
 //! geometry (reading files, projecting, intersecting with squares) is the
 //! `area-shapes` crate's; this is what the page makes of its answer.
 
+use area_shapes::Coverage;
 use download_api::{Area, GridSquare};
 
 use crate::product::grid_ref::{GridPoint, GridRef};
@@ -29,24 +30,18 @@ pub enum ShapeSource {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShapePick {
     pub source: ShapeSource,
-    /// Every square the shape touches, offered or not.
-    pub touched: Vec<GridSquare>,
-    /// Whether part of the shape lies outside Great Britain's squares.
-    pub outside: bool,
+    /// Every square the shape touches, offered or not, and whether part of it lies
+    /// outside Great Britain's squares.
+    pub touched: Coverage,
     /// The touched squares this product offers: what the pick selects.
     pub picked: Vec<Area>,
 }
 
 impl ShapePick {
-    /// The pick of a shape touching `touched` (partly `outside` the squares) on a
-    /// product offering `offered`.
-    pub fn new(
-        source: ShapeSource,
-        touched: Vec<GridSquare>,
-        outside: bool,
-        offered: &[Area],
-    ) -> Self {
+    /// The pick of a shape touching `touched` on a product offering `offered`.
+    pub fn new(source: ShapeSource, touched: Coverage, offered: &[Area]) -> Self {
         let picked = touched
+            .squares
             .iter()
             .map(|square| Area::Square(*square))
             .filter(|area| offered.contains(area))
@@ -54,7 +49,6 @@ impl ShapePick {
         ShapePick {
             source,
             touched,
-            outside,
             picked,
         }
     }
@@ -62,6 +56,7 @@ impl ShapePick {
     /// The touched squares this product does not offer.
     pub fn not_offered(&self) -> Vec<GridSquare> {
         self.touched
+            .squares
             .iter()
             .copied()
             .filter(|square| !self.picked.contains(&Area::Square(*square)))
@@ -85,15 +80,15 @@ impl ShapePick {
     /// What the page says: what the shape touches, what of it is not offered or not in
     /// Great Britain, and what is picked.
     pub fn message(&self) -> String {
-        let count = self.touched.len();
-        let touched = codes(&self.touched);
+        let count = self.touched.squares.len();
+        let touched = codes(&self.touched.squares);
         let mut sentences = vec![match &self.source {
             _ if count == 0 => t::shape::touches_none().to_owned(),
             ShapeSource::Rectangle => t::shape::rectangle_touches(&touched, count),
             ShapeSource::Circle => t::shape::circle_touches(&touched, count),
             ShapeSource::File(name) => t::shape::file_touches(&touched, count, name),
         }];
-        if self.outside {
+        if self.touched.outside {
             sentences.push(t::shape::partly_outside().to_owned());
         }
         let not_offered = self.not_offered();
@@ -205,8 +200,10 @@ mod tests {
     fn a_pick_selects_only_the_offered_squares_it_touches() {
         let pick = ShapePick::new(
             ShapeSource::Rectangle,
-            squares(&["SU", "SZ", "TV"]),
-            false,
+            Coverage {
+                squares: squares(&["SU", "SZ", "TV"]),
+                outside: false,
+            },
             &areas(&["GB", "SU", "SZ"]),
         );
         assert_eq!(pick.picked, areas(&["SU", "SZ"]));
@@ -223,8 +220,10 @@ mod tests {
         let current = Selection::from_params(Some("GB,NT"), Some("GeoPackage"), None);
         let pick = ShapePick::new(
             ShapeSource::File("wight.geojson".into()),
-            squares(&["SZ"]),
-            false,
+            Coverage {
+                squares: squares(&["SZ"]),
+                outside: false,
+            },
             &areas(&["SU", "SZ", "NT"]),
         );
         let next = pick.applied_to(&current);
@@ -240,8 +239,10 @@ mod tests {
         let current = Selection::from_params(Some("NT"), None, None);
         let pick = ShapePick::new(
             ShapeSource::Circle,
-            squares(&["TV"]),
-            true,
+            Coverage {
+                squares: squares(&["TV"]),
+                outside: true,
+            },
             &areas(&["SU", "NT"]),
         );
         assert_eq!(pick.applied_to(&current), current);
@@ -256,8 +257,10 @@ mod tests {
     fn a_pick_in_welsh() {
         let pick = ShapePick::new(
             ShapeSource::Rectangle,
-            squares(&["SU", "SZ"]),
-            false,
+            Coverage {
+                squares: squares(&["SU", "SZ"]),
+                outside: false,
+            },
             &areas(&["SU", "SZ"]),
         );
         assert_eq!(

@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
+use area_shapes::{BngPoint, MAP_TOP_KM};
 use download_api::{Area, GridSquare};
-use explorer_logic::product::grid_ref::GridPoint;
+use explorer_logic::product::grid_ref::NamedPoint;
 use explorer_logic::product::selection::{Compass, neighbour};
 use explorer_logic::text::t;
 use explorer_logic::{Totals, format_size};
@@ -15,22 +16,13 @@ use wasm_bindgen::JsCast;
 use super::coastline::COASTLINE_PATH;
 use super::towns::MAP_TOWNS;
 
-/// Height of the drawn grid in km (13 rows of 100 km squares: SV to HP).
-pub(crate) const GRID_TOP_KM: u32 = 1300;
+/// Height of the drawn grid in km (13 rows of 100 km squares: SV to HP), for the map's
+/// whole-km layout.
+const GRID_TOP_KM: u32 = MAP_TOP_KM as u32;
 /// The drawn map's width in km, its margins included.
 const MAP_WIDTH_KM: u32 = 720;
 /// The margin round the grid in km.
 const MAP_MARGIN_KM: u32 = 10;
-
-/// A place shown on the map (found by name or grid reference).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MapMarker {
-    pub label: String,
-    pub point: GridPoint,
-}
-
-/// A point on the grid in metres (easting, northing), where a drag started or ended.
-pub type GridCorner = (f64, f64);
 
 /// The picker. Clicking a square or chip, or Space/Enter on the focused one, calls
 /// `on_toggle`; the arrow keys move between the squares the product offers.
@@ -46,9 +38,9 @@ pub fn AreaGrid(
     totals: Signal<BTreeMap<Area, Totals>>,
     /// Called with the area to add or remove.
     on_toggle: Callback<Area>,
-    /// A place to show on the map.
+    /// A place to show on the map (found by name or grid reference).
     #[prop(into)]
-    marker: Signal<Option<MapMarker>>,
+    marker: Signal<Option<NamedPoint>>,
     /// A shape drawn over the squares: SVG path data in the map's kilometres.
     #[prop(optional, into)]
     overlay: Signal<Option<String>>,
@@ -57,7 +49,7 @@ pub fn AreaGrid(
     drawing: Signal<bool>,
     /// Called with a drawn rectangle's opposite corners, on the grid in metres.
     #[prop(optional)]
-    on_drawn: Option<Callback<[GridCorner; 2]>>,
+    on_drawn: Option<Callback<[BngPoint; 2]>>,
 ) -> impl IntoView {
     let offered_squares: Vec<GridSquare> = offered.iter().filter_map(Area::square).collect();
     let chips: Vec<Area> = offered
@@ -137,9 +129,8 @@ pub fn AreaGrid(
         })
         .collect_view();
     let marker_view = move || {
-        marker.get().map(|MapMarker { label, point }| {
-            let x = point.easting as f64 / 1000.0;
-            let y = f64::from(GRID_TOP_KM) - point.northing as f64 / 1000.0;
+        marker.get().map(|NamedPoint { name: label, point }| {
+            let (x, y) = point.on_map();
             view! {
                 <g class="marker" aria-hidden="true">
                     <circle cx=x.to_string() cy=y.to_string() r="11" />
@@ -189,7 +180,7 @@ pub fn AreaGrid(
         }
         let end = map_point(&event).unwrap_or(start);
         if let Some(on_drawn) = on_drawn {
-            on_drawn.run([grid_corner(start), grid_corner(end)]);
+            on_drawn.run([BngPoint::from_map(start), BngPoint::from_map(end)]);
         }
     };
     let drag_view = move || {
@@ -413,11 +404,6 @@ fn map_point(event: &web_sys::PointerEvent) -> Option<(f64, f64)> {
     let x = (f64::from(event.client_x()) - left) * scale - f64::from(MAP_MARGIN_KM);
     let y = (f64::from(event.client_y()) - top) * scale - f64::from(MAP_MARGIN_KM);
     Some((x, y))
-}
-
-/// A point of the map as an easting and northing in metres.
-fn grid_corner((x, y): (f64, f64)) -> GridCorner {
-    (x * 1000.0, (f64::from(GRID_TOP_KM) - y) * 1000.0)
 }
 
 fn square_id(square: GridSquare) -> String {

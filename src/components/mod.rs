@@ -24,7 +24,7 @@ mod towns;
 pub mod virtual_list;
 
 pub use add_to_basket::AddToBasket;
-pub use area_grid::{AreaGrid, MapMarker};
+pub use area_grid::AreaGrid;
 pub use copy_button::{CopyButton, copy_then};
 pub use downloads_table::DownloadsTable;
 pub use error_view::{ErrorPanel, Errors, service_links};
@@ -33,7 +33,7 @@ pub use language_switch::LanguageSwitch;
 pub use listing_flaws::{ListingFlaws, flawed};
 pub use loaded::Loaded;
 pub use message::{mark, with_elements};
-pub use place_finder::{Found, PlaceFinder, Places};
+pub use place_finder::{PlaceFinder, Places};
 pub use product_card::{ProductCard, ProductCardSkeleton};
 pub use session_badge::{SessionBadge, SessionReminder};
 pub use shape_tools::{MapTools, ShapeState, ShapeTools};

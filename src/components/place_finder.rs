@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use explorer_logic::product::grid_ref::{GridPoint, GridRef};
+use explorer_logic::product::grid_ref::{GridRef, NamedPoint, reference};
 use explorer_logic::product::places::Gazetteer;
 use explorer_logic::text::t;
 use leptos::prelude::*;
@@ -13,14 +13,6 @@ use crate::components::CodeField;
 
 /// Most places offered as suggestions while typing.
 const SUGGESTIONS: usize = 8;
-
-/// A place or grid reference the user asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
-    /// `Southampton` or `SU 41 11`: how the map labels it.
-    pub name: String,
-    pub point: GridPoint,
-}
 
 /// The gazetteer, fetched on first use: one for the page, shared by the place box and
 /// the shape tools.
@@ -36,7 +28,10 @@ pub enum Places {
 /// The two boxes. `on_found` picks what was found and answers with a sentence for
 /// the user (`Southampton is in SU: SU is picked.`).
 #[component]
-pub fn PlaceFinder(on_found: Callback<Found, String>, places: RwSignal<Places>) -> impl IntoView {
+pub fn PlaceFinder(
+    on_found: Callback<NamedPoint, String>,
+    places: RwSignal<Places>,
+) -> impl IntoView {
     let place_text = RwSignal::new(String::new());
     let grid_text = RwSignal::new(String::new());
     let status = RwSignal::new(None::<String>);
@@ -47,11 +42,11 @@ pub fn PlaceFinder(on_found: Callback<Found, String>, places: RwSignal<Places>) 
     let find_place = move |gazetteer: &Gazetteer, typed: &str| match gazetteer.best(typed) {
         Some(found) => {
             let place = found.place;
-            let message = on_found.run(Found {
+            let message = on_found.run(NamedPoint {
                 name: found.name().to_owned(),
                 point: place.point,
             });
-            let reference = place.point.reference().unwrap_or_default();
+            let reference = reference(place.point).unwrap_or_default();
             status.set(Some(format!("{} ({reference}). {message}", found.label())));
         }
         None => status.set(Some(t::product::place_unknown(typed))),
@@ -112,15 +107,15 @@ pub fn PlaceFinder(on_found: Callback<Found, String>, places: RwSignal<Places>) 
     let submit_grid = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         match GridRef::parse(&grid_text.get_untracked()) {
-            Ok(reference) => {
-                let point = reference.centre();
-                let name = if reference.precision_m >= 1000 {
-                    point.reference().unwrap_or_default()
+            Ok(typed) => {
+                let point = typed.centre();
+                let name = if typed.precision_m >= 1000 {
+                    reference(point).unwrap_or_default()
                 } else {
-                    format!("{} {}", reference.corner.easting, reference.corner.northing)
+                    format!("{} {}", typed.corner.easting, typed.corner.northing)
                 };
                 grid_problem.set(None);
-                let message = on_found.run(Found { name, point });
+                let message = on_found.run(NamedPoint { name, point });
                 status.set(Some(message));
             }
             Err(problem) => grid_problem.set(Some(problem.to_string())),

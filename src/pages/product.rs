@@ -7,6 +7,7 @@
 //! shows and copies, since they are what a script or a colleague would ask.
 
 use download_api::{Area, DownloadsQuery, Product, ProductDownload, is_web_address};
+use explorer_logic::product::grid_ref::NamedPoint;
 use explorer_logic::product::selection::{
     AreaPicking, LIST_DEADLINE, ListError, Listing, Selection, TypedAreas, format_names,
     found_place, subformats,
@@ -23,8 +24,8 @@ use web_sys::AbortController;
 use crate::api::{ServiceError, use_api};
 use crate::components::bulk_export::{BulkExport, as_downloads};
 use crate::components::{
-    AreaGrid, CodeField, CopyButton, DownloadsTable, ErrorPanel, Found, ImageStrip, MapMarker,
-    MapTools, PlaceFinder, Places, ShapeState, ShapeTools, service_links,
+    AreaGrid, CodeField, CopyButton, DownloadsTable, ErrorPanel, ImageStrip, MapTools, PlaceFinder,
+    Places, ShapeState, ShapeTools, service_links,
 };
 use crate::navigation::{Href, Route, set_page_title, use_go_to};
 use crate::time::within;
@@ -324,14 +325,11 @@ fn DownloadPicker(product: Product, files: Memo<Files>, retry_list: Callback<()>
 
     let selected = Signal::derive(move || state.current.with(|s| s.areas.clone()));
     let on_toggle = Callback::new(move |area: Area| state.update(|s| s.toggled(&area)));
-    let marker = RwSignal::new(None::<MapMarker>);
-    let on_found = Callback::new(move |found: Found| {
-        marker.set(Some(MapMarker {
-            label: found.name.clone(),
-            point: found.point,
-        }));
+    let marker = RwSignal::new(None::<NamedPoint>);
+    let on_found = Callback::new(move |found: NamedPoint| {
         let (pick, told) =
             offered.with_value(|offered| found_place(&found.name, found.point, offered));
+        marker.set(Some(found));
         if let Some(area) = pick {
             state.update(|s| s.with_added([area]));
         }

@@ -2,9 +2,9 @@ use std::fmt::Write as _;
 
 use geo::{Coord, LineString, Simplify};
 
-use crate::FileKind;
 use crate::grid::Coverage;
 use crate::shapes::{PartKind, Shapes};
+use crate::{BngPoint, FileKind};
 
 /// A boundary read from a file, in British National Grid metres, with the squares it
 /// touches.
@@ -14,9 +14,6 @@ pub struct Boundary {
     pub(crate) shapes: Shapes,
     pub(crate) coverage: Coverage,
 }
-
-/// The map's SVG y of the grid's north edge, in km: the app draws north up.
-const TOP_KM: f64 = 1300.0;
 
 impl Boundary {
     pub fn kind(&self) -> FileKind {
@@ -111,12 +108,8 @@ struct Km(Coord);
 impl std::fmt::Display for Km {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let round = |km: f64| (km * 100.0).round() / 100.0 + 0.0;
-        write!(
-            f,
-            "{} {}",
-            round(self.0.x / 1000.0),
-            round(TOP_KM - self.0.y / 1000.0)
-        )
+        let (x, y) = BngPoint::from(self.0).on_map();
+        write!(f, "{} {}", round(x), round(y))
     }
 }
 

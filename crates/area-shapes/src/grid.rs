@@ -246,17 +246,10 @@ impl Cover {
     }
 }
 
-fn coord(point: BngPoint) -> Coord {
-    Coord {
-        x: point.easting,
-        y: point.northing,
-    }
-}
-
 /// What a rectangle with these opposite corners (any two) touches: the squares its area
 /// overlaps; a rectangle with no width or height is the line between its corners.
 pub fn rectangle(a: BngPoint, b: BngPoint) -> Coverage {
-    let (a, b) = (coord(a), coord(b));
+    let (a, b) = (Coord::from(a), Coord::from(b));
     let mut cover = Cover::default();
     if a.x == b.x || a.y == b.y {
         if a == b {
@@ -280,9 +273,9 @@ pub fn rectangle(a: BngPoint, b: BngPoint) -> Coverage {
 pub fn within(centre: BngPoint, radius_m: f64) -> Coverage {
     let mut cover = Cover::default();
     if radius_m.is_nan() || radius_m <= 0.0 {
-        cover.point(coord(centre));
+        cover.point(centre.into());
     } else {
-        cover.disc(coord(centre), radius_m);
+        cover.disc(centre.into(), radius_m);
     }
     cover.coverage()
 }

@@ -50,6 +50,7 @@
 mod boundary;
 mod error;
 mod grid;
+mod point;
 #[cfg(feature = "files")]
 mod projection;
 #[cfg(feature = "files")]
@@ -65,6 +66,7 @@ pub use boundary::Boundary;
 pub use download_api::GridSquare;
 pub use error::{FileKind, ShapeError};
 pub use grid::{Coverage, rectangle, within};
+pub use point::{BngPoint, MAP_TOP_KM};
 #[cfg(feature = "files")]
 pub use projection::to_bng;
 #[cfg(feature = "files")]
@@ -72,10 +74,3 @@ pub use reading::{Reading, Step, read_boundary};
 #[cfg(feature = "files")]
 pub use report::read_reporting;
 pub use report::{ReadShape, Report};
-
-/// A point on the British National Grid in metres.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BngPoint {
-    pub easting: f64,
-    pub northing: f64,
-}

@@ -195,10 +195,7 @@ pub fn to_bng(longitude: f64, latitude: f64) -> Result<BngPoint, ShapeError> {
         y: latitude,
     }];
     project(&mut coords).map_err(|NotLonLat| ShapeError::OutsideGreatBritain)?;
-    Ok(BngPoint {
-        easting: coords[0].x,
-        northing: coords[0].y,
-    })
+    Ok(coords[0].into())
 }
 
 #[cfg(test)]

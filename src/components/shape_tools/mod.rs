@@ -12,9 +12,9 @@ mod reader;
 use area_shapes::{BngPoint, Coverage, ShapeError, rectangle, within};
 use download_api::Area;
 use explorer_logic::format_size;
-use explorer_logic::product::grid_ref::GridPoint;
+use explorer_logic::product::grid_ref::NamedPoint;
 use explorer_logic::product::shape::{
-    PointProblem, ShapePick, ShapeSource, TypedPoint, find_point, is_grid_ref, parse_radius_km,
+    PointProblem, ShapePick, ShapeSource, find_point, is_grid_ref, parse_radius_km,
 };
 use explorer_logic::text::t;
 use futures::future::{AbortHandle, Abortable};
@@ -23,7 +23,6 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::area_grid::{GRID_TOP_KM, GridCorner};
 use super::place_finder::{Places, load_places};
 use crate::words::WithWords;
 
@@ -74,9 +73,9 @@ impl ShapeState {
     }
 
     /// A rectangle dragged on the map.
-    pub fn drawn(&self, [a, b]: [GridCorner; 2]) {
+    pub fn drawn(&self, [a, b]: [BngPoint; 2]) {
         self.told_on_map.set(true);
-        self.rectangle(bng(a), bng(b));
+        self.rectangle(a, b);
     }
 
     /// Drawing on or off. Each time it starts it says how to draw again, not what the
@@ -103,20 +102,14 @@ impl ShapeState {
 
     fn rectangle(&self, a: BngPoint, b: BngPoint) {
         self.stop_reading();
-        let outline = format!(
-            "M{} {}H{}V{}H{}Z",
-            km(a.easting),
-            map_y(a.northing),
-            km(b.easting),
-            map_y(b.northing),
-            km(a.easting)
-        );
+        let ((x1, y1), (x2, y2)) = (a.on_map(), b.on_map());
+        let outline = format!("M{x1} {y1}H{x2}V{y2}H{x1}Z");
         self.picked(ShapeSource::Rectangle, rectangle(a, b), outline);
     }
 
     fn circle(&self, centre: BngPoint, radius_m: f64) {
         self.stop_reading();
-        let (x, y, r) = (km(centre.easting), map_y(centre.northing), km(radius_m));
+        let ((x, y), r) = (centre.on_map(), radius_m / 1000.0);
         let outline = format!(
             "M{} {y}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 -{} 0Z",
             x - r,
@@ -159,32 +152,12 @@ impl ShapeState {
     }
 }
 
-fn bng((easting, northing): GridCorner) -> BngPoint {
-    BngPoint { easting, northing }
-}
-
-fn point(found: &TypedPoint) -> BngPoint {
-    let GridPoint { easting, northing } = found.point;
-    BngPoint {
-        easting: f64::from(easting),
-        northing: f64::from(northing),
-    }
-}
-
-fn km(metres: f64) -> f64 {
-    metres / 1000.0
-}
-
-fn map_y(northing: f64) -> f64 {
-    f64::from(GRID_TOP_KM) - km(northing)
-}
-
 /// Reads typed points (`SU 41 11`, `Bristol`), fetching the places only when one of
 /// them is not a grid reference.
 async fn find_points(
     places: RwSignal<Places>,
     typed: &[String],
-) -> Result<Vec<TypedPoint>, PointProblem> {
+) -> Result<Vec<NamedPoint>, PointProblem> {
     let gazetteer = if typed
         .iter()
         .all(|text| is_grid_ref(text) || text.trim().is_empty())
@@ -289,7 +262,7 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
         let typed = [corner_one.get_untracked(), corner_other.get_untracked()];
         spawn_local(async move {
             match find_points(places, &typed).await {
-                Ok(found) => shape.rectangle(point(&found[0]), point(&found[1])),
+                Ok(found) => shape.rectangle(found[0].point, found[1].point),
                 Err(problem) => shape.problem(problem.message()),
             }
         });
@@ -304,7 +277,7 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
         let typed = [centre.get_untracked()];
         spawn_local(async move {
             match find_points(places, &typed).await {
-                Ok(found) => shape.circle(point(&found[0]), radius_km * 1000.0),
+                Ok(found) => shape.circle(found[0].point, radius_km * 1000.0),
                 Err(problem) => shape.problem(problem.message()),
             }
         });

@@ -1,55 +1,46 @@
 //! British National Grid references as people type them (`SU 41 11`, `SU4111`,
 //! `441000,111000`), and the 100 km square a point lies in.
 
+use area_shapes::BngPoint;
 use download_api::GridSquare;
 
 use crate::text::t;
 
-/// A point on the British National Grid, in metres from the false origin (the
-/// south-west corner of `SV`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GridPoint {
-    pub easting: u32,
-    pub northing: u32,
+/// A point and what the page calls it: a place's name, or a reference as typed (a place
+/// found, a rectangle's corner, a circle's centre, the map's marker).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedPoint {
+    pub name: String,
+    pub point: BngPoint,
 }
 
-impl GridPoint {
-    /// The 100 km square of the map this point lies in, if it is one of Great Britain's.
-    pub fn square(self) -> Option<GridSquare> {
-        let size = GridSquare::SIZE_M;
-        GridSquare::all().find(|square| {
-            let (east, north) = square.origin();
-            (east..east + size).contains(&self.easting)
-                && (north..north + size).contains(&self.northing)
-        })
-    }
-
-    /// The 1 km reference of this point, e.g. `SU 42 12`, when it lies in one of
-    /// Great Britain's squares.
-    pub fn reference(self) -> Option<String> {
-        let square = self.square()?;
-        let (east, north) = square.origin();
-        Some(format!(
-            "{square} {:02} {:02}",
-            (self.easting - east) / 1000,
-            (self.northing - north) / 1000
-        ))
-    }
+/// The 1 km reference of `point`, e.g. `SU 42 12`, when it lies in one of Great
+/// Britain's squares.
+pub fn reference(point: BngPoint) -> Option<String> {
+    let square = point.square()?;
+    let (east, north) = square.origin();
+    let km = |metres: f64, origin: u32| ((metres - f64::from(origin)) / 1000.0).floor();
+    Some(format!(
+        "{square} {:02} {:02}",
+        km(point.easting, east),
+        km(point.northing, north)
+    ))
 }
 
 /// A grid reference read from text: the south-west corner of the cell it names and
 /// the cell's size (100 km for `SU`, 1 km for `SU 41 11`, 1 m for eastings and northings).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GridRef {
-    pub corner: GridPoint,
+    pub corner: BngPoint,
     pub precision_m: u32,
 }
 
 impl GridRef {
     /// The middle of the named cell: where to show it on a map.
-    pub fn centre(self) -> GridPoint {
-        let half = self.precision_m / 2;
-        GridPoint {
+    pub fn centre(self) -> BngPoint {
+        // Whole metres: a 1 m reference is its own centre.
+        let half = f64::from(self.precision_m / 2);
+        BngPoint {
             easting: self.corner.easting + half,
             northing: self.corner.northing + half,
         }
@@ -82,10 +73,11 @@ impl GridRef {
         let half = digits.len() / 2;
         // Each extra digit pair is ten times finer: 0 pairs 100 km, 1 pair 10 km, …
         let precision_m = GridSquare::SIZE_M / 10u32.pow(half as u32);
-        let offset = |digits: &str| digits.parse::<u32>().unwrap_or(0) * precision_m;
+        let offset = |digits: &str| f64::from(digits.parse::<u32>().unwrap_or(0) * precision_m);
         let (east, north) = square.origin();
+        let (east, north) = (f64::from(east), f64::from(north));
         Ok(GridRef {
-            corner: GridPoint {
+            corner: BngPoint {
                 easting: east + offset(&digits[..half]),
                 northing: north + offset(&digits[half..]),
             },
@@ -103,8 +95,12 @@ fn parse_metres(text: &str) -> Result<GridRef, GridRefError> {
     let [easting, northing] = numbers[..] else {
         return Err(GridRefError::NotUnderstood);
     };
-    let metres = |n: &str| n.parse::<u32>().map_err(|_| GridRefError::NotUnderstood);
-    let corner = GridPoint {
+    let metres = |n: &str| {
+        n.parse::<u32>()
+            .map(f64::from)
+            .map_err(|_| GridRefError::NotUnderstood)
+    };
+    let corner = BngPoint {
         easting: metres(easting)?,
         northing: metres(northing)?,
     };
@@ -136,8 +132,11 @@ pub enum GridRefError {
 mod tests {
     use super::*;
 
-    fn point(easting: u32, northing: u32) -> GridPoint {
-        GridPoint { easting, northing }
+    fn point(easting: u32, northing: u32) -> BngPoint {
+        BngPoint {
+            easting: f64::from(easting),
+            northing: f64::from(northing),
+        }
     }
 
     #[test]
@@ -199,19 +198,17 @@ mod tests {
     }
 
     #[test]
-    fn a_point_lies_in_its_square_and_reads_back_as_a_reference() {
+    fn a_point_reads_back_as_a_reference() {
         // Southampton and Edinburgh city centres.
         let southampton = point(442_000, 112_000);
-        assert_eq!(southampton.square().map(GridSquare::code), Some("SU"));
-        assert_eq!(southampton.reference().as_deref(), Some("SU 42 12"));
+        assert_eq!(reference(southampton).as_deref(), Some("SU 42 12"));
         let edinburgh = point(325_900, 673_600);
-        assert_eq!(edinburgh.reference().as_deref(), Some("NT 25 73"));
-        assert_eq!(point(0, 0).square().map(GridSquare::code), Some("SV"));
+        assert_eq!(reference(edinburgh).as_deref(), Some("NT 25 73"));
+        // 999 m into a kilometre is still that kilometre.
         assert_eq!(
-            point(699_999, 100_000).square().map(GridSquare::code),
-            Some("TR")
+            reference(point(441_999, 111_999)).as_deref(),
+            Some("SU 41 11")
         );
-        assert_eq!(point(800_000, 0).square(), None);
-        assert_eq!(point(800_000, 0).reference(), None);
+        assert_eq!(reference(point(800_000, 0)), None);
     }
 }

@@ -4,8 +4,8 @@
 
 use serde::Deserialize;
 
-use crate::product::grid_ref::GridPoint;
 use crate::text::{Language, current, t};
+use area_shapes::BngPoint;
 
 /// The gazetteer as shipped: where it comes from, and its places, largest first.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -16,14 +16,14 @@ pub struct Gazetteer {
 }
 
 /// A town or city and where it is.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(from = "Row")]
 pub struct Place {
     /// The English name (`Cardiff`).
     pub name: String,
     /// `England`, `Scotland` or `Wales`: tells apart places of one name.
     pub country: String,
-    pub point: GridPoint,
+    pub point: BngPoint,
     /// The Welsh name of a place in Wales (`Caerdydd`), where it has one other than
     /// its English name.
     pub welsh_name: Option<String>,
@@ -51,7 +51,10 @@ impl From<Row> for Place {
         Place {
             name,
             country,
-            point: GridPoint { easting, northing },
+            point: BngPoint {
+                easting: f64::from(easting),
+                northing: f64::from(northing),
+            },
             welsh_name,
         }
     }
@@ -59,7 +62,7 @@ impl From<Row> for Place {
 
 /// A place found by [`Gazetteer::search`] or [`Gazetteer::best`], and whether by its
 /// Welsh name: then its label gives both names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlaceMatch<'a> {
     pub place: &'a Place,
     /// Found by [`Place::welsh_name`], not by the English name.
@@ -201,6 +204,7 @@ fn folded(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::product::grid_ref::reference;
 
     fn gazetteer() -> Gazetteer {
         serde_json::from_str(
@@ -237,16 +241,16 @@ mod tests {
         assert_eq!(g.places[3].welsh_name, None, "a four-element row");
         assert_eq!(
             g.places[3].point,
-            GridPoint {
-                easting: 442_300,
-                northing: 111_800
+            BngPoint {
+                easting: 442_300.0,
+                northing: 111_800.0
             }
         );
-        assert_eq!(g.places[3].point.reference().as_deref(), Some("SU 42 11"));
+        assert_eq!(reference(g.places[3].point).as_deref(), Some("SU 42 11"));
         let cardiff = &g.places[1];
         assert_eq!(cardiff.name, "Cardiff");
         assert_eq!(cardiff.welsh_name.as_deref(), Some("Caerdydd"));
-        assert_eq!(cardiff.point.reference().as_deref(), Some("ST 18 76"));
+        assert_eq!(reference(cardiff.point).as_deref(), Some("ST 18 76"));
     }
 
     #[test]
@@ -338,7 +342,7 @@ mod tests {
         assert_eq!((found.place.name.as_str(), found.welsh), ("Cardiff", true));
         let found = g.best("Casnewydd (Newport), Wales").unwrap();
         assert_eq!(found.label(), "Casnewydd (Newport), Wales");
-        assert_eq!(found.place.point.reference().as_deref(), Some("ST 31 88"));
+        assert_eq!(reference(found.place.point).as_deref(), Some("ST 31 88"));
         let found = g.best("Cardiff, Wales").unwrap();
         assert_eq!((found.place.name.as_str(), found.welsh), ("Cardiff", false));
         assert_eq!(g.best("aber").unwrap().label(), "Abertawe (Swansea), Wales");

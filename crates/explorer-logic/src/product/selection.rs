@@ -7,10 +7,10 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::product::grid_ref::GridPoint;
 use crate::service_error::ServiceError;
 use crate::text::t;
 use crate::{Totals, format_size};
+use area_shapes::BngPoint;
 use download_api::{Area, DownloadsQuery, Field, Format, GridSquare, ParseError, ProductDownload};
 use download_api::{encode_component, parse_query};
 
@@ -420,7 +420,7 @@ impl Selection {
 
 /// What finding a place (`name`, at `point`) on a product's map does: the square it
 /// lies in, to pick when the product offers it, and what to tell the user.
-pub fn found_place(name: &str, point: GridPoint, offered: &[Area]) -> (Option<Area>, String) {
+pub fn found_place(name: &str, point: BngPoint, offered: &[Area]) -> (Option<Area>, String) {
     let Some(square) = point.square() else {
         return (None, t::product::place_outside(name));
     };
@@ -581,9 +581,9 @@ mod tests {
 
     #[test]
     fn a_found_place_picks_its_square_when_offered() {
-        let southampton = GridPoint {
-            easting: 441_000,
-            northing: 111_000,
+        let southampton = BngPoint {
+            easting: 441_000.0,
+            northing: 111_000.0,
         };
         assert_eq!(
             found_place("Southampton", southampton, &areas(&["SU", "SZ"])),
@@ -596,9 +596,9 @@ mod tests {
             found_place("Southampton", southampton, &areas(&["TQ"])).1,
             "Southampton is in SU, which this product does not offer."
         );
-        let far = GridPoint {
-            easting: 5_000_000,
-            northing: 111_000,
+        let far = BngPoint {
+            easting: 5_000_000.0,
+            northing: 111_000.0,
         };
         assert_eq!(
             found_place("Atlantis", far, &areas(&["SU"])),
@@ -804,9 +804,9 @@ mod tests {
                 "Nid yw'r cynnyrch hwn ar gael ar gyfer HP. \
                  Nid yw XX, YY yn godau ardal y mae'r cynnyrch hwn yn eu cynnig."
             );
-            let southampton = GridPoint {
-                easting: 441_000,
-                northing: 111_000,
+            let southampton = BngPoint {
+                easting: 441_000.0,
+                northing: 111_000.0,
             };
             assert_eq!(
                 found_place("Southampton", southampton, &offered).1,

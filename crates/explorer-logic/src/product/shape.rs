@@ -6,7 +6,7 @@
 use area_shapes::Coverage;
 use download_api::{Area, GridSquare};
 
-use crate::product::grid_ref::{GridPoint, GridRef};
+use crate::product::grid_ref::{GridRef, NamedPoint};
 use crate::product::places::Gazetteer;
 use crate::product::selection::Selection;
 use crate::text::t;
@@ -112,14 +112,6 @@ fn codes(squares: &[GridSquare]) -> String {
         .join(", ")
 }
 
-/// A point typed as a grid reference or a place name (a corner, a circle's centre).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TypedPoint {
-    /// How the page names it: the place's name, or the reference as typed.
-    pub name: String,
-    pub point: GridPoint,
-}
-
 /// Why a typed point was not found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PointProblem {
@@ -143,13 +135,13 @@ impl PointProblem {
 
 /// Reads a grid reference (`SU 41 11`, `441000,111000`: the middle of the cell it
 /// names) or a place name, tried in that order.
-pub fn find_point(typed: &str, places: Option<&Gazetteer>) -> Result<TypedPoint, PointProblem> {
+pub fn find_point(typed: &str, places: Option<&Gazetteer>) -> Result<NamedPoint, PointProblem> {
     let trimmed = typed.trim();
     if trimmed.is_empty() {
         return Err(PointProblem::Empty);
     }
     if let Ok(reference) = GridRef::parse(trimmed) {
-        return Ok(TypedPoint {
+        return Ok(NamedPoint {
             name: trimmed.to_owned(),
             point: reference.centre(),
         });
@@ -159,7 +151,7 @@ pub fn find_point(typed: &str, places: Option<&Gazetteer>) -> Result<TypedPoint,
     };
     places
         .best(trimmed)
-        .map(|found| TypedPoint {
+        .map(|found| NamedPoint {
             name: found.name().to_owned(),
             point: found.place.point,
         })
@@ -182,6 +174,8 @@ pub fn parse_radius_km(typed: &str) -> Result<f64, String> {
 
 #[cfg(test)]
 mod tests {
+    use area_shapes::BngPoint;
+
     use super::*;
     use crate::text::in_welsh;
 
@@ -283,14 +277,14 @@ mod tests {
         assert_eq!(reference.name, "SU 41 11");
         assert_eq!(
             reference.point,
-            GridPoint {
-                easting: 441_500,
-                northing: 111_500
+            BngPoint {
+                easting: 441_500.0,
+                northing: 111_500.0
             }
         );
         let place = find_point("bristol", Some(&places)).unwrap();
         assert_eq!(place.name, "Bristol");
-        assert_eq!(place.point.northing, 172_900);
+        assert_eq!(place.point.northing, 172_900.0);
         assert_eq!(find_point("  ", Some(&places)), Err(PointProblem::Empty));
         assert_eq!(
             find_point("Atlantis", Some(&places)),

@@ -20,6 +20,7 @@ use explorer_logic::bulk::zip::{
     DEFAULT_PART_SIZE, PartButton, Parts, part_file_name, part_size_bytes, plan,
 };
 use explorer_logic::text::t;
+use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsValue;
@@ -203,6 +204,8 @@ pub fn ZipDownload(
     let part_size = RwSignal::new((DEFAULT_PART_SIZE / 1_000_000).to_string());
     let notice = RwSignal::new(None::<String>);
     let starting = RwSignal::new(false);
+    // Cancels the start while the worker starts and the browser opens the zip.
+    let stop_starting = StoredValue::new(None::<AbortHandle>);
     let package = StoredValue::new(package);
     steer(run, parallel);
 
@@ -224,7 +227,9 @@ pub fn ZipDownload(
             parallel.get_untracked(),
             panel.get_untracked(),
         );
-        spawn_local(async move {
+        let (stop, registration) = AbortHandle::new_pair();
+        stop_starting.set_value(Some(stop));
+        let start = async move {
             let set_up = Command::Zip {
                 files: listed.clone(),
                 parts: parts.clone(),
@@ -267,6 +272,14 @@ pub fn ZipDownload(
                 }
                 Err(why) => notice.set(Some(t::bulk::zip_start_failed(why))),
             }
+        };
+        spawn_local(async move {
+            // Cancelled before the zip opened: the worker, its fetches and the zip the
+            // browser was opening are dropped with the start; nothing is saved.
+            if Abortable::new(start, registration).await.is_err() {
+                starting.set(false);
+                notice.set(Some(t::bulk::zip_start_cancelled().to_owned()));
+            }
         });
     };
     let with_run = move |text: fn(&ZipRun) -> String| read(run, text).unwrap_or_default();
@@ -296,10 +309,13 @@ pub fn ZipDownload(
                         on:change=move |ev| part_size.set(event_target_value(&ev))
                     />
                 </label>
-                <Show when=move || is(|r| !r.is_over())>
-                    <button type="button" class="button secondary" on:click=move |_| control(|run| {
-                        run.cancel_run();
-                    })>{t::bulk::cancel()}</button>
+                <Show when=move || starting.get() || is(|r| !r.is_over())>
+                    <button type="button" class="button secondary" on:click=move |_| {
+                        match stop_starting.get_value().filter(|_| starting.get_untracked()) {
+                            Some(stop) => stop.abort(),
+                            None => control(|run| run.cancel_run()),
+                        }
+                    }>{t::bulk::cancel()}</button>
                 </Show>
             </div>
             <p class="muted folder-hint">

@@ -175,7 +175,8 @@ impl ZipSaver {
 
     /// Starts the browser's download of `name`, `length` bytes long when known. Only
     /// once the browser has asked for the bytes is the saver handed back: an error
-    /// means nothing started.
+    /// means nothing started, and so does dropping the future (the person cancelled
+    /// while the browser opened it): a download the browser opens later fails at once.
     pub async fn open(name: &str, length: Option<u64>) -> Result<ZipSaver, String> {
         let worker = worker().await.map_err(t::bulk::worker_failed)?;
         let container = service_workers().ok_or(t::bulk::no_workers())?;
@@ -244,6 +245,7 @@ impl ZipSaver {
             &[("name", name.into()), ("length", length)],
         );
         call(&saver.worker, "postMessage", &[&zip, &Array::of1(&theirs)])?;
+        let unopened = AbortUnlessOpened(&saver);
         if !saver.wait(|h| h.ready).await {
             return Err(t::bulk::worker_silent().into());
         }
@@ -257,7 +259,10 @@ impl ZipSaver {
         let _ = saver.frame.set_attribute("src", &address);
         let body = document.body().ok_or(t::bulk::no_body())?;
         body.append_child(&saver.frame).map_err(|e| describe(&e))?;
-        if !saver.wait(|h| h.started).await {
+        let started = saver.wait(|h| h.started).await;
+        // Said once: opened, or not started with its own reason.
+        std::mem::forget(unopened);
+        if !started {
             let why = t::bulk::not_started();
             saver.abort(why);
             return Err(why.into());
@@ -300,6 +305,16 @@ impl ZipSaver {
     /// The zip cannot be completed: the browser's download fails, saying `reason`.
     pub fn abort(&self, reason: &str) {
         let _ = self.post(message("abort", &self.id, &[("reason", reason.into())]));
+    }
+}
+
+/// Aborts a zip the service worker was told of but the browser has not yet opened, unless
+/// forgotten once it has: [`ZipSaver::open`] dropped half-way leaves nothing waiting.
+struct AbortUnlessOpened<'a>(&'a ZipSaver);
+
+impl Drop for AbortUnlessOpened<'_> {
+    fn drop(&mut self) {
+        self.0.abort(t::bulk::cancelled());
     }
 }
 

@@ -30,13 +30,23 @@ pub(crate) async fn start(server_args: &[&str]) -> (Harness, String) {
 
 /// [`start`], the host serving the files of `root` (a copy of the `/explorer/` build).
 pub(crate) async fn start_serving(root: &Path, server_args: &[&str]) -> (Harness, String) {
+    start_hosting(root, server_args, |host| host).await
+}
+
+/// [`start_serving`], the host's router made by `host` from the plain one (a test's
+/// layer over it).
+pub(crate) async fn start_hosting(
+    root: &Path,
+    server_args: &[&str],
+    host: impl FnOnce(axum::Router) -> axum::Router,
+) -> (Harness, String) {
     let service = our_server(server_args).await;
     let api = service.origin.clone();
     let config = json!({
         "apiBase": format!("{api}/downloads/v1"),
         "tokenUrl": format!("{api}/oauth2/token/v1"),
     });
-    let host = serve(static_host::router(root, PREFIX, config)).await;
+    let host = serve(host(static_host::router(root, PREFIX, config))).await;
     let base = format!("{}{PREFIX}", host.origin);
     let servers: Vec<Served> = vec![host, service];
     (Harness::open(base, servers).await, api)

@@ -2,9 +2,9 @@
 //! link that redirects to the data.
 
 use download_api::{Download, Field, ProductDownload};
-use explorer_logic::listing::{Column, Listing, Order, RowKeys};
+use explorer_logic::table_tools::{Column, Order, RowKeys, TableRows};
 use explorer_logic::text::t;
-use explorer_logic::window::SHOW_WHOLE_UP_TO;
+use explorer_logic::virtual_list::SHOW_WHOLE_UP_TO;
 use explorer_logic::{flaws, format_size};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -24,9 +24,9 @@ pub fn DownloadsTable(
     #[prop(into)]
     downloads: Signal<Vec<ProductDownload>>,
 ) -> impl IntoView {
-    let listing = Memo::new(move |_| {
+    let rows = Memo::new(move |_| {
         downloads.with(|all| {
-            Listing::new(all.iter().map(|d| RowKeys {
+            TableRows::new(all.iter().map(|d| RowKeys {
                 name: &d.file.file_name,
                 area: d.area.code(),
                 format: &d.format,
@@ -36,9 +36,9 @@ pub fn DownloadsTable(
     });
     let filter = RwSignal::new(String::new());
     let order = RwSignal::new(None::<Order>);
-    let shown = Memo::new(move |_| listing.with(|l| l.view(&filter.read(), order.get())));
+    let shown = Memo::new(move |_| rows.with(|l| l.view(&filter.read(), order.get())));
     let count = Signal::derive(move || shown.read().len());
-    let total = Signal::derive(move || listing.with(Listing::len));
+    let total = Signal::derive(move || rows.with(TableRows::len));
     let windowed = Windowed::new(count, Items::TABLE_ROWS);
     let body = NodeRef::<leptos::html::Tbody>::new();
     body.on_load(move |body| windowed.attach(body.into()));

@@ -1,7 +1,7 @@
 use download_api::{Download, Field};
-use explorer_logic::listing::{Column, Listing, RowKeys, TableQuery};
+use explorer_logic::table_tools::{Column, RowKeys, TableQuery, TableRows};
 use explorer_logic::text::t;
-use explorer_logic::window::SHOW_WHOLE_UP_TO;
+use explorer_logic::virtual_list::SHOW_WHOLE_UP_TO;
 use explorer_logic::{Totals, flaws, format_size};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -45,7 +45,7 @@ pub fn FilesTable(
     let status = RwSignal::new(None::<String>);
 
     let total = Totals::of(files.iter().map(|f| f.size));
-    let listing = StoredValue::new(Listing::new(files.iter().map(|f| RowKeys {
+    let rows = StoredValue::new(TableRows::new(files.iter().map(|f| RowKeys {
         name: &f.file_name,
         size: f.size,
         ..RowKeys::default()
@@ -68,7 +68,7 @@ pub fn FilesTable(
         });
     }
     // Positions in the table as shown -> indices into `files`.
-    let shown = Memo::new(move |_| listing.with_value(|l| l.view(&filter.read(), order.get())));
+    let shown = Memo::new(move |_| rows.with_value(|l| l.view(&filter.read(), order.get())));
     let count = Signal::derive(move || shown.read().len());
     let windowed = Windowed::new(count, Items::TABLE_ROWS);
     let body = NodeRef::<leptos::html::Tbody>::new();

@@ -1,8 +1,8 @@
 //! The filter box and sortable column headers of the long files tables.
 
-use explorer_logic::listing::{Column, Direction, Order};
+use explorer_logic::table_tools::{Column, Direction, Order};
 use explorer_logic::text::{group_digits, t};
-use explorer_logic::window::SHOW_WHOLE_UP_TO;
+use explorer_logic::virtual_list::SHOW_WHOLE_UP_TO;
 use leptos::prelude::*;
 
 /// A column header that sorts the table by its column (`aria-sort` says how).

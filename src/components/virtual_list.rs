@@ -1,6 +1,6 @@
 //! Windowed lists: the page keeps only the items on screen (plus a margin), with empty
 //! space standing in for the rest. The rule for which items is
-//! [`explorer_logic::window`]; this wires it to the page's scrolling and resizing.
+//! [`explorer_logic::virtual_list`]; this wires it to the page's scrolling and resizing.
 //!
 //! A list marks each shown item with `data-pos` (its position in the list as shown),
 //! which is also how its one delegated event handler finds the item.
@@ -8,8 +8,8 @@
 use std::ops::Range;
 use std::time::Duration;
 
-pub use explorer_logic::window::Items;
-use explorer_logic::window::{Move, Viewport, Window, tab_stop};
+pub use explorer_logic::virtual_list::Items;
+use explorer_logic::virtual_list::{Move, Viewport, Window, tab_stop};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

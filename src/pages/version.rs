@@ -2,8 +2,8 @@ use std::sync::Arc;
 
 use download_api::{DataPackage, DataPackageVersion};
 use explorer_logic::bulk::export::BulkDownload;
-use explorer_logic::listing::TableQuery;
 use explorer_logic::routes::version_title;
+use explorer_logic::table_tools::TableQuery;
 use explorer_logic::text::{format_date, t};
 use explorer_logic::versions::{
     ChangedFile, Comparison, is_older, name_and_size, sort_newest_first, supply_type_label,

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use download_api::{Area, GridSquare, Product};
 use download_api::{encode_component, parse_query};
 
-use crate::listing::sort_positions;
+use crate::table_tools::sort_positions;
 use crate::text::{group_digits, t};
 
 /// How the gallery orders products.

@@ -8,16 +8,16 @@ pub mod basket;
 pub mod bulk;
 pub mod flaws;
 pub mod gallery;
-pub mod listing;
 pub mod product;
 pub mod routes;
 pub mod service_error;
 pub mod session;
 mod size;
+pub mod table_tools;
 pub mod text;
 mod totals;
 pub mod versions;
-pub mod window;
+pub mod virtual_list;
 
 pub use size::format_size;
 pub use totals::Totals;

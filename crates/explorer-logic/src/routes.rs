@@ -10,8 +10,8 @@ use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_enco
 use download_api::{encode_component, parse_query};
 
 use crate::gallery::CatalogueQuery;
-use crate::listing::TableQuery;
 use crate::product::selection::Selection;
+use crate::table_tools::TableQuery;
 use crate::text::t;
 
 /// What must be encoded in a `next` or `items` query value; `/`, `,` and `;` stay

@@ -1,5 +1,5 @@
 //! Filtering and sorting a table of files (a version's files, a product's downloads)
-//! without copying its rows: the keys are lower-cased once per listing, and each
+//! without copying its rows: the keys are lower-cased once per table, and each
 //! filter or sort gives the order of row indices to show.
 
 use std::cmp::Ordering;
@@ -157,11 +157,11 @@ struct Keys {
 
 /// The keys of every row of a table, made once when its rows arrive.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Listing {
+pub struct TableRows {
     rows: Vec<Keys>,
 }
 
-impl Listing {
+impl TableRows {
     /// The keys of `rows`, in the table's own order.
     pub fn new<'a>(rows: impl IntoIterator<Item = RowKeys<'a>>) -> Self {
         let rows = rows
@@ -173,7 +173,7 @@ impl Listing {
                 size: row.size,
             })
             .collect();
-        Listing { rows }
+        TableRows { rows }
     }
 
     /// How many rows the table has.
@@ -238,8 +238,8 @@ impl Keys {
 mod tests {
     use super::*;
 
-    fn listing() -> Listing {
-        Listing::new([
+    fn listing() -> TableRows {
+        TableRows::new([
             RowKeys {
                 name: "roads_SU.zip",
                 area: "SU",
@@ -275,7 +275,7 @@ mod tests {
     fn no_filter_and_no_order_shows_every_row_as_listed() {
         assert_eq!(listing().view("", None), [0, 1, 2, 3]);
         assert_eq!(listing().view("   ", None), [0, 1, 2, 3]);
-        assert!(Listing::default().view("a", None).is_empty());
+        assert!(TableRows::default().view("a", None).is_empty());
     }
 
     #[test]
@@ -318,7 +318,7 @@ mod tests {
 
     #[test]
     fn equal_rows_keep_the_tables_own_order() {
-        let twins = Listing::new([
+        let twins = TableRows::new([
             RowKeys {
                 name: "a.zip",
                 size: Some(1),
@@ -390,7 +390,7 @@ mod tests {
     #[test]
     fn ten_thousand_rows_filter_and_sort_by_index() {
         let names: Vec<String> = (0..10_000).map(|i| format!("File_{i:05}.zip")).collect();
-        let listing = Listing::new(names.iter().enumerate().map(|(i, name)| RowKeys {
+        let listing = TableRows::new(names.iter().enumerate().map(|(i, name)| RowKeys {
             name,
             area: "SU",
             format: "GML",

@@ -8,7 +8,7 @@ use std::time::Duration;
 use explorer_logic::bulk::file::FileId;
 use explorer_logic::bulk::progress::{FileProgress, Rate};
 use explorer_logic::bulk::queue::Queue;
-use explorer_logic::window::{Viewport, Window};
+use explorer_logic::virtual_list::{Viewport, Window};
 use gloo_timers::future::sleep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -487,7 +487,7 @@ impl AreaPicking {
 }
 
 /// A point of the compass an arrow key moves to, on a map with north up (not
-/// `listing::Direction`, the order of a sorted column).
+/// `table_tools::Direction`, the order of a sorted column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compass {
     North,

@@ -258,7 +258,9 @@ async fn on_a_phone_the_files_and_packages_fit_the_screen() {
 }
 
 /// Every page at a phone's width: its content (`scrollWidth`) exactly as wide as the
-/// page's width, so nothing slides sideways under a thumb. The width of the page's
+/// page's width, so nothing slides sideways under a thumb, and every link of the
+/// header in view (they wrap; once they scrolled sideways in their own bar, the
+/// basket's link out of sight at 390 px). The width of the page's
 /// box is `clientWidth` (the window less a scrollbar, where the engine draws one);
 /// Chromium's phone emulation widens the window's layout to the content instead, so
 /// the window's own width is checked too. Chromium alone emulates the phone: Firefox's
@@ -312,6 +314,22 @@ async fn no_page_is_wider_than_a_phone_at_320_and_390_pixels() {
             if window != i64::from(width) || content != page {
                 too_wide.push(format!(
                     "{path} at {width} px: the window {window} px, the page {page} px, its content {content} px"
+                ));
+            }
+            // The header's links wrap rather than scroll sideways in their own bar:
+            // each is whole in the window, none behind a scrollbar.
+            let hidden = h
+                .js("const nav = document.querySelector('.site-header nav'); \
+                     return [...nav.querySelectorAll('a')] \
+                       .filter(a => { const r = a.getBoundingClientRect(); \
+                         return r.left < 0 || r.right > innerWidth; }) \
+                       .map(a => a.textContent.trim()) \
+                       .concat(nav.scrollWidth > nav.clientWidth \
+                         ? [`its bar scrolls: ${nav.scrollWidth} px in ${nav.clientWidth}`] : []);")
+                .await;
+            if hidden.as_array().is_some_and(|hidden| !hidden.is_empty()) {
+                too_wide.push(format!(
+                    "{path} at {width} px: the header's links not all in view: {hidden}"
                 ));
             }
         }

@@ -79,6 +79,9 @@ impl Engine {
                     port.to_string(),
                     "--host".into(),
                     "127.0.0.1".into(),
+                    // Scripts in Firefox's own window: its page zoom, for a phone's
+                    // width (`Harness::set_phone_viewport`).
+                    "--allow-system-access".into(),
                 ],
             ),
             Engine::Webkit => ("/usr/bin/WebKitWebDriver", vec![format!("--port={port}")]),

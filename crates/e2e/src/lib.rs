@@ -495,6 +495,68 @@ impl Harness {
         }
     }
 
+    /// Sets the page's viewport to a phone's `width` by `height` CSS pixels, in Chromium
+    /// and Firefox. Chromium emulates the phone ([`Harness::set_viewport`]). Firefox's
+    /// window is never narrower than 500 px, so below that it is made twice the size
+    /// and the page zoomed to 200% (Firefox's own zoom, kept for the site until set
+    /// again): the page lays out at exactly `width` CSS pixels, at a phone's device
+    /// pixel ratio of 2. Call it on a page of the site. WebKit's MiniBrowser can do
+    /// neither: its window is as narrow as it goes, 447 px.
+    pub async fn set_phone_viewport(&self, width: u32, height: u32) {
+        if self.engine != Engine::Firefox {
+            return self.set_viewport(width, height).await;
+        }
+        let zoom: i64 = if width < 500 { 2 } else { 1 };
+        self.firefox_chrome_script(&format!("FullZoom.setZoom({zoom});"))
+            .await;
+        // The window's frame takes its share (in unzoomed pixels): measure and make up.
+        let (mut outer_w, mut outer_h) = (i64::from(width) * zoom, i64::from(height) * zoom);
+        for _ in 0..3 {
+            self.driver
+                .set_window_rect(0, 0, outer_w as u32, outer_h as u32)
+                .await
+                .expect("size the window");
+            let inner = self
+                .js("return [window.innerWidth, window.innerHeight];")
+                .await;
+            let (w, h) = (
+                inner[0].as_i64().unwrap_or(0),
+                inner[1].as_i64().unwrap_or(0),
+            );
+            if (w, h) == (i64::from(width), i64::from(height)) {
+                return;
+            }
+            outer_w += (i64::from(width) - w) * zoom;
+            outer_h += (i64::from(height) - h) * zoom;
+        }
+    }
+
+    /// Runs `script` in Firefox's own window (Marionette's chrome context, which
+    /// geckodriver allows with `--allow-system-access`), then returns to the page.
+    async fn firefox_chrome_script(&self, script: &str) {
+        #[derive(Debug)]
+        struct Context(&'static str);
+        impl thirtyfour::common::command::FormatRequestData for Context {
+            fn format_request(&self, session: &thirtyfour::SessionId) -> thirtyfour::RequestData {
+                thirtyfour::RequestData::new(
+                    http::Method::POST,
+                    format!("/session/{session}/moz/context"),
+                )
+                .add_body(serde_json::json!({ "context": self.0 }))
+            }
+        }
+        self.driver
+            .cmd(Context("chrome"))
+            .await
+            .expect("Firefox's chrome context (geckodriver --allow-system-access)");
+        let ran = self.driver.execute(script, vec![]).await;
+        self.driver
+            .cmd(Context("content"))
+            .await
+            .expect("back to the page's context");
+        ran.unwrap_or_else(|e| panic!("{script} in Firefox's window: {e}"));
+    }
+
     /// The absolute URL of an app path such as `/products/OpenRoads`.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
@@ -737,9 +799,10 @@ impl Harness {
 
     /// Touches the page with one finger along `points` (CSS pixels from the viewport's
     /// corner): down at the first, moved through the others, lifted at the last; one
-    /// point is a tap. It is WebDriver's touch pointer, so the engine fires touch and
+    /// point is a tap. It is WebDriver's touch pointer: Chromium fires touch and
     /// pointer events as for a finger on a phone, and scrolls the page for it unless
-    /// the page says not to (`touch-action`).
+    /// the page says not to (`touch-action`); Firefox fires the same events but never
+    /// scrolls for them; WebKitGTK moves a mouse instead (pointerType `mouse`).
     pub async fn touch(&self, points: &[(i64, i64)]) {
         use thirtyfour::common::command::{Actions, Command};
         let (first, rest) = points.split_first().expect("a point to touch");

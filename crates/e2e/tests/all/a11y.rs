@@ -258,15 +258,19 @@ async fn on_a_phone_the_files_and_packages_fit_the_screen() {
 }
 
 /// Every page at a phone's width: its content (`scrollWidth`) exactly as wide as the
-/// page's width, so nothing slides sideways under a thumb. The width of the page's
+/// page's width, so nothing slides sideways under a thumb, and every link of the
+/// header in view (they wrap; once they scrolled sideways in their own bar, the
+/// basket's link out of sight at 390 px). The width of the page's
 /// box is `clientWidth` (the window less a scrollbar, where the engine draws one);
 /// Chromium's phone emulation widens the window's layout to the content instead, so
-/// the window's own width is checked too. Chromium alone emulates the phone: Firefox's
-/// window (headless) is never narrower than 500 px, nor WebKit's MiniBrowser's than 447 px.
+/// the window's own width is checked too. Chromium emulates the phone; Firefox's window
+/// (headless) is never narrower than 500 px, so its page is zoomed to 200% in a window
+/// twice as wide ([`Harness::set_phone_viewport`]); WebKit's MiniBrowser's window stops
+/// at 447 px and WebKitWebDriver can neither zoom nor emulate.
 #[tokio::test]
 #[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "only Chromium's emulated phone is 320 or 390 px wide: Firefox's and WebKit's windows are never narrower than 500 and 447 px"
+    engine = "webkit",
+    ignore = "WebKit's MiniBrowser window is never narrower than 447 px, and WebKitWebDriver can neither zoom the page nor emulate a phone"
 )]
 async fn no_page_is_wider_than_a_phone_at_320_and_390_pixels() {
     let h = Harness::start(&[]).await;
@@ -294,7 +298,7 @@ async fn no_page_is_wider_than_a_phone_at_320_and_390_pixels() {
     ];
     let mut too_wide = Vec::new();
     for width in [320, 390] {
-        h.set_viewport(width, 844).await;
+        h.set_phone_viewport(width, 844).await;
         for (path, ready) in pages {
             h.goto(path).await;
             h.find(ready).await;
@@ -312,6 +316,22 @@ async fn no_page_is_wider_than_a_phone_at_320_and_390_pixels() {
             if window != i64::from(width) || content != page {
                 too_wide.push(format!(
                     "{path} at {width} px: the window {window} px, the page {page} px, its content {content} px"
+                ));
+            }
+            // The header's links wrap rather than scroll sideways in their own bar:
+            // each is whole in the window, none behind a scrollbar.
+            let hidden = h
+                .js("const nav = document.querySelector('.site-header nav'); \
+                     return [...nav.querySelectorAll('a')] \
+                       .filter(a => { const r = a.getBoundingClientRect(); \
+                         return r.left < 0 || r.right > innerWidth; }) \
+                       .map(a => a.textContent.trim()) \
+                       .concat(nav.scrollWidth > nav.clientWidth \
+                         ? [`its bar scrolls: ${nav.scrollWidth} px in ${nav.clientWidth}`] : []);")
+                .await;
+            if hidden.as_array().is_some_and(|hidden| !hidden.is_empty()) {
+                too_wide.push(format!(
+                    "{path} at {width} px: the header's links not all in view: {hidden}"
                 ));
             }
         }

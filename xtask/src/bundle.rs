@@ -4,6 +4,8 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -90,26 +92,53 @@ fn precompress(dist: &Path) -> Result<Vec<FileSize>> {
         return Err(format!("the build wrote no .wasm file into {}", dist.display()).into());
     }
 
+    // Brotli at its best quality is most of a cached build's minute: a thread a core.
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let next = AtomicUsize::new(0);
+    let compressed: Vec<std::result::Result<Vec<FileSize>, String>> = thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    while let Some(file) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        done.push(compress(dist, file).map_err(|error| error.to_string())?);
+                    }
+                    Ok(done)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("a compressing thread panicked"))
+            .collect()
+    });
     let mut sizes = Vec::new();
-    for file in files {
-        let raw = fs::read(&file)?;
-        let gzip = gzip(&raw)?;
-        let brotli = brotli(&raw)?;
-        fs::write(with_suffix(&file, ".gz"), &gzip)?;
-        fs::write(with_suffix(&file, ".br"), &brotli)?;
-        let name = file.strip_prefix(dist)?.display().to_string();
-        sizes.push(FileSize {
-            // The Welsh build (`cy/`) is a Welsh page's first load, not an English one's.
-            first_load: !split::is_chunk(&name)
-                && !is_on_demand_data(&file)
-                && !name.starts_with(&format!("{}/", split::WELSH_DIR)),
-            name,
-            raw: raw.len() as u64,
-            gzip: gzip.len() as u64,
-            brotli: brotli.len() as u64,
-        });
+    for done in compressed {
+        sizes.extend(done?);
     }
+    // In the order of their paths, as listed.
+    sizes.sort_by(|a, b| Path::new(&a.name).cmp(Path::new(&b.name)));
     Ok(sizes)
+}
+
+/// Writes `file`'s `.gz` and `.br` copies beside it, and says how big each is.
+fn compress(dist: &Path, file: &Path) -> Result<FileSize> {
+    let raw = fs::read(file)?;
+    let gzip = gzip(&raw)?;
+    let brotli = brotli(&raw)?;
+    fs::write(with_suffix(file, ".gz"), &gzip)?;
+    fs::write(with_suffix(file, ".br"), &brotli)?;
+    let name = file.strip_prefix(dist)?.display().to_string();
+    Ok(FileSize {
+        // The Welsh build (`cy/`) is a Welsh page's first load, not an English one's.
+        first_load: !split::is_chunk(&name)
+            && !is_on_demand_data(file)
+            && !name.starts_with(&format!("{}/", split::WELSH_DIR)),
+        name,
+        raw: raw.len() as u64,
+        gzip: gzip.len() as u64,
+        brotli: brotli.len() as u64,
+    })
 }
 
 fn find_precompressed_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result {

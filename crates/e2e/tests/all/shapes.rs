@@ -210,7 +210,10 @@ async fn on_a_laptop_the_drawing_tool_is_on_the_map_and_draws_without_scrolling(
     h.press(Key::Enter).await;
     wait_for_drawing(&h, true).await;
     let help = h.text("#draw-help").await;
-    assert!(help.contains("Press Escape or this button again to stop drawing."), "{help}");
+    assert!(
+        help.contains("Press Escape or this button again to stop drawing."),
+        "{help}"
+    );
     let problems = axe::check_all_looks(&h, "product page, drawing").await;
     axe::assert_none(&problems);
     h.press(Key::Escape).await;

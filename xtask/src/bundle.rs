@@ -189,6 +189,24 @@ fn brotli(data: &[u8]) -> Result<Vec<u8>> {
     Ok(compressed)
 }
 
+/// Brotli bytes a Welsh page loads at start: the same html and css, and the Welsh build's
+/// own js and wasm (`cy/`, not its chunks) instead of the English ones.
+fn welsh_first_load(files: &[FileSize]) -> u64 {
+    let code = |name: &str| name.ends_with(".js") || name.ends_with(".wasm");
+    let welsh = format!("{}/", split::WELSH_DIR);
+    files
+        .iter()
+        .filter(|file| {
+            if let Some(name) = file.name.strip_prefix(&welsh) {
+                code(name) && !split::is_chunk(name)
+            } else {
+                file.first_load && !code(&file.name)
+            }
+        })
+        .map(|file| file.brotli)
+        .sum()
+}
+
 /// The sums of the files the gallery loads at start (`first_load`) or of the others.
 fn total(files: &[FileSize], first_load: bool) -> FileSize {
     let files = || files.iter().filter(|file| file.first_load == first_load);
@@ -248,6 +266,12 @@ pub fn print_table(files: &[FileSize]) {
         total.brotli,
         kilobytes(GOAL_BYTES),
         kilobytes(LIMIT_BYTES)
+    );
+    // Not held to the limit yet: it is over it (docs/performance.md, First load).
+    let welsh = welsh_first_load(files);
+    println!(
+        "Welsh first load (cy/'s js and wasm instead): {} ({welsh} bytes)",
+        kilobytes(welsh)
     );
     if total.brotli > GOAL_BYTES {
         println!(
@@ -326,6 +350,25 @@ mod tests {
             error.contains("largest: download-explorer-00ff_bg.wasm"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_welsh_page_loads_the_same_html_and_css_and_its_own_code() {
+        let welsh = |name: &str, brotli| FileSize {
+            first_load: false,
+            ..file(name, brotli)
+        };
+        let files = [
+            file("index.html", 1),
+            file("style-00ff.css", 10),
+            file("download-explorer-00ff.js", 100),
+            file("download-explorer-00ff_bg.wasm", 1_000),
+            file("split_product_page-00ff.wasm", 10_000),
+            welsh("cy/download-explorer-11ee.js", 200),
+            welsh("cy/download-explorer-11ee_bg.wasm", 2_000),
+            welsh("cy/split_product_page-11ee.wasm", 20_000),
+        ];
+        assert_eq!(welsh_first_load(&files), 1 + 10 + 200 + 2_000);
     }
 
     #[test]

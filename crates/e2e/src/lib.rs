@@ -473,8 +473,15 @@ impl Harness {
                 .expect("set the viewport");
             return;
         }
-        // The window's frame and toolbars take their share: measure it and make up.
-        let (mut outer_w, mut outer_h) = (width as i64, height as i64);
+        self.fit_window(width, height, 1).await;
+    }
+
+    /// Sizes the window so that the page, zoomed `zoom` times, gets `width` by `height`
+    /// CSS pixels: the window's frame and toolbars take their share (in unzoomed
+    /// pixels), so it measures and makes up.
+    async fn fit_window(&self, width: u32, height: u32, zoom: i64) {
+        let want = (i64::from(width), i64::from(height));
+        let (mut outer_w, mut outer_h) = (want.0 * zoom, want.1 * zoom);
         for _ in 0..3 {
             self.driver
                 .set_window_rect(0, 0, outer_w as u32, outer_h as u32)
@@ -487,11 +494,11 @@ impl Harness {
                 inner[0].as_i64().unwrap_or(0),
                 inner[1].as_i64().unwrap_or(0),
             );
-            if (w, h) == (width as i64, height as i64) {
+            if (w, h) == want {
                 return;
             }
-            outer_w += width as i64 - w;
-            outer_h += height as i64 - h;
+            outer_w += (want.0 - w) * zoom;
+            outer_h += (want.1 - h) * zoom;
         }
     }
 
@@ -509,26 +516,7 @@ impl Harness {
         let zoom: i64 = if width < 500 { 2 } else { 1 };
         self.firefox_chrome_script(&format!("FullZoom.setZoom({zoom});"))
             .await;
-        // The window's frame takes its share (in unzoomed pixels): measure and make up.
-        let (mut outer_w, mut outer_h) = (i64::from(width) * zoom, i64::from(height) * zoom);
-        for _ in 0..3 {
-            self.driver
-                .set_window_rect(0, 0, outer_w as u32, outer_h as u32)
-                .await
-                .expect("size the window");
-            let inner = self
-                .js("return [window.innerWidth, window.innerHeight];")
-                .await;
-            let (w, h) = (
-                inner[0].as_i64().unwrap_or(0),
-                inner[1].as_i64().unwrap_or(0),
-            );
-            if (w, h) == (i64::from(width), i64::from(height)) {
-                return;
-            }
-            outer_w += (i64::from(width) - w) * zoom;
-            outer_h += (i64::from(height) - h) * zoom;
-        }
+        self.fit_window(width, height, zoom).await;
     }
 
     /// Runs `script` in Firefox's own window (Marionette's chrome context, which

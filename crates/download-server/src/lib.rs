@@ -74,6 +74,7 @@ use tower_http::cors::{Any, CorsLayer};
 pub use config::{Command, Config, PublishArgs};
 pub use error::{ApiError, Error};
 pub use publish::publish;
+pub use routes::WebRootHandle;
 pub use storage::StorageError;
 
 use arc_swap::ArcSwap;
@@ -97,6 +98,7 @@ pub struct Server {
     limits: Limits,
     /// With object storage: what keeps the catalogue in step with the store's.
     poller: Option<reload::Poller>,
+    web_root: Option<WebRootHandle>,
 }
 
 impl Server {
@@ -123,6 +125,7 @@ impl Server {
             &config,
             builder.build(catalogue)?,
             None,
+            builder.web_root.clone(),
         ))
     }
 
@@ -143,6 +146,7 @@ impl Server {
             Catalogue::load_from_store(storage.clone(), fetched.text, builder.links.clone())
                 .await?;
         let app = builder.build(catalogue)?;
+        let web_root = builder.web_root.clone();
         let poller = reload::Poller {
             storage,
             etag: fetched.etag,
@@ -150,7 +154,7 @@ impl Server {
             links: builder.links.clone(),
             build: Arc::new(move |catalogue| builder.build(catalogue)),
         };
-        Ok(Server::with(listener, &config, app, Some(poller)))
+        Ok(Server::with(listener, &config, app, Some(poller), web_root))
     }
 
     fn with(
@@ -158,6 +162,7 @@ impl Server {
         config: &Config,
         app: Router,
         poller: Option<reload::Poller>,
+        web_root: Option<WebRootHandle>,
     ) -> Server {
         let limits = Limits {
             header_timeout: Duration::from_secs(config.header_timeout),
@@ -169,7 +174,13 @@ impl Server {
             app: Arc::new(ArcSwap::from_pointee(app)),
             limits,
             poller,
+            web_root,
         }
+    }
+
+    /// The web app being served (`--web-root`), to read it again while the server runs.
+    pub fn web_root(&self) -> Option<WebRootHandle> {
+        self.web_root.clone()
     }
 
     /// The address the server listens on.
@@ -214,6 +225,7 @@ struct AppBuilder {
     signer: Signer,
     rate_limit: Option<Arc<limiter::RateLimit>>,
     web: Router<state::SharedState>,
+    web_root: Option<WebRootHandle>,
     token_ttl: u64,
     link_lifetime: u64,
     body_timeout: Duration,
@@ -229,6 +241,11 @@ impl AppBuilder {
             _ => process_signer(),
         };
         let compression = CompressionLayer::new().gzip(true).br(true);
+        let web_root = config
+            .web_root
+            .as_deref()
+            .map(WebRootHandle::load)
+            .transpose()?;
         Ok(AppBuilder {
             links: Links::new(&origin),
             origin,
@@ -236,7 +253,8 @@ impl AppBuilder {
             rate_limit: config
                 .rate_limit
                 .map(|limit| Arc::new(limiter::RateLimit::new(limit))),
-            web: web::router(config.web_root.as_deref(), compression)?,
+            web: web::router(web_root.clone(), compression),
+            web_root,
             token_ttl: config.token_ttl,
             link_lifetime: config.link_lifetime,
             body_timeout: Duration::from_secs(config.body_timeout),

@@ -64,6 +64,13 @@ async fn run(config: Config) -> Result<(), download_server::Error> {
         })?;
     // Build (and check the catalogue) before announcing the address.
     let server = download_server::Server::open(config, listener).await?;
+    // Listening for SIGHUP before the address is out: a reload asked for as soon as the
+    // server answers must not find the signal's default, which ends the process.
+    #[cfg(unix)]
+    if let Some(web_root) = server.web_root() {
+        let hangups = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+        tokio::spawn(reload_on_hangup(hangups, web_root));
+    }
     println!(
         "Download Explorer listening on http://{}",
         server.local_addr()?
@@ -77,4 +84,27 @@ async fn run(config: Config) -> Result<(), download_server::Error> {
             tracing::info!("shutting down: finishing requests in flight");
         })
         .await
+}
+
+/// `kill -HUP` reads `--web-root` again: a new build of the app served without a
+/// restart (`cargo xtask run` serves the English app as soon as it is built and the rest
+/// when it is). A directory that does not load leaves the build before it serving.
+#[cfg(unix)]
+async fn reload_on_hangup(
+    mut hangups: tokio::signal::unix::Signal,
+    web_root: download_server::WebRootHandle,
+) {
+    while hangups.recv().await.is_some() {
+        let reading = web_root.clone();
+        match tokio::task::spawn_blocking(move || reading.reload()).await {
+            Ok(Ok(files)) => tracing::info!(
+                "SIGHUP: serving {} again ({files} files)",
+                web_root.dir().display()
+            ),
+            Ok(Err(err)) => tracing::warn!(
+                "SIGHUP: the web root did not load, the one before still serves: {err}"
+            ),
+            Err(err) => tracing::warn!("SIGHUP: reading the web root stopped: {err}"),
+        }
+    }
 }

@@ -8,6 +8,8 @@ pub(crate) mod token;
 pub(crate) mod web;
 mod web_root;
 
+pub use web_root::WebRootHandle;
+
 use axum::body::{Body, Bytes};
 use axum::extract::{OriginalUri, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};

@@ -1,9 +1,6 @@
 //! Everything outside the API: the built web app (`--web-root`), or without it a short
 //! page pointing at the API.
 
-use std::path::Path;
-use std::sync::Arc;
-
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
@@ -11,32 +8,30 @@ use axum::response::Html;
 use axum::routing::get;
 use tower_http::compression::CompressionLayer;
 
-use super::web_root::WebRoot;
+use super::web_root::WebRootHandle;
 use super::{api_not_found, get_only};
-use crate::Error;
 use crate::state::SharedState;
 
-/// The web app read from `web_root` (see [`WebRoot`]): its files come with their own
+/// The web app of `web_root` (see [`WebRootHandle`]): its files come with their own
 /// brotli and gzip copies, so `compression` only applies to the pointer page.
 pub(crate) fn router(
-    web_root: Option<&Path>,
+    web_root: Option<WebRootHandle>,
     compression: CompressionLayer,
-) -> Result<Router<SharedState>, Error> {
-    let Some(root) = web_root else {
-        return Ok(Router::new()
+) -> Router<SharedState> {
+    let Some(files) = web_root else {
+        return Router::new()
             .route("/", get(api_pointer))
             .method_not_allowed_fallback(get_only)
             .fallback(api_not_found)
-            .layer(compression));
+            .layer(compression);
     };
-    let files = Arc::new(WebRoot::load(root)?);
     // `get` also answers HEAD (the same headers, no body); other methods get the API's
     // 405 body, and axum adds `Allow`.
     let app = get(move |uri: Uri, headers: HeaderMap| {
         std::future::ready(files.respond(uri.path(), &headers))
     })
     .fallback(get_only);
-    Ok(Router::new().fallback(app))
+    Router::new().fallback(app)
 }
 
 async fn api_pointer(State(state): State<SharedState>) -> Html<String> {

@@ -1,4 +1,5 @@
-//! The built web app (`--web-root`), read into memory once at start-up.
+//! The built web app (`--web-root`), read into memory at start-up and again when asked
+//! ([`WebRootHandle::reload`]: the binary does on `SIGHUP`).
 //!
 //! The web root is a small fixed set of build outputs (trunk's html, js, wasm and css,
 //! with the `.br` and `.gz` copies `cargo xtask` writes next to them: about 1.5 MB), so
@@ -19,10 +20,11 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
+use arc_swap::ArcSwap;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -39,6 +41,43 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// Everything else is checked with the server on every use (index.html names the
 /// current assets; config.json is edited in place).
 const NO_CACHE: &str = "no-cache";
+
+/// The web root being served, and the directory it was read from. A reload reads the
+/// whole directory aside and then swaps it in: a request sees one build or the other,
+/// never a mix, and a directory that does not load leaves the old build serving.
+#[derive(Clone, Debug)]
+pub struct WebRootHandle {
+    dir: PathBuf,
+    served: Arc<ArcSwap<WebRoot>>,
+}
+
+impl WebRootHandle {
+    pub(crate) fn load(dir: &Path) -> Result<Self, Error> {
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            served: Arc::new(ArcSwap::from_pointee(WebRoot::load(dir)?)),
+        })
+    }
+
+    /// Reads the directory again and serves what it holds now (a new build, deployed
+    /// without a restart); returns how many files it serves. It reads every file, so it
+    /// blocks: call it off the runtime's threads.
+    pub fn reload(&self) -> Result<usize, Error> {
+        let root = WebRoot::load(&self.dir)?;
+        let count = root.files.len();
+        self.served.store(Arc::new(root));
+        Ok(count)
+    }
+
+    /// The directory served.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub(crate) fn respond(&self, path: &str, request: &HeaderMap) -> Response {
+        self.served.load().respond(path, request)
+    }
+}
 
 /// Every file of the web root, by URL path (`/index.html`, `/assets/app.js`); a
 /// directory's `index.html` also answers for the directory (`/`).

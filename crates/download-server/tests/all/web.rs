@@ -378,3 +378,66 @@ async fn every_web_root_answer_carries_the_apps_security_headers() {
         .unwrap();
     assert!(api.headers().get("content-security-policy").is_none());
 }
+
+/// `kill -HUP` serves the web root as it is now, whole: a new build's page and a file
+/// it added (`cargo xtask run` adds the Welsh build and the workers so); a directory
+/// that no longer loads leaves the last build serving.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_hangup_serves_the_web_root_as_it_is_now() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let root = web_root();
+    let mut command = Command::new(crate::common::BINARY);
+    command.env("RUST_LOG", "info").stderr(Stdio::piped());
+    let (mut server, origin) =
+        crate::common::start_binary(command, &["--web-root", root.path().to_str().unwrap()]);
+    let mut log = BufReader::new(server.stderr.take().unwrap()).lines();
+    // Each reload logs a line once it is done (or has failed): wait for it.
+    let mut hang_up_and_read_log = |expected: &str| {
+        let status = Command::new("kill")
+            .args(["-HUP", &server.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        log.by_ref()
+            .map(Result::unwrap)
+            .find(|line| line.contains(expected))
+            .unwrap_or_else(|| panic!("the server's log ended before {expected:?}"))
+    };
+    let client = reqwest::Client::new();
+    let get = |path: &str| client.get(format!("{origin}{path}")).send();
+    assert_eq!(get("/").await.unwrap().text().await.unwrap(), INDEX);
+    assert_eq!(
+        get("/cy/app.js").await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
+
+    let built = "<!doctype html><title>Download Explorer, rebuilt</title>";
+    std::fs::write(root.path().join("index.html"), built).unwrap();
+    std::fs::remove_file(root.path().join("index.html.gz")).unwrap();
+    std::fs::create_dir(root.path().join("cy")).unwrap();
+    std::fs::write(root.path().join("cy/app.js"), "console.log('Welsh');").unwrap();
+    hang_up_and_read_log("files)");
+    assert_eq!(get("/").await.unwrap().text().await.unwrap(), built);
+    assert_eq!(
+        get("/products/OpenRoads")
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+        built
+    );
+    let welsh = get("/cy/app.js").await.unwrap();
+    assert_eq!(welsh.status(), StatusCode::OK);
+    assert_eq!(welsh.text().await.unwrap(), "console.log('Welsh');");
+
+    std::fs::remove_file(root.path().join("index.html")).unwrap();
+    let warning = hang_up_and_read_log("did not load");
+    assert!(warning.contains("no index.html"), "{warning}");
+    assert_eq!(get("/").await.unwrap().text().await.unwrap(), built);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

@@ -62,10 +62,24 @@ pub struct FileSize {
 /// ([`crate::split`]), a `.br` and a `.gz` next to every html, js, wasm and css file,
 /// and `404.html`. Returns every file's sizes.
 pub fn build(target: &Target) -> Result<Vec<FileSize>> {
+    let first = build_first(target)?;
+    build_rest(target, first)
+}
+
+/// [`split::build_first`], precompressed: what a server needs for a first page.
+pub fn build_first(target: &Target) -> Result<split::FirstBuild> {
     // The standard library's crates too, for `-Zbuild-std`.
     run(cargo().arg("fetch"))?;
     run(size_toolchain(&mut cargo()).args(["fetch", "--target", "wasm32-unknown-unknown"]))?;
-    split::build(target)?;
+    let first = split::build_first(target)?;
+    precompress(&target.dist)?;
+    Ok(first)
+}
+
+/// [`split::build_rest`] beside `first`, precompressed (the files `first` wrote and did
+/// not change are not compressed again), and `404.html`. Returns every file's sizes.
+pub fn build_rest(target: &Target, first: split::FirstBuild) -> Result<Vec<FileSize>> {
+    split::build_rest(target, first)?;
     let sizes = precompress(&target.dist)?;
     write_not_found_page(&target.dist)?;
     Ok(sizes)
@@ -121,13 +135,19 @@ fn precompress(dist: &Path) -> Result<Vec<FileSize>> {
     Ok(sizes)
 }
 
-/// Writes `file`'s `.gz` and `.br` copies beside it, and says how big each is.
+/// Writes `file`'s `.gz` and `.br` copies beside it, unless both are newer than it
+/// already, and says how big each is.
 fn compress(dist: &Path, file: &Path) -> Result<FileSize> {
     let raw = fs::read(file)?;
-    let gzip = gzip(&raw)?;
-    let brotli = brotli(&raw)?;
-    fs::write(with_suffix(file, ".gz"), &gzip)?;
-    fs::write(with_suffix(file, ".br"), &brotli)?;
+    let [gz, br] = [".gz", ".br"].map(|suffix| with_suffix(file, suffix));
+    let (gzip, brotli) = if is_newer(&gz, file)? && is_newer(&br, file)? {
+        (fs::read(&gz)?, fs::read(&br)?)
+    } else {
+        let (gzip, brotli) = (gzip(&raw)?, brotli(&raw)?);
+        fs::write(gz, &gzip)?;
+        fs::write(br, &brotli)?;
+        (gzip, brotli)
+    };
     let name = file.strip_prefix(dist)?.display().to_string();
     Ok(FileSize {
         // The Welsh build (`cy/`) is a Welsh page's first load, not an English one's.
@@ -138,6 +158,15 @@ fn compress(dist: &Path, file: &Path) -> Result<FileSize> {
         raw: raw.len() as u64,
         gzip: gzip.len() as u64,
         brotli: brotli.len() as u64,
+    })
+}
+
+/// Whether `copy` exists and was written after `original`.
+fn is_newer(copy: &Path, original: &Path) -> Result<bool> {
+    let modified = |path: &Path| fs::metadata(path).and_then(|metadata| metadata.modified());
+    Ok(match modified(copy) {
+        Ok(copied) => copied >= modified(original)?,
+        Err(_) => false,
     })
 }
 

@@ -21,12 +21,14 @@ mod soak;
 mod split;
 mod tools;
 
+use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::process::{Command as Process, ExitCode, Stdio};
+use std::thread;
 
 use clap::{Parser, Subcommand};
 
-use exec::{Result, Running, Steps, cargo, root, run};
+use exec::{Result, Running, Steps, cargo, command, root, run};
 
 /// The project's commands: `cargo xtask <command>`.
 #[derive(Debug, Parser)]
@@ -181,25 +183,59 @@ fn run_product(server_args: &[String]) -> Result {
     // The server's release build (minutes: fat LTO) needs none of the web app's tools, so
     // it runs while they install and the app builds (in its own target directory).
     println!("building download-server (release) in the background");
-    let server = Running::spawn(
+    let server_build = Running::spawn(
         "the release build of download-server",
         cargo().args(["build", "--release", "--quiet", "-p", "download-server"]),
     )?;
     tools::ensure_build_tools()?;
-    let files = bundle::build(&bundle::Target::site_root())?;
+    // What a first page needs is served as soon as it is built; the Welsh build and the
+    // workers (minutes more on a fresh machine) follow, and the server reads them in.
+    let target = bundle::Target::site_root();
+    let first = bundle::build_first(&target)?;
+    server_build.finish()?;
+    let mut server = Running::spawn(
+        "download-server",
+        command(exec::target_dir().join("release/download-server"))
+            .args(server_args)
+            .arg("--web-root")
+            .arg(&target.dist)
+            .stdout(Stdio::piped()),
+    )?;
+    let url = forward_first_line(&mut server)?;
+    println!(
+        "the English app is served; building the Welsh app and the workers (a Welsh page is \
+         in English until then)"
+    );
+    let files = bundle::build_rest(&target, first)?;
     bundle::print_table(&files);
-    server.finish()?;
-    run(cargo()
-        .args([
-            "run",
-            "--release",
-            "-p",
-            "download-server",
-            "--",
-            "--web-root",
-        ])
-        .arg(bundle::dist())
-        .args(server_args))
+    // The server reads its web root again on SIGHUP.
+    run(Process::new("kill").args(["-HUP", &server.child.id().to_string()]))?;
+    println!("all of the app is served now at {url}; Ctrl-C stops the server");
+    let status = server.child.wait()?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("download-server stopped ({status})").into())
+    }
+}
+
+/// Waits for the server's first line on stdout (`… listening on http://…`), prints it
+/// and returns its address, and passes on whatever else the server prints.
+fn forward_first_line(server: &mut Running) -> Result<String> {
+    let mut stdout = BufReader::new(server.child.stdout.take().ok_or("no stdout")?);
+    let mut line = String::new();
+    stdout.read_line(&mut line)?;
+    if line.is_empty() {
+        let status = server.child.wait()?;
+        return Err(format!("download-server stopped ({status})").into());
+    }
+    print!("{line}");
+    thread::spawn(move || io::copy(&mut stdout, &mut io::stdout()));
+    Ok(line
+        .split_whitespace()
+        .last()
+        .unwrap_or_default()
+        .to_owned())
 }
 
 fn size() -> Result {

@@ -74,13 +74,36 @@ const WASM_FEATURES: [&str; 6] = [
 /// Where in `dist` the Welsh build goes (index.html loads it for a Welsh page).
 pub const WELSH_DIR: &str = "cy";
 
-/// Builds the app split by route into `target.dist` (emptied first) for its public URL,
-/// once per language: English at the top, Welsh (the `welsh` feature) in [`WELSH_DIR`].
-pub fn build(target: &Target) -> Result {
+/// The English build, what [`build_first`] made: [`build_rest`] adds to it.
+#[derive(Debug)]
+pub struct FirstBuild {
+    english: BTreeMap<String, String>,
+    optimized: Vec<PathBuf>,
+}
+
+/// The app is built split by route for `target.public_url`, once per language: English
+/// at the top, Welsh (the `welsh` feature) in [`WELSH_DIR`]; and the workers. First
+/// what a first page needs: the English build into `target.dist` (emptied first) and an
+/// index.html that loads it for every page, a Welsh one too until [`build_rest`] has
+/// built Welsh. Without the workers, which the app starts only for a shape file or a
+/// download.
+pub fn build_first(target: &Target) -> Result<FirstBuild> {
     let dist = target.dist.as_path();
     let _ = fs::remove_dir_all(dist);
     fs::create_dir_all(dist)?;
-    let (english, mut optimized) = build_language(None, dist, target.names)?;
+    let (english, optimized) = build_language(None, dist, target.names)?;
+    write_html(dist, &target.public_url, &english, None)?;
+    Ok(FirstBuild { english, optimized })
+}
+
+/// The rest of the app beside [`build_first`]'s: the Welsh build and the workers, and
+/// the index.html that loads the Welsh build for a Welsh page.
+pub fn build_rest(target: &Target, first: FirstBuild) -> Result {
+    let dist = target.dist.as_path();
+    let FirstBuild {
+        english,
+        mut optimized,
+    } = first;
     let (welsh, welsh_optimized) =
         build_language(Some("welsh"), &dist.join(WELSH_DIR), target.names)?;
     optimized.extend(welsh_optimized);
@@ -88,7 +111,7 @@ pub fn build(target: &Target) -> Result {
         optimized.extend(build_worker(worker, dist, target.names)?);
     }
     forget_other_optimizations(&optimized)?;
-    write_html(dist, &target.public_url, &english, &welsh)
+    write_html(dist, &target.public_url, &english, Some(&welsh))
 }
 
 /// One language's build into `out`: its main js and wasm, the chunks and the link
@@ -249,6 +272,9 @@ fn optimize_all_at(level: &str, modules: &[PathBuf], names: bool) -> Result<Vec<
         hasher.write(level.as_bytes());
         let cached = cache.join(format!("{:016x}.wasm", hasher.finish()));
         if !cached.is_file() {
+            // Written aside and renamed: a wasm-opt cut short (Ctrl-C) leaves no
+            // half-written module under the name a later build would trust.
+            let writing = cached.with_extension("wasm.part");
             run(command("wasm-opt")
                 .args([level, "--strip-producers"])
                 .arg(if names {
@@ -259,7 +285,8 @@ fn optimize_all_at(level: &str, modules: &[PathBuf], names: bool) -> Result<Vec<
                 .args(WASM_FEATURES)
                 .arg(wasm)
                 .arg("-o")
-                .arg(&cached))?;
+                .arg(&writing))?;
+            fs::rename(&writing, &cached)?;
         }
         fs::copy(&cached, wasm)?;
         kept.push(cached);
@@ -375,9 +402,10 @@ fn write_html(
     dist: &Path,
     public_url: &str,
     english: &BTreeMap<String, String>,
-    welsh: &BTreeMap<String, String>,
+    welsh: Option<&BTreeMap<String, String>>,
 ) -> Result {
-    let welsh_messages = welsh_messages()?;
+    let [english_messages, welsh_messages] = ["en", "cy"].map(messages);
+    let (english_messages, welsh_messages) = (english_messages?, welsh_messages?);
     let source = fs::read_to_string(root().join("index.html"))
         .map_err(|error| format!("cannot read index.html: {error}"))?;
     let source = without_html_comments(&source);
@@ -427,7 +455,12 @@ fn write_html(
                 }
             }
         } else {
-            html.push_str(&with_welsh(trimmed, &welsh_messages)?);
+            let line = with_welsh(trimmed, &welsh_messages)?;
+            html.push_str(&with_plural_forms(
+                &line,
+                &english_messages,
+                &welsh_messages,
+            )?);
             html.push('\n');
         }
     }
@@ -457,13 +490,14 @@ fn without_html_comments(html: &str) -> String {
 }
 
 /// What starts the app: the build of the page's language (`<html lang>`, which the
-/// page's first script set), its main wasm preloaded (fetched beside its js), and run.
+/// page's first script set; English while there is no Welsh build), its main wasm
+/// preloaded (fetched beside its js), and run.
 /// Relative addresses, so they follow the `<base href>` (the wasm's as a string, which
 /// `fetch` resolves against the page's base; the js's made absolute first, as WebKit
 /// resolves a dynamic `import()` against the page's address, not its base).
 fn start_script(
     english: &BTreeMap<String, String>,
-    welsh: &BTreeMap<String, String>,
+    welsh: Option<&BTreeMap<String, String>>,
 ) -> Result<String> {
     let files = |names: &BTreeMap<String, String>, dir: &str| -> Result<String> {
         let name = |old: &str| {
@@ -482,12 +516,16 @@ fn start_script(
         ))
     };
     let english = files(english, "")?;
-    let welsh = files(welsh, &format!("{WELSH_DIR}/"))?;
+    let build = match welsh {
+        Some(welsh) => format!(
+            "document.documentElement.lang === \"cy\"\n? {}\n: {english}",
+            files(welsh, &format!("{WELSH_DIR}/"))?
+        ),
+        None => english,
+    };
     Ok(format!(
         r#"<script type="module">
-const [js, wasm] = document.documentElement.lang === "cy"
-? {welsh}
-: {english};
+const [js, wasm] = {build};
 document.head.append(Object.assign(document.createElement("link"), {{ href: wasm, rel: "preload", as: "fetch", crossOrigin: "" }}));
 const {{ default: init }} = await import(new URL(js, document.baseURI).href);
 init({{ module_or_path: wasm }});
@@ -496,9 +534,9 @@ init({{ module_or_path: wasm }});
     ))
 }
 
-/// The Welsh of each message, by `part.key`, from `locales/cy.json`.
-fn welsh_messages() -> Result<serde_json::Map<String, serde_json::Value>> {
-    let text = fs::read_to_string(root().join("locales/cy.json"))?;
+/// Each message of `language`, by `part.key`, from `locales/<language>.json`.
+fn messages(language: &str) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let text = fs::read_to_string(root().join(format!("locales/{language}.json")))?;
     let catalogue: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text)?;
     let mut messages = serde_json::Map::new();
     for (part, keys) in catalogue {
@@ -524,13 +562,59 @@ fn with_welsh(line: &str, welsh: &serde_json::Map<String, serde_json::Value>) ->
         .ok_or_else(|| {
             format!("index.html: data-text=\"{name}\" is no message of locales/cy.json")
         })?;
-    let escaped = message
-        .replace('&', "&amp;")
+    let attribute = format!("data-text=\"{name}\"");
+    Ok(line.replacen(
+        &attribute,
+        &format!("data-cy=\"{}\"", escape_attribute(message)),
+        1,
+    ))
+}
+
+/// A line of index.html with its `data-plural="part.key …"` (messages whose words
+/// depend on a number) replaced by their plural forms, English in `data-plural` and
+/// Welsh in `data-plural-cy`, each a JSON list of `{"one": …, "other": …}` objects
+/// (the categories of `Intl.PluralRules`) in the order named.
+fn with_plural_forms(
+    line: &str,
+    english: &serde_json::Map<String, serde_json::Value>,
+    welsh: &serde_json::Map<String, serde_json::Value>,
+) -> Result<String> {
+    let Some(names) = attribute(line, "data-plural") else {
+        return Ok(line.to_owned());
+    };
+    let forms = |messages: &serde_json::Map<String, serde_json::Value>| -> Result<String> {
+        let forms = names
+            .split_whitespace()
+            .map(|name| {
+                messages
+                    .get(name)
+                    .filter(|message| message.is_object())
+                    .cloned()
+                    .ok_or_else(|| {
+                        format!("index.html: data-plural names {name}, no plural message")
+                    })
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        Ok(escape_attribute(&serde_json::to_string(&forms)?))
+    };
+    let attribute = format!("data-plural=\"{names}\"");
+    Ok(line.replacen(
+        &attribute,
+        &format!(
+            "data-plural=\"{}\" data-plural-cy=\"{}\"",
+            forms(english)?,
+            forms(welsh)?
+        ),
+        1,
+    ))
+}
+
+/// `text` as the value of a double-quoted html attribute.
+fn escape_attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
         .replace('"', "&quot;")
         .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    let attribute = format!("data-text=\"{name}\"");
-    Ok(line.replacen(&attribute, &format!("data-cy=\"{escaped}\""), 1))
+        .replace('>', "&gt;")
 }
 
 /// The value of `name="…"` in an html tag.
@@ -613,6 +697,36 @@ mod tests {
             minified.contains("@media (max-width:40rem){.card{display:grid}}"),
             "{minified}"
         );
+    }
+
+    #[test]
+    fn plural_messages_are_written_in_each_language_as_json() {
+        let catalogue = |text: &str| match serde_json::from_str(text).unwrap() {
+            serde_json::Value::Object(messages) => messages,
+            _ => unreachable!(),
+        };
+        let english = catalogue(
+            r#"{"a.count": {"one": "{count} <file>", "other": "{count} files"}, "a.title": "Files"}"#,
+        );
+        let welsh = catalogue(r#"{"a.count": {"one": "{count} ffeil", "two": "{count} ffeil"}}"#);
+        let line = r#"<p data-text="a.title" data-plural="a.count">"#;
+        assert_eq!(
+            with_plural_forms(line, &english, &welsh).unwrap(),
+            "<p data-text=\"a.title\" \
+             data-plural=\"[{&quot;one&quot;:&quot;{count} &lt;file&gt;&quot;,&quot;other&quot;:&quot;{count} files&quot;}]\" \
+             data-plural-cy=\"[{&quot;one&quot;:&quot;{count} ffeil&quot;,&quot;two&quot;:&quot;{count} ffeil&quot;}]\">"
+        );
+        assert_eq!(with_plural_forms("<p>", &english, &welsh).unwrap(), "<p>");
+        // A message that is no plural, or none at all, is the page's mistake.
+        for wrong in [
+            r#"<p data-plural="a.title">"#,
+            r#"<p data-plural="a.none">"#,
+        ] {
+            assert!(
+                with_plural_forms(wrong, &english, &welsh).is_err(),
+                "{wrong}"
+            );
+        }
     }
 
     #[test]

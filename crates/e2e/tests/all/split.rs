@@ -211,3 +211,74 @@ async fn the_products_request_starts_before_the_code_has_arrived() {
     );
     h.stop().await;
 }
+
+/// The titles of the gallery's cards in view, first view or app.
+const CARDS_IN_VIEW: &str = "return Array.from(document.querySelectorAll('.product-grid > li'))\
+     .filter(card => card.offsetParent !== null)\
+     .map(card => card.querySelector('.card-title').textContent.trim());";
+
+/// On a slow network the code comes long after the page: a search typed before it
+/// filters the first view's names at once, with the result line in the page's
+/// language, and the app, once there, shows the same search and products and takes
+/// the typing on where it was. The code is held back until the first view has shown
+/// the search, and the demo catalogue has one product whose id is `OpenRoads`.
+#[tokio::test]
+async fn a_search_typed_before_the_code_arrives_filters_the_first_view_and_the_app_keeps_it() {
+    use std::sync::Arc;
+    use tokio::sync::Semaphore;
+
+    for (language, one_of_all) in [("en", "1 of 18 products"), ("cy", "1 o 18 cynnyrch")] {
+        let gate = Arc::new(Semaphore::new(0));
+        let held = Arc::clone(&gate);
+        let (h, _) = crate::static_host::start_hosting(&e2e::explorer_web_root(), &[], |host| {
+            host.layer(axum::middleware::from_fn(
+                move |request: axum::extract::Request, next: axum::middleware::Next| {
+                    let held = Arc::clone(&held);
+                    async move {
+                        if request.uri().path().ends_with("_bg.wasm") {
+                            let _open = held.acquire().await;
+                        }
+                        next.run(request).await
+                    }
+                },
+            ))
+        })
+        .await;
+        h.goto(&format!("/?lang={language}")).await;
+        let search = h.find("#boot-search:not([disabled])").await;
+        search.send_keys("openROADS").await.unwrap();
+        h.wait_for_text(".result-count", one_of_all).await;
+        assert_eq!(
+            h.js(CARDS_IN_VIEW).await,
+            serde_json::json!(["OS Open Roads"])
+        );
+        // In the address, for the app to take over (and for a reload).
+        h.wait_for_address(|address| address.contains("q=openROADS"))
+            .await;
+        assert!(
+            !h.find_all("[data-boot]").await.is_empty(),
+            "the app started before its code was let through"
+        );
+
+        gate.add_permits(Semaphore::MAX_PERMITS);
+        h.find(".gallery .product-card:not(.skeleton-card)").await;
+        assert!(h.find_all("[data-boot]").await.is_empty());
+        h.wait_for_focus("gallery-search").await;
+        assert_eq!(
+            h.find("#gallery-search").await.prop("value").await.unwrap(),
+            Some("openROADS".to_owned())
+        );
+        assert_eq!(h.text(".result-count").await, one_of_all);
+        assert_eq!(
+            h.js(CARDS_IN_VIEW).await,
+            serde_json::json!(["OS Open Roads"])
+        );
+        // Typing goes on in the app's search box: one more letter, no product.
+        h.press("x").await;
+        h.wait_for_address(|address| address.contains("q=openROADSx"))
+            .await;
+        h.wait_for_js("document.querySelectorAll('.product-grid > li').length === 0")
+            .await;
+        h.stop().await;
+    }
+}

@@ -176,8 +176,7 @@ lazy_route!(
 );
 lazy_route!(
     /// `/settings`.
-    SettingsRoute => account_chunk(AccountPage::Settings), __preload_account_chunk,
-    styles: &[stylesheet::PAGES]
+    SettingsRoute => account_chunk(AccountPage::Settings), __preload_account_chunk
 );
 
 /// Fetches the code of `route`'s page, if it is loaded on demand and not yet here.

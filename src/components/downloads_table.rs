@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::components::table_tools::{SortHeader, TableFilter};
-use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
+use crate::components::virtual_list::{Items, Windowed, WindowedBody, event_index};
 use crate::components::{ListingFlaws, copy_then, flawed};
 use crate::words::WithWords;
 
@@ -40,8 +40,6 @@ pub fn DownloadsTable(
     let count = Signal::derive(move || shown.read().len());
     let total = Signal::derive(move || rows.with(TableRows::len));
     let windowed = Windowed::new(count, Items::TABLE_ROWS);
-    let body = NodeRef::<leptos::html::Tbody>::new();
-    body.on_load(move |body| windowed.attach(body.into()));
     let copied = RwSignal::new(None::<usize>);
 
     // One handler for every row's MD5 copy button.
@@ -70,7 +68,6 @@ pub fn DownloadsTable(
         let download = downloads.with_untracked(|all| all[index].clone());
         view! { <DownloadRow download pos index windowed copied /> }
     };
-    let (above, below) = spacers(windowed, 6);
     // Read again once the notes' words are here (`ListingFlaws`).
     let notes =
         Signal::derive(move || downloads.with(|all| flaws::notes(all.iter().map(|d| &d.file))));
@@ -102,16 +99,9 @@ pub fn DownloadsTable(
                         <th scope="col"><span class="visually-hidden">{t::product::download()}</span></th>
                     </tr>
                 </thead>
-                <tbody
-                    node_ref=body
-                    on:click=on_click
-                    on:keydown=move |ev| windowed.on_keydown(&ev)
-                    on:focusin=move |ev| windowed.on_focusin(&ev)
-                >
-                    {above}
+                <WindowedBody windowed columns=6 on_click>
                     <For each key=|(pos, _, url)| (*pos, url.clone()) children=row />
-                    {below}
-                </tbody>
+                </WindowedBody>
             </table>
         </div>
     }

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use crate::api::use_api;
 use crate::auth::use_session;
 use crate::components::table_tools::{SortHeader, TableFilter};
-use crate::components::virtual_list::{Items, Windowed, event_index, spacers};
+use crate::components::virtual_list::{Items, Windowed, WindowedBody, event_index};
 use crate::components::{ListingFlaws, copy_then, flawed};
 use crate::words::WithWords;
 
@@ -71,8 +71,6 @@ pub fn FilesTable(
     let shown = Memo::new(move |_| rows.with_value(|l| l.view(&filter.read(), order.get())));
     let count = Signal::derive(move || shown.read().len());
     let windowed = Windowed::new(count, Items::TABLE_ROWS);
-    let body = NodeRef::<leptos::html::Tbody>::new();
-    body.on_load(move |body| windowed.attach(body.into()));
     let copied = RwSignal::new(None::<usize>);
 
     // One handler for every row: a stale link's click, and the MD5 copy buttons.
@@ -183,7 +181,6 @@ pub fn FilesTable(
     } else {
         String::new()
     };
-    let (above, below) = spacers(windowed, 3);
     view! {
         <ListingFlaws notes />
         {move || {
@@ -220,20 +217,13 @@ pub fn FilesTable(
                         <th scope="col">"MD5"</th>
                     </tr>
                 </thead>
-                <tbody
-                    node_ref=body
-                    on:click=on_click
-                    on:keydown=move |ev| windowed.on_keydown(&ev)
-                    on:focusin=move |ev| windowed.on_focusin(&ev)
-                >
-                    {above}
+                <WindowedBody windowed columns=3 on_click>
                     <For
                         each=move || windowed.rows(shown)
                         key=|pair| *pair
                         children=move |(pos, index)| row(pos, index)
                     />
-                    {below}
-                </tbody>
+                </WindowedBody>
                 <tfoot>
                     <tr aria-rowindex=move || count.get() + 2>
                         <th scope="row" class="files-total">

@@ -1,11 +1,13 @@
 //! Finding your square: a place box (towns and cities of Great Britain, from
 //! `places.json`, fetched the first time the box is used) and a grid reference box.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use explorer_logic::product::grid_ref::{GridRef, NamedPoint, reference};
 use explorer_logic::product::places::Gazetteer;
 use explorer_logic::text::t;
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -163,24 +165,45 @@ pub fn PlaceFinder(
     }
 }
 
-/// The gazetteer, fetched into `places` unless it is there already.
+/// A fetch of the gazetteer, awaited by whoever asks for it while it is under way.
+type PlacesFetch = Shared<LocalBoxFuture<'static, Option<Arc<Gazetteer>>>>;
+
+thread_local! {
+    /// The fetch under way, if any: the place box and the shape tools may both ask for
+    /// the gazetteer before it arrives, and it is fetched once. The app's, not the
+    /// page's: each page's `places` is set when it arrives.
+    static FETCHING: RefCell<Option<PlacesFetch>> = const { RefCell::new(None) };
+}
+
+/// The gazetteer, fetched into `places` unless it is there already or on its way.
 pub async fn load_places(places: RwSignal<Places>) -> Option<Arc<Gazetteer>> {
     if let Places::Ready(gazetteer) = places.get_untracked() {
         return Some(gazetteer);
     }
+    let fetch = FETCHING.with_borrow_mut(|fetching| {
+        let fetch = fetching.get_or_insert_with(|| fetch_places().boxed_local().shared());
+        fetch.clone()
+    });
     places.set(Places::Loading);
-    let address = crate::navigation::base_path().file("places.json");
-    let loaded = match gloo_net::http::Request::get(&address).send().await {
-        Ok(response) if response.ok() => response.json::<Gazetteer>().await.ok(),
-        _ => None,
-    };
-    let (state, found) = match loaded {
-        Some(gazetteer) => {
-            let gazetteer = Arc::new(gazetteer);
-            (Places::Ready(gazetteer.clone()), Some(gazetteer))
+    let found = fetch.clone().await;
+    FETCHING.with_borrow_mut(|fetching| {
+        // Unless a later fetch has begun (after this one failed).
+        if fetching.as_ref().is_some_and(|now| now.ptr_eq(&fetch)) {
+            *fetching = None;
         }
-        None => (Places::Failed, None),
-    };
-    places.set(state);
+    });
+    places.set(match &found {
+        Some(gazetteer) => Places::Ready(Arc::clone(gazetteer)),
+        None => Places::Failed,
+    });
     found
+}
+
+/// `places.json`, beside the app.
+async fn fetch_places() -> Option<Arc<Gazetteer>> {
+    let address = crate::navigation::base_path().file("places.json");
+    match gloo_net::http::Request::get(&address).send().await {
+        Ok(response) if response.ok() => response.json::<Gazetteer>().await.ok().map(Arc::new),
+        _ => None,
+    }
 }

@@ -330,9 +330,19 @@ pub fn event_index(ev: &web_sys::Event) -> Option<usize> {
         .ok()
 }
 
-/// The empty table rows, `columns` wide, standing in for the rows above and below the
-/// shown ones; absent when there are none (a short table is only its rows).
-pub fn spacers(windowed: Windowed, columns: usize) -> (impl IntoView, impl IntoView) {
+/// The body of a windowed table: its rows (`children`), with empty rows `columns` wide
+/// standing in for the rows above and below them, the keys that move between rows,
+/// and `on_click`, one handler for a click in any row (see [`event_index`]).
+#[component]
+pub fn WindowedBody(
+    windowed: Windowed,
+    columns: usize,
+    on_click: impl Fn(web_sys::MouseEvent) + 'static,
+    children: Children,
+) -> impl IntoView {
+    let body = NodeRef::<leptos::html::Tbody>::new();
+    body.on_load(move |body| windowed.attach(body.into()));
+    // Absent when there are none: a short table is only its rows.
     let spacer = move |side: fn((f64, f64)) -> f64| {
         view! {
             <Show when=move || { side(windowed.padding()) > 0.0 }>
@@ -342,7 +352,18 @@ pub fn spacers(windowed: Windowed, columns: usize) -> (impl IntoView, impl IntoV
             </Show>
         }
     };
-    (spacer(|(above, _)| above), spacer(|(_, below)| below))
+    view! {
+        <tbody
+            node_ref=body
+            on:click=on_click
+            on:keydown=move |ev| windowed.on_keydown(&ev)
+            on:focusin=move |ev| windowed.on_focusin(&ev)
+        >
+            {spacer(|(above, _)| above)}
+            {children()}
+            {spacer(|(_, below)| below)}
+        </tbody>
+    }
 }
 
 /// A CSS length in whole pixels (`None` for none), as padding for the items not shown.

@@ -45,11 +45,6 @@ pub fn Settings() -> impl IntoView {
     let custom = RwSignal::new(config::saved().is_some());
     let defaults = LocalResource::new(config::deployed);
 
-    let api_base_error =
-        Memo::new(move |_| check_address(&api_base.read(), AddressKind::ApiBase).err());
-    let token_url_error =
-        Memo::new(move |_| check_address(&token_url.read(), AddressKind::TokenUrl).err());
-
     // True when the address changed and a sign-in had to end.
     let apply = move |config: ServiceConfig| -> bool {
         api_base.set(config.api_base.clone());
@@ -131,9 +126,7 @@ pub fn Settings() -> impl IntoView {
                     hint=t::account::api_base_hint()
                     kind=AddressKind::ApiBase
                     value=api_base
-                    error=Signal::derive(move || {
-                        submitted.get().then(|| api_base_error.get()).flatten().map(|e| e.to_string())
-                    })
+                    submitted
                 />
                 <AddressField
                     id="settings-token-url"
@@ -141,9 +134,7 @@ pub fn Settings() -> impl IntoView {
                     hint=t::account::token_url_hint()
                     kind=AddressKind::TokenUrl
                     value=token_url
-                    error=Signal::derive(move || {
-                        submitted.get().then(|| token_url_error.get()).flatten().map(|e| e.to_string())
-                    })
+                    submitted
                 />
                 <div class="form-actions">
                     <button type="submit" class="button">
@@ -190,8 +181,15 @@ fn AddressField(
     hint: &'static str,
     kind: AddressKind,
     value: RwSignal<String>,
-    error: Signal<Option<String>>,
+    /// Whether the user has tried to save: errors show from then on, following the typing.
+    submitted: RwSignal<bool>,
 ) -> impl IntoView {
+    let error = Signal::derive(move || {
+        let error = submitted
+            .get()
+            .then(|| check_address(&value.read(), kind).err());
+        error.flatten().map(|e| e.to_string())
+    });
     let hint_id = format!("{id}-hint");
     let error_id = format!("{id}-error");
     let described_by = format!("{hint_id} {error_id}");

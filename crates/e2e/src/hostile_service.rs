@@ -317,15 +317,13 @@ fn version_summary(api: &Api) -> Value {
 }
 
 fn package_record(api: &Api) -> Value {
-    json!({
-        "id": PACKAGE,
-        "name": "Hostile Package",
-        "url": format!("{}/downloads/v1/dataPackages/{PACKAGE}", api.origin),
-        "createdOn": "2025-01-05",
-        "productId": PRODUCT,
-        "productName": "Hostile Listing",
-        "versions": [version_summary(api)],
-    })
+    crate::package_record(
+        &api.origin,
+        (PACKAGE, "Hostile Package"),
+        "2025-01-05",
+        (PRODUCT, "Hostile Listing"),
+        version_summary(api),
+    )
 }
 
 async fn packages(State(api): Shared, headers: HeaderMap) -> Response {

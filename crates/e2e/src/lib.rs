@@ -325,6 +325,27 @@ pub(crate) fn version_summary(
     })
 }
 
+/// A fake service's record of its data package `package`, named `name`, made
+/// `created_on` from the product `(id, name)`, with the one version `version` (a
+/// [`version_summary`]).
+pub(crate) fn package_record(
+    origin: &str,
+    (package, name): (&str, &str),
+    created_on: &str,
+    (product_id, product_name): (&str, &str),
+    version: serde_json::Value,
+) -> serde_json::Value {
+    serde_json::json!({
+        "id": package,
+        "name": name,
+        "url": format!("{origin}/downloads/v1/dataPackages/{package}"),
+        "createdOn": created_on,
+        "productId": product_id,
+        "productName": product_name,
+        "versions": [version],
+    })
+}
+
 /// Our server with the demo catalogue, writing links for its own origin, with
 /// `server_args` added to its command line (e.g. `["--token-ttl", "3"]`).
 pub async fn our_server(server_args: &[&str]) -> Served {

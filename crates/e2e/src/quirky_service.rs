@@ -304,16 +304,15 @@ fn version_summary(api: &Api) -> Value {
 }
 
 fn package_record(api: &Api) -> Value {
-    json!({
-        "id": PACKAGE,
-        "name": "Partner Paths Package",
-        "url": format!("{}/downloads/v1/dataPackages/{PACKAGE}", api.origin),
-        "createdOn": "2024-01-05",
-        "productId": "PARTNERPATHS",
-        "productName": "Partner Paths",
-        "versions": [version_summary(api)],
-        "orderStatus": "COMPLETE",
-    })
+    let mut record = crate::package_record(
+        &api.origin,
+        (PACKAGE, "Partner Paths Package"),
+        "2024-01-05",
+        ("PARTNERPATHS", "Partner Paths"),
+        version_summary(api),
+    );
+    record["orderStatus"] = json!("COMPLETE");
+    record
 }
 
 async fn packages(State(api): Shared, headers: HeaderMap) -> Response {

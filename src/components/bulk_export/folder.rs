@@ -18,14 +18,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::PackageVersion;
-use super::links::Links;
+use super::RunButton;
 use super::progress::FileLines;
-use super::run::{CurrentRun, QueueRun, RunCore, RunNotices, RunTotal, listen, read, steer};
+use super::run::{QueueRun, RunCore, RunNotices, RunTotal, control, listen, shown};
 use super::worker::BulkWorker;
-use super::{keep, panel_key, panel_run};
-use crate::api::ServiceContext;
-use crate::auth::use_session;
-use crate::downloads::Downloads;
 use crate::fs_access::pick_folder;
 
 /// One run of the download: the queue, and the worker writing into the folder.
@@ -79,25 +75,12 @@ pub fn FolderDownload(
     /// Files fetched at once, set by the panel.
     parallel: RwSignal<usize>,
 ) -> impl IntoView {
-    let service = expect_context::<ServiceContext>();
-    let session = use_session();
-    let store = Downloads::get();
-    let panel = panel_key(title, RunKind::Folder);
-    let run: CurrentRun<Run> = panel_run(&store, panel);
+    let (button, run) = RunButton::new::<Run>(RunKind::Folder, files, title, package, parallel);
     let notice = RwSignal::new(None::<String>);
-    let package = StoredValue::new(package);
-    steer(run, parallel);
 
     let start = move |_| {
-        let store = store.clone();
-        // All the panel says is read now: the person may leave it while the folder is
-        // picked and listed, and the run goes on without it.
-        let downloads = files.get_untracked();
-        let (package, parallel, panel) = (
-            package.get_value(),
-            parallel.get_untracked(),
-            panel.get_untracked(),
-        );
+        // Read now: the folder is picked and listed first.
+        let start = button.start();
         spawn_local(async move {
             let folder = match pick_folder().await {
                 Ok(Some(folder)) => folder,
@@ -108,7 +91,7 @@ pub fn FolderDownload(
                 }
             };
             notice.set(None);
-            let listed = ListedFile::all_of(&downloads);
+            let listed = ListedFile::all_of(&start.downloads);
             // The worker looks at what the folder holds before it is ready.
             let set_up = Command::Folder {
                 files: listed.clone(),
@@ -120,27 +103,19 @@ pub fn FolderDownload(
                     return;
                 }
             };
-            let queue = Queue::new(listed, parallel);
-            let links = Links::new(&downloads, package, service, session);
+            let queue = Queue::new(listed, start.parallel);
             let new = Rc::new(Run {
-                core: RunCore::new(queue, links, worker, store.trigger()),
+                core: start.core(queue, worker),
                 reported: Cell::new(false),
             });
             listen(Rc::downgrade(&new), replies);
-            keep(&store, panel, Rc::clone(&new));
+            start.keep(Rc::clone(&new));
             let actions = new.queue().borrow_mut().start();
             new.apply(actions);
         });
     };
     // Reads the run's state, redrawn whenever it changes.
-    let with_run = move |text: fn(&Run) -> String| read(run, text).unwrap_or_default();
-    let is = move |test: fn(&Run) -> bool| read(run, test).unwrap_or(false);
-    let running = move || is(|r| !r.queue().borrow().is_finished());
-    let control = move |what: fn(&Rc<Run>)| {
-        if let Some(run) = run.get_untracked() {
-            what(&run);
-        }
-    };
+    let running = move || shown(run, |r| !r.queue().borrow().is_finished());
 
     view! {
         <div class="folder-download">
@@ -149,23 +124,23 @@ pub fn FolderDownload(
                     {t::bulk::folder_start()}
                 </button>
                 <Show when=running>
-                    {move || if is(|r| r.queue().borrow().is_paused()) {
+                    {move || if shown(run, |r| r.queue().borrow().is_paused()) {
                         view! {
-                            <button type="button" class="button secondary" on:click=move |_| control(|run| {
+                            <button type="button" class="button secondary" on:click=move |_| control(run, |run| {
                                 let actions = run.queue().borrow_mut().resume();
                                 run.apply(actions);
                             })>{t::bulk::resume()}</button>
                         }.into_any()
                     } else {
                         view! {
-                            <button type="button" class="button secondary" on:click=move |_| control(|run| {
+                            <button type="button" class="button secondary" on:click=move |_| control(run, |run| {
                                 run.queue().borrow_mut().pause();
                                 run.interrupt_all();
                                 run.redraw(true);
                             })>{t::bulk::pause()}</button>
                         }.into_any()
                     }}
-                    <button type="button" class="button secondary" on:click=move |_| control(|run| {
+                    <button type="button" class="button secondary" on:click=move |_| control(run, |run| {
                         run.cancel_run();
                     })>{t::bulk::cancel()}</button>
                 </Show>
@@ -175,14 +150,14 @@ pub fn FolderDownload(
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
             <RunNotices run instead=t::bulk::folder_instead() />
-            <Show when=move || is(|_| true)>
+            <Show when=move || shown(run, |_| true)>
                 <RunTotal run />
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress().lines) /> }))}
-                <Show when=move || is(|r| r.reported.get() && r.queue().borrow().is_finished())>
+                <Show when=move || shown(run, |r| r.reported.get() && r.queue().borrow().is_finished())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || with_run(|r| r.queue().borrow().summary_text())}</p>
-                        <Show when=move || is(|r| r.queue().borrow().summary().failed > 0)>
-                            <button type="button" class="button" on:click=move |_| control(|run| {
+                        <p>{move || shown(run, |r| r.queue().borrow().summary_text())}</p>
+                        <Show when=move || shown(run, |r| r.queue().borrow().summary().failed > 0)>
+                            <button type="button" class="button" on:click=move |_| control(run, |run| {
                                 run.reported.set(false);
                                 let actions = run.queue().borrow_mut().retry_failed();
                                 run.apply(actions);

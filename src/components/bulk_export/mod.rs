@@ -18,10 +18,13 @@ use download_api::ProductDownload;
 use explorer_logic::bulk::export::{
     BulkDownload, file_stem, md5_checklist, shell_script, url_list,
 };
+use explorer_logic::bulk::queue::Queue;
 use explorer_logic::bulk::runs::{RunKey, RunKind};
 use explorer_logic::text::t;
 use leptos::prelude::*;
 
+use crate::api::ServiceContext;
+use crate::auth::{Session, use_session};
 use crate::components::CopyButton;
 use crate::components::save_file::save_text_file;
 use crate::downloads::{DownloadRun, Downloads};
@@ -29,7 +32,10 @@ use crate::fs_access::can_pick_folder;
 use crate::navigation::{Route, use_current_path};
 use crate::words::WithWords;
 use folder::FolderDownload;
+use links::Links;
+use run::{CurrentRun, QueueRun, RunCore, steer};
 use verify::VerifyFiles;
+use worker::BulkWorker;
 use zip_download::ZipDownload;
 use zip_saver::can_stream_zip;
 
@@ -64,30 +70,96 @@ pub fn as_downloads(list: &[ProductDownload]) -> Vec<BulkDownload> {
 /// address and all; `None` off the pages with a panel.
 type Panel = Memo<Option<(RunKey, Route)>>;
 
-/// The panel of `kind` titled `title` on the page shown.
-fn panel_key(title: Signal<String>, kind: RunKind) -> Panel {
-    let here = use_current_path();
-    Memo::new(move |_| {
-        let route = Route::parse(&here.read())?;
-        let key = title.with(|title| RunKey::new(&route, title, kind))?;
-        Some((key, route))
-    })
+/// A run button of a panel ("Download to a folder", "Download as .zip"): which panel
+/// it is, and what a run it starts needs of the panel and the page.
+#[derive(Clone)]
+struct RunButton {
+    panel: Panel,
+    files: Signal<Vec<BulkDownload>>,
+    package: StoredValue<Option<PackageVersion>>,
+    parallel: RwSignal<usize>,
+    store: Downloads,
+    service: ServiceContext,
+    session: Session,
 }
 
-/// The run of `panel`, once it has one: kept by the app, so it is still there after
-/// the person has been to other pages.
-fn panel_run<R: DownloadRun>(downloads: &Downloads, panel: Panel) -> run::CurrentRun<R> {
-    let downloads = downloads.clone();
-    Signal::derive_local(move || {
-        panel.with(|panel| panel.as_ref().and_then(|(key, _)| downloads.find(key)))
-    })
+impl RunButton {
+    /// The button of `kind` of the panel of `files` titled `title`, and the panel's run
+    /// of that kind, kept in step with the panel's "Files at once" (`parallel`). The
+    /// app keeps the run, so it is still there after the person has been to other pages.
+    fn new<R: QueueRun>(
+        kind: RunKind,
+        files: Signal<Vec<BulkDownload>>,
+        title: Signal<String>,
+        package: Option<PackageVersion>,
+        parallel: RwSignal<usize>,
+    ) -> (RunButton, CurrentRun<R>) {
+        let here = use_current_path();
+        let panel = Memo::new(move |_| {
+            let route = Route::parse(&here.read())?;
+            let key = title.with(|title| RunKey::new(&route, title, kind))?;
+            Some((key, route))
+        });
+        let store = Downloads::get();
+        let run = {
+            let store = store.clone();
+            Signal::derive_local(move || {
+                panel.with(|panel| panel.as_ref().and_then(|(key, _)| store.find(key)))
+            })
+        };
+        steer(run, parallel);
+        let button = RunButton {
+            panel,
+            files,
+            package: StoredValue::new(package),
+            parallel,
+            store,
+            service: expect_context::<ServiceContext>(),
+            session: use_session(),
+        };
+        (button, run)
+    }
+
+    /// All the panel says, read now for a run starting now: the person may leave the
+    /// panel while it starts, and the run goes on without it.
+    fn start(&self) -> Start {
+        Start {
+            downloads: self.files.get_untracked(),
+            parallel: self.parallel.get_untracked(),
+            panel: self.panel.get_untracked(),
+            package: self.package.get_value(),
+            store: self.store.clone(),
+            service: self.service,
+            session: self.session,
+        }
+    }
 }
 
-/// Gives the app `run`, the new run of the panel `panel` (read when it started), to
-/// keep from page to page.
-fn keep<R: DownloadRun>(downloads: &Downloads, panel: Option<(RunKey, Route)>, run: Rc<R>) {
-    if let Some((key, page)) = panel {
-        downloads.add(key, page, run);
+/// What a run starts with ([`RunButton::start`]).
+struct Start {
+    downloads: Vec<BulkDownload>,
+    /// Files fetched at once.
+    parallel: usize,
+    panel: Option<(RunKey, Route)>,
+    package: Option<PackageVersion>,
+    store: Downloads,
+    service: ServiceContext,
+    session: Session,
+}
+
+impl Start {
+    /// The core of the run of `queue`, whose files `worker` fetches.
+    fn core(&self, queue: Queue, worker: BulkWorker) -> RunCore {
+        let package = self.package.clone();
+        let links = Links::new(&self.downloads, package, self.service, self.session);
+        RunCore::new(queue, links, worker, self.store.trigger())
+    }
+
+    /// Gives the app `run`, the new run of the panel, to keep from page to page.
+    fn keep<R: DownloadRun>(&self, run: Rc<R>) {
+        if let Some((key, page)) = self.panel.clone() {
+            self.store.add(key, page, run);
+        }
     }
 }
 

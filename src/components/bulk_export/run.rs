@@ -226,14 +226,24 @@ pub(super) fn listen<R: QueueRun>(run: Weak<R>, mut replies: Replies) {
 /// is the same run when the person comes back to the panel.
 pub(super) type CurrentRun<R> = Signal<Option<Rc<R>>, LocalStorage>;
 
-/// Reads the current run, redrawn with it; `None` before it starts.
-pub(super) fn read<R: QueueRun, T>(run: CurrentRun<R>, read: impl Fn(&R) -> T) -> Option<T> {
+/// Reads the current run, redrawn with it; `T::default()` before it starts. A `fn`,
+/// not a closure: one copy of this for every read of a kind of run.
+pub(super) fn shown<R: QueueRun, T: Default>(run: CurrentRun<R>, read: fn(&R) -> T) -> T {
     run.with(|r| {
-        r.as_deref().map(|r| {
-            r.progress().changed.track();
-            read(r)
-        })
+        r.as_deref()
+            .map(|r| {
+                r.progress().changed.track();
+                read(r)
+            })
+            .unwrap_or_default()
     })
+}
+
+/// Does `what` to the current run, if there is one (a button's click).
+pub(super) fn control<R: QueueRun>(run: CurrentRun<R>, what: fn(&Rc<R>)) {
+    if let Some(run) = run.get_untracked() {
+        what(&run);
+    }
 }
 
 /// Keeps the panel's "Files at once" and the run it shows in step: the run's own
@@ -303,8 +313,8 @@ pub(super) fn total_text<R: QueueRun>(run: &R) -> String {
 /// while the session has ended, that the run waits for a new sign-in.
 #[component]
 pub(super) fn RunNotices<R: QueueRun>(run: CurrentRun<R>, instead: &'static str) -> impl IntoView {
-    let stopped = move || read(run, |r| r.stopped().borrow().clone()).flatten();
-    let awaiting = move || read(run, |r| r.queue().borrow().is_awaiting_sign_in()).unwrap_or(false);
+    let stopped = move || shown(run, |r| r.stopped().borrow().clone());
+    let awaiting = move || shown(run, |r| r.queue().borrow().is_awaiting_sign_in());
     view! {
         {move || stopped().map(|reason| view! {
             <p class="notice bulk-stopped" role="alert">
@@ -322,9 +332,8 @@ pub(super) fn RunNotices<R: QueueRun>(run: CurrentRun<R>, instead: &'static str)
 /// The bar and the line of the whole run: bytes, rate and time left.
 #[component]
 pub(super) fn RunTotal<R: QueueRun>(run: CurrentRun<R>) -> impl IntoView {
-    let percent =
-        Signal::derive(move || read(run, |r| r.queue().borrow().total_percent()).unwrap_or(0));
-    let text = move || read(run, total_text).unwrap_or_default();
+    let percent = Signal::derive(move || shown(run, |r| r.queue().borrow().total_percent()));
+    let text = move || shown(run, total_text);
     view! {
         <div class="bulk-total">
             <Bar label=t::bulk::all_files().into() percent />

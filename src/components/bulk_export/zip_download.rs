@@ -26,15 +26,11 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsValue;
 
 use super::PackageVersion;
-use super::links::Links;
+use super::RunButton;
 use super::progress::FileLines;
-use super::run::{CurrentRun, QueueRun, RunCore, RunNotices, RunTotal, listen, read, steer};
+use super::run::{QueueRun, RunCore, RunNotices, RunTotal, control, listen, shown};
 use super::worker::BulkWorker;
 use super::zip_saver::ZipSaver;
-use super::{keep, panel_key, panel_run};
-use crate::api::ServiceContext;
-use crate::auth::use_session;
-use crate::downloads::Downloads;
 
 /// One run: the queue, the parts and the worker writing them.
 struct ZipRun {
@@ -196,18 +192,12 @@ pub fn ZipDownload(
     /// Files fetched at once, set by the panel.
     parallel: RwSignal<usize>,
 ) -> impl IntoView {
-    let service = expect_context::<ServiceContext>();
-    let session = use_session();
-    let store = Downloads::get();
-    let panel = panel_key(title, RunKind::Zip);
-    let run: CurrentRun<ZipRun> = panel_run(&store, panel);
+    let (button, run) = RunButton::new::<ZipRun>(RunKind::Zip, files, title, package, parallel);
     let part_size = RwSignal::new((DEFAULT_PART_SIZE / 1_000_000).to_string());
     let notice = RwSignal::new(None::<String>);
     let starting = RwSignal::new(false);
     // Cancels the start while the worker starts and the browser opens the zip.
     let stop_starting = StoredValue::new(None::<AbortHandle>);
-    let package = StoredValue::new(package);
-    steer(run, parallel);
 
     let start = move |_| {
         if starting.get_untracked() {
@@ -215,18 +205,11 @@ pub fn ZipDownload(
         }
         starting.set(true);
         notice.set(None);
-        let store = store.clone();
-        // All the panel says is read now: the person may have left it by the time the
-        // browser has taken the zip, and the run goes on without it.
-        let downloads = files.get_untracked();
-        let listed = ListedFile::all_of(&downloads);
+        // Read now: the browser takes the zip first.
+        let start = button.start();
+        let listed = ListedFile::all_of(&start.downloads);
         let parts = plan(&listed, part_size_bytes(&part_size.get_untracked()));
         let stem = file_stem(&title.get_untracked());
-        let (package, parallel, panel) = (
-            package.get_value(),
-            parallel.get_untracked(),
-            panel.get_untracked(),
-        );
         let (stop, registration) = AbortHandle::new_pair();
         stop_starting.set_value(Some(stop));
         let start = async move {
@@ -247,10 +230,9 @@ pub fn ZipDownload(
             };
             let first_name = part_file_name(&stem, 0, parts.len());
             let first_length = parts[0].length;
-            let queue = Queue::for_zip(listed, parallel);
-            let links = Links::new(&downloads, package, service, session);
+            let queue = Queue::for_zip(listed, start.parallel);
             let new = Rc::new(ZipRun {
-                core: RunCore::new(queue, links, worker, store.trigger()),
+                core: start.core(queue, worker),
                 stem,
                 parts: RefCell::new(Parts::new(parts)),
                 saver: RefCell::default(),
@@ -267,7 +249,7 @@ pub fn ZipDownload(
             starting.set(false);
             match first {
                 Ok(first) => {
-                    keep(&store, panel, Rc::clone(&new));
+                    start.keep(Rc::clone(&new));
                     new.pump(Some(first));
                 }
                 Err(why) => notice.set(Some(t::bulk::zip_start_failed(why))),
@@ -282,14 +264,7 @@ pub fn ZipDownload(
             }
         });
     };
-    let with_run = move |text: fn(&ZipRun) -> String| read(run, text).unwrap_or_default();
-    let is = move |test: fn(&ZipRun) -> bool| read(run, test).unwrap_or(false);
-    let running = move || starting.get() || is(|r| !r.is_over());
-    let control = move |what: fn(&Rc<ZipRun>)| {
-        if let Some(run) = run.get_untracked() {
-            what(&run);
-        }
-    };
+    let running = move || starting.get() || shown(run, |r| !r.is_over());
 
     view! {
         <div class="zip-download">
@@ -309,11 +284,11 @@ pub fn ZipDownload(
                         on:change=move |ev| part_size.set(event_target_value(&ev))
                     />
                 </label>
-                <Show when=move || starting.get() || is(|r| !r.is_over())>
+                <Show when=move || starting.get() || shown(run, |r| !r.is_over())>
                     <button type="button" class="button secondary" on:click=move |_| {
                         match stop_starting.get_value().filter(|_| starting.get_untracked()) {
                             Some(stop) => stop.abort(),
-                            None => control(|run| run.cancel_run()),
+                            None => control(run, |run| run.cancel_run()),
                         }
                     }>{t::bulk::cancel()}</button>
                 </Show>
@@ -323,11 +298,11 @@ pub fn ZipDownload(
             </p>
             {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
             <RunNotices run instead=t::bulk::zip_instead() />
-            <Show when=move || is(|_| true)>
+            <Show when=move || shown(run, |_| true)>
                 <RunTotal run />
                 <ul class="zip-parts" aria-label=t::bulk::zip_parts()>
                     {move || {
-                        read(run, ZipRun::part_lines).unwrap_or_default()
+                        shown(run, ZipRun::part_lines)
                             .into_iter()
                             .map(|(part, text, button)| {
                                 let click = move |_| {
@@ -356,9 +331,9 @@ pub fn ZipDownload(
                     }}
                 </ul>
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress().lines) /> }))}
-                <Show when=move || is(|r| r.is_over() && r.stopped().borrow().is_none())>
+                <Show when=move || shown(run, |r| r.is_over() && r.stopped().borrow().is_none())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || with_run(|r| r.queue().borrow().summary_text())}</p>
+                        <p>{move || shown(run, |r| r.queue().borrow().summary_text())}</p>
                     </div>
                 </Show>
             </Show>

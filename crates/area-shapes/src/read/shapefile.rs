@@ -308,20 +308,12 @@ mod tests {
     #[test]
     fn a_prj_names_the_british_national_grid_or_wgs84() {
         // As ArcGIS and QGIS write them (ESRI WKT), and as GDAL writes the OGC form.
-        let esri_bng = "PROJCS[\"British_National_Grid\",GEOGCS[\"GCS_OSGB_1936\",\
-            DATUM[\"D_OSGB_1936\",SPHEROID[\"Airy_1830\",6377563.396,299.3249646]],\
-            PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]],\
-            PROJECTION[\"Transverse_Mercator\"],PARAMETER[\"False_Easting\",400000.0],\
-            PARAMETER[\"False_Northing\",-100000.0],PARAMETER[\"Central_Meridian\",-2.0],\
-            PARAMETER[\"Scale_Factor\",0.9996012717],PARAMETER[\"Latitude_Of_Origin\",49.0],\
-            UNIT[\"Meter\",1.0]]";
+        let esri_bng = include_str!("../../tests/fixtures/british-national-grid.prj");
         let ogc_bng = "PROJCS[\"OSGB36 / British National Grid\",GEOGCS[\"OSGB36\",\
             AUTHORITY[\"EPSG\",\"4277\"]],AUTHORITY[\"EPSG\",\"27700\"]]";
         let by_code =
             "PROJCS[\"Ordnance Survey grid\",GEOGCS[\"x\"],AUTHORITY[\"EPSG\",\"27700\"]]";
-        let esri_wgs84 = "GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",\
-            SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],PRIMEM[\"Greenwich\",0.0],\
-            UNIT[\"Degree\",0.0174532925199433]]";
+        let esri_wgs84 = include_str!("../../tests/fixtures/wgs84.prj");
         assert_eq!(projection(esri_bng), Ok(Crs::Bng));
         assert_eq!(projection(ogc_bng), Ok(Crs::Bng));
         assert_eq!(projection(by_code), Ok(Crs::Bng));

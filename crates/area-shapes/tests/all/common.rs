@@ -47,18 +47,10 @@ pub const COTSWOLDS: [(f64, f64); 5] = [
 pub const ROUND_THE_CORNER: [&str; 4] = ["SO", "SP", "ST", "SU"];
 
 /// A shapefile's `.prj` for the British National Grid, as ArcGIS and QGIS write it.
-pub const BNG_PRJ: &str = "PROJCS[\"British_National_Grid\",GEOGCS[\"GCS_OSGB_1936\",\
-    DATUM[\"D_OSGB_1936\",SPHEROID[\"Airy_1830\",6377563.396,299.3249646]],\
-    PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]],\
-    PROJECTION[\"Transverse_Mercator\"],PARAMETER[\"False_Easting\",400000.0],\
-    PARAMETER[\"False_Northing\",-100000.0],PARAMETER[\"Central_Meridian\",-2.0],\
-    PARAMETER[\"Scale_Factor\",0.9996012717],PARAMETER[\"Latitude_Of_Origin\",49.0],\
-    UNIT[\"Meter\",1.0]]";
+pub const BNG_PRJ: &str = include_str!("../fixtures/british-national-grid.prj");
 
 /// A shapefile's `.prj` for WGS84 longitude and latitude (ESRI's WKT).
-pub const WGS84_PRJ: &str = "GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",\
-    SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],PRIMEM[\"Greenwich\",0.0],\
-    UNIT[\"Degree\",0.0174532925199433]]";
+pub const WGS84_PRJ: &str = include_str!("../fixtures/wgs84.prj");
 
 /// A shapefile of one polygon record: its `.shp` and `.dbf`.
 pub fn polygon_shapefile(ring: &[(f64, f64)]) -> (Vec<u8>, Vec<u8>) {

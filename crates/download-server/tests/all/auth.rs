@@ -113,6 +113,15 @@ async fn token_errors_use_the_oauth_form_and_say_what_to_fix() {
     let token_url = format!("{}/oauth2/token/v1", server.origin);
     let basic = |credentials: &str| format!("Basic {}", STANDARD.encode(credentials));
     let form = "application/x-www-form-urlencoded";
+    // A client-credentials request with this `Authorization` header.
+    let with_authorization = |value: &str| {
+        server
+            .client
+            .post(&token_url)
+            .header("authorization", value)
+            .header("content-type", form)
+            .body("grant_type=client_credentials")
+    };
     let cases: Vec<(reqwest::RequestBuilder, StatusCode, &str, &str)> = vec![
         (
             server.token_request(ALPHA_KEY, "wrong-secret"),
@@ -144,26 +153,13 @@ async fn token_errors_use_the_oauth_form_and_say_what_to_fix() {
             "Basic",
         ),
         (
-            server
-                .client
-                .post(&token_url)
-                .header(
-                    "authorization",
-                    basic(&format!("{ALPHA_KEY}{ALPHA_SECRET}")),
-                )
-                .header("content-type", form)
-                .body("grant_type=client_credentials"),
+            with_authorization(&basic(&format!("{ALPHA_KEY}{ALPHA_SECRET}"))),
             StatusCode::UNAUTHORIZED,
             "invalid_client",
             "colon",
         ),
         (
-            server
-                .client
-                .post(&token_url)
-                .header("authorization", "Basic %%%")
-                .header("content-type", form)
-                .body("grant_type=client_credentials"),
+            with_authorization("Basic %%%"),
             StatusCode::UNAUTHORIZED,
             "invalid_client",
             "colon",

@@ -101,11 +101,29 @@ impl TestServer {
 
     /// GET `url` with these request headers.
     pub async fn get_with(&self, url: &str, headers: &[(&str, &str)]) -> Response {
-        let mut request = self.client.get(url);
-        for (name, value) in headers {
-            request = request.header(*name, *value);
-        }
-        request.send().await.unwrap()
+        with_headers(self.client.get(url), headers)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// HEAD `url` with these request headers, checked to answer as a GET of `length`
+    /// bytes would, without the body: its headers, for more checks.
+    pub async fn head_like_get(
+        &self,
+        url: &str,
+        headers: &[(&str, &str)],
+        length: usize,
+    ) -> HeaderMap {
+        let head = with_headers(self.client.head(url), headers)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(head.status(), StatusCode::OK);
+        assert_eq!(header(head.headers(), "content-length"), length.to_string());
+        let headers = head.headers().clone();
+        assert!(head.bytes().await.unwrap().is_empty());
+        headers
     }
 
     /// GET an API path and read its JSON.
@@ -179,6 +197,13 @@ pub async fn read_json(response: Response) -> (StatusCode, Value) {
     assert_eq!(content_type, "application/json", "{status}: {text}");
     let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     (status, body)
+}
+
+fn with_headers(mut request: RequestBuilder, headers: &[(&str, &str)]) -> RequestBuilder {
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request
 }
 
 /// A header's value as text ("" when absent).

@@ -183,7 +183,7 @@ mod tests {
     use super::*;
     use crate::bulk::file::ListedFile;
     use crate::bulk::queue::Event;
-    use crate::bulk::queue::tests::{absent, listed, probed, three};
+    use crate::bulk::queue::tests::{absent, finished, listed, probed, three};
 
     #[test]
     fn each_line_of_the_progress_list_says_where_its_file_is() {
@@ -211,10 +211,7 @@ mod tests {
             bytes: 1_000,
         });
         assert_eq!(q.progress(0), line(25, "1.00 kB of 4.00 kB"));
-        q.handle(Event::Finished {
-            file: 0,
-            md5: "aa".into(),
-        });
+        q.handle(finished(0, "aa"));
         assert_eq!(q.progress(0), line(100, "downloaded, MD5 checked"));
         // A file listed without a size says what has arrived, and no percent.
         q.handle(absent(1));
@@ -241,10 +238,7 @@ mod tests {
             }
         );
         probed(&mut q);
-        q.handle(Event::Finished {
-            file: 0,
-            md5: "aa".into(),
-        });
+        q.handle(finished(0, "aa"));
         q.handle(Event::Existing {
             file: 1,
             size: 20,

@@ -659,23 +659,60 @@ pub(crate) mod tests {
         ListedFile::sized(name, size, Some(md5))
     }
 
+    /// a.zip, b.zip and c.zip: 10, 20 and 30 bytes.
+    fn three_files() -> Vec<ListedFile> {
+        vec![
+            listed("a.zip", 10, "aa"),
+            listed("b.zip", 20, "bb"),
+            listed("c.zip", 30, "cc"),
+        ]
+    }
+
     pub(crate) fn three() -> Queue {
-        Queue::new(
-            vec![
-                listed("a.zip", 10, "aa"),
-                listed("b.zip", 20, "bb"),
-                listed("c.zip", 30, "cc"),
-            ],
-            2,
-        )
+        Queue::new(three_files(), 2)
+    }
+
+    /// `size` bytes of the file are there already, not hashed.
+    fn existing(file: FileId, size: u64) -> Event {
+        Event::Existing {
+            file,
+            size,
+            md5: None,
+        }
     }
 
     pub(crate) fn absent(file: FileId) -> Event {
-        Event::Existing {
+        existing(file, 0)
+    }
+
+    pub(crate) fn finished(file: FileId, md5: &str) -> Event {
+        Event::Finished {
             file,
-            size: 0,
-            md5: None,
+            md5: md5.into(),
         }
+    }
+
+    pub(crate) fn failed(file: FileId, failure: Failure) -> Event {
+        Event::Failed { file, failure }
+    }
+
+    fn refused(status: u16) -> Failure {
+        Failure::Status {
+            status,
+            retry_after: None,
+        }
+    }
+
+    /// 429 Too Many Requests, with a `Retry-After` of `seconds`.
+    fn busy(seconds: u64) -> Failure {
+        Failure::Status {
+            status: 429,
+            retry_after: Some(Duration::from_secs(seconds)),
+        }
+    }
+
+    fn retry(file: FileId, after: Duration) -> Action {
+        Action::Retry { file, after }
     }
 
     pub(crate) fn inspect(file: FileId) -> Action {
@@ -700,13 +737,7 @@ pub(crate) mod tests {
         assert_eq!(q.handle(absent(1)), [fetch(1, 0)]);
         q.handle(Event::Chunk { file: 0, bytes: 10 });
         assert_eq!(q.bytes(), (10, 60));
-        assert_eq!(
-            q.handle(Event::Finished {
-                file: 0,
-                md5: "AA".into()
-            }),
-            [inspect(2)]
-        );
+        assert_eq!(q.handle(finished(0, "AA")), [inspect(2)]);
         assert_eq!(q.state(0), &FileState::Done(Outcome::Downloaded));
         assert_eq!(q.received_md5(0), Some("AA"));
         assert!(!q.is_finished());
@@ -730,14 +761,7 @@ pub(crate) mod tests {
         // Skipping made no request, so the next file still goes alone.
         assert_eq!(skip, [inspect(1)]);
         assert_eq!(q.state(0), &FileState::Done(Outcome::Skipped));
-        assert_eq!(
-            q.handle(Event::Existing {
-                file: 1,
-                size: 5,
-                md5: None
-            }),
-            [fetch(1, 5)]
-        );
+        assert_eq!(q.handle(existing(1, 5)), [fetch(1, 5)]);
         assert_eq!(q.handle(Event::Started { file: 1, from: 5 }), [inspect(2)]);
         assert_eq!(q.bytes(), (15, 60));
     }
@@ -754,11 +778,7 @@ pub(crate) mod tests {
         assert_eq!(q.handle(wrong), [fetch(0, 0)]);
         let mut q = three();
         q.start();
-        let longer = Event::Existing {
-            file: 0,
-            size: 99,
-            md5: None,
-        };
+        let longer = existing(0, 99);
         assert_eq!(q.handle(longer), [fetch(0, 0)]);
     }
 
@@ -766,28 +786,12 @@ pub(crate) mod tests {
     fn a_checksum_mismatch_is_fetched_whole_once_more_then_reported() {
         let mut q = three();
         probed(&mut q);
-        let bad = || Event::Finished {
-            file: 0,
-            md5: "ff".into(),
-        };
-        assert_eq!(
-            q.handle(bad())[0],
-            Action::Retry {
-                file: 0,
-                after: Duration::ZERO
-            }
-        );
+        let bad = || finished(0, "ff");
+        assert_eq!(q.handle(bad())[0], retry(0, Duration::ZERO));
         assert_eq!(q.handle(Event::RetryDue { file: 0 })[0], inspect(0));
         // The complete copy on disk is known bad: no hashing it again, no resuming it.
         assert!(!q.wants_md5_of_existing(0, 10));
-        assert_eq!(
-            q.handle(Event::Existing {
-                file: 0,
-                size: 10,
-                md5: None
-            }),
-            [fetch(0, 0)]
-        );
+        assert_eq!(q.handle(existing(0, 10)), [fetch(0, 0)]);
         q.handle(Event::Started { file: 0, from: 0 });
         q.handle(bad());
         assert_eq!(
@@ -805,38 +809,18 @@ pub(crate) mod tests {
     fn transient_failures_back_off_and_honour_retry_after() {
         let mut q = three();
         probed(&mut q);
-        let dropped = Event::Failed {
-            file: 0,
-            failure: Failure::Dropped,
-        };
+        let dropped = failed(0, Failure::Dropped);
         assert_eq!(
             q.handle(dropped.clone())[0],
-            Action::Retry {
-                file: 0,
-                after: Duration::from_secs(1)
-            }
+            retry(0, Duration::from_secs(1))
         );
         // Waiting out a retry keeps the file's place: no third file starts.
         assert_eq!(q.state(0), &FileState::Backoff);
         q.handle(Event::RetryDue { file: 0 });
-        q.handle(Event::Existing {
-            file: 0,
-            size: 4,
-            md5: None,
-        });
-        let busy = Event::Failed {
-            file: 0,
-            failure: Failure::Status {
-                status: 429,
-                retry_after: Some(Duration::from_secs(7)),
-            },
-        };
+        q.handle(existing(0, 4));
         assert_eq!(
-            q.handle(busy)[0],
-            Action::Retry {
-                file: 0,
-                after: Duration::from_secs(7)
-            }
+            q.handle(failed(0, busy(7)))[0],
+            retry(0, Duration::from_secs(7))
         );
         assert_eq!(backoff(3), Duration::from_secs(4));
         assert_eq!(backoff(20), Duration::from_secs(30));
@@ -846,22 +830,10 @@ pub(crate) mod tests {
     fn waits_a_retry_after_asks_for_are_not_counted_as_failures() {
         let mut q = three();
         probed(&mut q);
-        let paced = || Event::Failed {
-            file: 0,
-            failure: Failure::Status {
-                status: 429,
-                retry_after: Some(Duration::from_secs(3)),
-            },
-        };
+        let paced = || failed(0, busy(3));
         // Far more turns than MAX_ATTEMPTS: a rate limit shared by parallel files.
         for _ in 1..MAX_PACED_WAITS {
-            assert_eq!(
-                q.handle(paced())[0],
-                Action::Retry {
-                    file: 0,
-                    after: Duration::from_secs(3)
-                }
-            );
+            assert_eq!(q.handle(paced())[0], retry(0, Duration::from_secs(3)));
             q.handle(Event::RetryDue { file: 0 });
         }
         q.handle(paced());
@@ -875,13 +847,7 @@ pub(crate) mod tests {
     fn a_persistent_failure_is_reported_and_the_rest_go_on() {
         let mut q = three();
         probed(&mut q);
-        let server_error = || Event::Failed {
-            file: 0,
-            failure: Failure::Status {
-                status: 503,
-                retry_after: None,
-            },
-        };
+        let server_error = || failed(0, refused(503));
         for _ in 1..MAX_ATTEMPTS {
             assert!(matches!(q.handle(server_error())[0], Action::Retry { .. }));
             q.handle(Event::RetryDue { file: 0 });
@@ -897,13 +863,7 @@ pub(crate) mod tests {
         assert!(!q.md5_differs(0));
 
         // Not found is not worth a retry; "Retry failed" tries both again.
-        let gone = Event::Failed {
-            file: 1,
-            failure: Failure::Status {
-                status: 404,
-                retry_after: None,
-            },
-        };
+        let gone = failed(1, refused(404));
         q.handle(absent(1));
         q.handle(gone);
         assert!(matches!(q.state(1), FileState::Done(Outcome::Failed(_))));
@@ -918,10 +878,7 @@ pub(crate) mod tests {
         let mut q = three();
         q.start();
         q.handle(absent(0));
-        let actions = q.handle(Event::Failed {
-            file: 0,
-            failure: Failure::Unreachable,
-        });
+        let actions = q.handle(failed(0, Failure::Unreachable));
         assert!(
             matches!(&actions[..], [Action::Stop { reason }] if reason.contains("allow this site"))
         );
@@ -929,10 +886,7 @@ pub(crate) mod tests {
         // Later on, unreachable is network trouble like any other: retried.
         let mut q = three();
         probed(&mut q);
-        let later = q.handle(Event::Failed {
-            file: 0,
-            failure: Failure::Unreachable,
-        });
+        let later = q.handle(failed(0, Failure::Unreachable));
         assert!(matches!(later[0], Action::Retry { .. }));
     }
 
@@ -966,34 +920,17 @@ pub(crate) mod tests {
         assert_eq!(q.parallel(), 1);
     }
 
-    fn refused(status: u16) -> Failure {
-        Failure::Status {
-            status,
-            retry_after: None,
-        }
-    }
-
     #[test]
     fn an_expired_link_is_listed_anew_and_the_file_goes_on_from_where_it_was() {
         let mut q = three();
         probed(&mut q);
         q.handle(Event::Chunk { file: 0, bytes: 4 });
-        let expired = Event::Failed {
-            file: 0,
-            failure: refused(403),
-        };
+        let expired = failed(0, refused(403));
         assert_eq!(q.handle(expired.clone()), [Action::Refresh { file: 0 }]);
         // Refreshing keeps the file's place and is no failure of its own.
         assert_eq!(q.state(0), &FileState::Backoff);
         assert_eq!(q.handle(Event::Refreshed { file: 0 }), [inspect(0)]);
-        assert_eq!(
-            q.handle(Event::Existing {
-                file: 0,
-                size: 4,
-                md5: None
-            }),
-            [fetch(0, 4)]
-        );
+        assert_eq!(q.handle(existing(0, 4)), [fetch(0, 4)]);
         // Refused again with the fresh link, before any answer: not an expiry.
         q.handle(expired.clone());
         assert_eq!(
@@ -1047,10 +984,7 @@ pub(crate) mod tests {
         // A listing that failed otherwise is an ordinary failure, retried.
         let mut q = three();
         probed(&mut q);
-        q.handle(Event::Failed {
-            file: 0,
-            failure: refused(403),
-        });
+        q.handle(failed(0, refused(403)));
         let unreachable = q.handle(Event::RefreshFailed {
             file: 0,
             failure: Failure::Unreachable,
@@ -1059,14 +993,7 @@ pub(crate) mod tests {
     }
 
     fn zip_of_three() -> Queue {
-        Queue::for_zip(
-            vec![
-                listed("a.zip", 10, "aa"),
-                listed("b.zip", 20, "bb"),
-                listed("c.zip", 30, "cc"),
-            ],
-            2,
-        )
+        Queue::for_zip(three_files(), 2)
     }
 
     #[test]
@@ -1075,32 +1002,12 @@ pub(crate) mod tests {
         assert_eq!(q.start(), [inspect(0)]);
         assert_eq!(q.progress(0).text, "starting");
         // What the zip holds of the file already is resumed, never skipped.
-        assert_eq!(
-            q.handle(Event::Existing {
-                file: 0,
-                size: 10,
-                md5: None
-            }),
-            [fetch(0, 10)]
-        );
+        assert_eq!(q.handle(existing(0, 10)), [fetch(0, 10)]);
         q.handle(Event::Started { file: 0, from: 0 });
-        q.handle(Event::Failed {
-            file: 0,
-            failure: Failure::Dropped,
-        });
+        q.handle(failed(0, Failure::Dropped));
         q.handle(Event::RetryDue { file: 0 });
-        assert_eq!(
-            q.handle(Event::Existing {
-                file: 0,
-                size: 6,
-                md5: None
-            })[0],
-            fetch(0, 6)
-        );
-        q.handle(Event::Finished {
-            file: 0,
-            md5: "ff".into(),
-        });
+        assert_eq!(q.handle(existing(0, 6))[0], fetch(0, 6));
+        q.handle(finished(0, "ff"));
         assert_eq!(
             q.state(0),
             &FileState::Done(Outcome::Failed(
@@ -1133,17 +1040,11 @@ pub(crate) mod tests {
         );
         // A late chunk or failure of a file set aside changes nothing more.
         assert_eq!(q.handle(Event::Chunk { file: 1, bytes: 3 }), []);
-        q.handle(Event::Failed {
-            file: 1,
-            failure: Failure::Dropped,
-        });
+        q.handle(failed(1, Failure::Dropped));
         assert_eq!(q.summary().failed, 2);
         q.handle(absent(2));
         q.handle(Event::Started { file: 2, from: 0 });
-        q.handle(Event::Finished {
-            file: 2,
-            md5: "cc".into(),
-        });
+        q.handle(finished(2, "cc"));
         assert!(q.is_finished());
         assert_eq!(q.restart(0..2), [inspect(0), inspect(1)]);
         assert_eq!(q.summary().failed, 0);

@@ -140,7 +140,7 @@ impl Queue {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use download_api::Download;
     use serde_json::{Value, json};
 
@@ -148,10 +148,19 @@ mod tests {
     use crate::bulk::answer::Failure;
     use crate::bulk::export::BulkDownload;
     use crate::bulk::queue::Event;
-    use crate::bulk::queue::tests::{absent, listed, probed, three};
+    use crate::bulk::queue::tests::{absent, failed, finished, listed, probed, three};
 
     fn parsed(report: &str) -> Value {
         serde_json::from_str(report).unwrap()
+    }
+
+    /// Each line's `status`, in order.
+    pub(crate) fn statuses(report: &Value) -> Vec<&str> {
+        let lines = report.as_array().unwrap();
+        lines
+            .iter()
+            .map(|line| line["status"].as_str().unwrap())
+            .collect()
     }
 
     #[test]
@@ -191,10 +200,7 @@ mod tests {
         let mut q = three();
         probed(&mut q);
         q.handle(Event::Chunk { file: 0, bytes: 10 });
-        q.handle(Event::Finished {
-            file: 0,
-            md5: "aa".into(),
-        });
+        q.handle(finished(0, "aa"));
         q.handle(absent(1));
         q.handle(Event::Failed {
             file: 1,
@@ -223,10 +229,7 @@ mod tests {
     fn a_copy_whose_md5_differs_twice_is_reported_with_both_md5s() {
         let mut q = Queue::new(vec![listed("a.zip", 10, "aa")], 1);
         probed(&mut q);
-        let bad = || Event::Finished {
-            file: 0,
-            md5: "ff".into(),
-        };
+        let bad = || finished(0, "ff");
         q.handle(bad());
         q.handle(Event::RetryDue { file: 0 });
         q.handle(absent(0));
@@ -244,18 +247,9 @@ mod tests {
         let mut q = three();
         q.start();
         q.handle(absent(0));
-        q.handle(Event::Failed {
-            file: 0,
-            failure: Failure::Unreachable,
-        });
+        q.handle(failed(0, Failure::Unreachable));
         assert!(q.is_finished());
         let report = parsed(&q.report());
-        let statuses: Vec<&str> = report
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|line| line["status"].as_str().unwrap())
-            .collect();
-        assert_eq!(statuses, ["unfinished"; 3]);
+        assert_eq!(statuses(&report), ["unfinished"; 3]);
     }
 }

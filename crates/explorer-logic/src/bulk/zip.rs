@@ -366,8 +366,9 @@ mod tests {
 
     use super::*;
     use crate::bulk::export::BulkDownload;
-    use crate::bulk::queue::tests::{listed, probed};
-    use crate::bulk::queue::{Event, Queue};
+    use crate::bulk::queue::Queue;
+    use crate::bulk::queue::tests::{finished, listed, probed};
+    use crate::bulk::report::tests::statuses;
     use download_api::Download;
 
     fn parsed(report: &str) -> Value {
@@ -508,13 +509,10 @@ mod tests {
         let text = report(&written);
         assert_eq!(text.len() as u64, report_length(&files));
         let report: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let statuses: Vec<&str> = report
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|line| line["status"].as_str().unwrap())
-            .collect();
-        assert_eq!(statuses, ["downloaded", "md5_differs", "downloaded"]);
+        assert_eq!(
+            statuses(&report),
+            ["downloaded", "md5_differs", "downloaded"]
+        );
         assert_eq!(report[1]["received_md5"], received);
         assert_eq!(report[1]["listed_md5"], "bb000000000000000000000000000000");
         assert_eq!(report[2]["listed_md5"], serde_json::Value::Null);
@@ -666,10 +664,7 @@ mod tests {
         let file = listed("a.zip", 10, "aa");
         let mut q = Queue::new(vec![file.clone()], 1);
         probed(&mut q);
-        q.handle(Event::Finished {
-            file: 0,
-            md5: "aa".into(),
-        });
+        q.handle(finished(0, "aa"));
         let written = [Written {
             listed: &file,
             md5: "aa",

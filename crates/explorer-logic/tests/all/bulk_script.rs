@@ -8,6 +8,10 @@ use download_api::Download;
 use explorer_logic::bulk::export::{BulkDownload, md5_checklist, shell_script};
 use explorer_logic::bulk::naming::md5_line;
 
+/// The bytes of the file the scripts fetch, and their md5.
+const BYTES: &[u8] = b"hello world, this is a zip file";
+const BYTES_MD5: &str = "57ce18daecbda6dea7f9a737b61c492d";
+
 /// A listed file to fetch from `url` and save as `file_name`, checked against `md5`.
 fn file(url: &str, file_name: &str, md5: Option<&str>, size: Option<u64>) -> BulkDownload {
     BulkDownload::from(Download {
@@ -28,6 +32,23 @@ fn run_script(dir: &Path, script: &str) -> std::process::Output {
         .expect("sh runs")
 }
 
+/// Writes `bytes` to `name` in `dir`: the file's `file://` address.
+fn source(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    format!("file://{}", path.display())
+}
+
+/// Fails the test with everything the command said unless it succeeded.
+fn assert_succeeded(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// A fresh directory with an empty `out/` for the script to download into; removed
 /// when dropped, a failing test included.
 fn temp_dir() -> tempfile::TempDir {
@@ -40,26 +61,15 @@ fn temp_dir() -> tempfile::TempDir {
 fn downloads_checks_and_resumes() {
     let temp = temp_dir();
     let dir = temp.path();
-    let source = dir.join("source.bin");
-    std::fs::write(&source, b"hello world, this is a zip file").unwrap();
-    let url = format!("file://{}", source.display());
-    // md5 of the bytes above.
-    let md5 = "57ce18daecbda6dea7f9a737b61c492d";
-    let files = [file(&url, "data.zip", Some(md5), Some(31))];
+    let url = source(dir, "source.bin", BYTES);
+    let files = [file(&url, "data.zip", Some(BYTES_MD5), Some(31))];
     let script = shell_script("test", &files);
 
     let first = run_script(&dir.join("out"), &script);
+    assert_succeeded(&first);
     let stdout = String::from_utf8_lossy(&first.stdout);
-    assert!(
-        first.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
     assert!(stdout.contains("ok: data.zip"), "{stdout}");
-    assert_eq!(
-        std::fs::read(dir.join("out/data.zip")).unwrap(),
-        std::fs::read(&source).unwrap()
-    );
+    assert_eq!(std::fs::read(dir.join("out/data.zip")).unwrap(), BYTES);
 
     // A second run finds the complete file and leaves it alone.
     let second = run_script(&dir.join("out"), &script);
@@ -68,20 +78,15 @@ fn downloads_checks_and_resumes() {
     // A partial file is resumed to the full, correct file.
     std::fs::write(dir.join("out/data.zip"), b"hello world").unwrap();
     let resumed = run_script(&dir.join("out"), &script);
-    assert!(resumed.status.success());
-    assert_eq!(
-        std::fs::read(dir.join("out/data.zip")).unwrap(),
-        std::fs::read(&source).unwrap()
-    );
+    assert_succeeded(&resumed);
+    assert_eq!(std::fs::read(dir.join("out/data.zip")).unwrap(), BYTES);
 }
 
 #[test]
 fn a_wrong_checksum_or_missing_file_fails_the_run() {
     let temp = temp_dir();
     let dir = temp.path();
-    let source = dir.join("source.bin");
-    std::fs::write(&source, b"some bytes").unwrap();
-    let url = format!("file://{}", source.display());
+    let url = source(dir, "source.bin", b"some bytes");
     let missing = format!("file://{}/nope.bin", dir.display());
     let files = [
         file(
@@ -104,13 +109,10 @@ fn a_wrong_checksum_or_missing_file_fails_the_run() {
 fn a_basket_s_script_makes_a_sub_folder_per_product_and_its_checklist_passes() {
     let temp = temp_dir();
     let dir = temp.path();
-    let source = dir.join("source.bin");
-    std::fs::write(&source, b"hello world, this is a zip file").unwrap();
-    let url = format!("file://{}", source.display());
-    let md5 = "57ce18daecbda6dea7f9a737b61c492d";
+    let url = source(dir, "source.bin", BYTES);
     let in_folder = |folder: &str, file_name| BulkDownload {
         folder: Some(folder.into()),
-        ..file(&url, file_name, Some(md5), Some(31))
+        ..file(&url, file_name, Some(BYTES_MD5), Some(31))
     };
     let files = [
         in_folder("OpenTOID", "su.zip"),
@@ -118,29 +120,12 @@ fn a_basket_s_script_makes_a_sub_folder_per_product_and_its_checklist_passes() {
         in_folder("OpenRoads", "gb.zip"),
     ];
     let out = dir.join("out");
-    let output = run_script(&out, &shell_script("Basket", &files));
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&run_script(&out, &shell_script("Basket", &files)));
     for path in ["OpenTOID/su.zip", "OpenTOID/sz.zip", "OpenRoads/gb.zip"] {
-        assert_eq!(
-            std::fs::read(out.join(path)).unwrap(),
-            std::fs::read(&source).unwrap()
-        );
+        assert_eq!(std::fs::read(out.join(path)).unwrap(), BYTES);
     }
     std::fs::write(out.join("checklist.md5"), md5_checklist(&files)).unwrap();
-    let check = Command::new("md5sum")
-        .args(["-c", "checklist.md5"])
-        .current_dir(&out)
-        .output()
-        .expect("md5sum runs");
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
+    assert_succeeded(&md5sum_check(&out));
 }
 
 #[test]
@@ -149,12 +134,8 @@ fn two_files_of_one_name_and_names_with_control_characters_are_all_kept_and_chec
     let dir = temp.path();
     let mut sources = Vec::new();
     for (i, text) in ["first", "second", "third", "fourth"].iter().enumerate() {
-        let source = dir.join(format!("source{i}.bin"));
-        std::fs::write(&source, text).unwrap();
-        sources.push((
-            format!("file://{}", source.display()),
-            md5_hex(text.as_bytes()),
-        ));
+        let url = source(dir, &format!("source{i}.bin"), text.as_bytes());
+        sources.push((url, md5_hex(text.as_bytes())));
     }
     let (su, sz) = (vec!["SU".to_owned()], vec!["SZ".to_owned()]);
     let listed = |i: usize, file_name, qualifiers: &[String]| BulkDownload {
@@ -169,11 +150,7 @@ fn two_files_of_one_name_and_names_with_control_characters_are_all_kept_and_chec
     ];
     let out = dir.join("out");
     let output = run_script(&out, &shell_script("Same names", &files));
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(
         stdout.lines().count(),
@@ -194,11 +171,7 @@ fn two_files_of_one_name_and_names_with_control_characters_are_all_kept_and_chec
     }
     std::fs::write(out.join("checklist.md5"), md5_checklist(&files)).unwrap();
     let check = md5sum_check(&out);
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
+    assert_succeeded(&check);
     assert_eq!(String::from_utf8_lossy(&check.stdout).lines().count(), 4);
 }
 
@@ -212,13 +185,7 @@ fn md5sum_reads_an_escaped_line_for_a_name_with_a_backslash_or_a_newline() {
         checklist.push_str(&md5_line(&md5_hex(name.as_bytes()), name));
     }
     std::fs::write(out.join("checklist.md5"), checklist).unwrap();
-    let check = md5sum_check(&out);
-    assert!(
-        check.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&check.stdout),
-        String::from_utf8_lossy(&check.stderr)
-    );
+    assert_succeeded(&md5sum_check(&out));
 }
 
 fn md5sum_check(dir: &Path) -> std::process::Output {

@@ -526,7 +526,7 @@ fn start_script(
     Ok(format!(
         r#"<script type="module">
 const [js, wasm] = {build};
-document.head.append(Object.assign(document.createElement("link"), {{ href: wasm, rel: "preload", as: "fetch", crossOrigin: "" }}));
+document.head.append(Object.assign(document.createElement("link"), {{ href: wasm, rel: "preload", as: "fetch", crossOrigin: "", fetchPriority: "low" }}));
 const {{ default: init }} = await import(new URL(js, document.baseURI).href);
 init({{ module_or_path: wasm }});
 </script>

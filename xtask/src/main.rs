@@ -203,8 +203,9 @@ fn run_product(server_args: &[String]) -> Result {
     )?;
     let url = forward_first_line(&mut server)?;
     println!(
-        "the English app is served; building the Welsh app and the workers (a Welsh page is \
-         in English until then)"
+        "the English app is served; building the Welsh app and the workers (a few minutes \
+         more: until then a Welsh page is in English, and reading a shape file or a bulk \
+         download fails)"
     );
     let files = bundle::build_rest(&target, first)?;
     bundle::print_table(&files);

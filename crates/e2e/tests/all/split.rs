@@ -224,26 +224,8 @@ const CARDS_IN_VIEW: &str = "return Array.from(document.querySelectorAll('.produ
 /// the search, and the demo catalogue has one product whose id is `OpenRoads`.
 #[tokio::test]
 async fn a_search_typed_before_the_code_arrives_filters_the_first_view_and_the_app_keeps_it() {
-    use std::sync::Arc;
-    use tokio::sync::Semaphore;
-
     for (language, one_of_all) in [("en", "1 of 18 products"), ("cy", "1 o 18 cynnyrch")] {
-        let gate = Arc::new(Semaphore::new(0));
-        let held = Arc::clone(&gate);
-        let (h, _) = crate::static_host::start_hosting(&e2e::explorer_web_root(), &[], |host| {
-            host.layer(axum::middleware::from_fn(
-                move |request: axum::extract::Request, next: axum::middleware::Next| {
-                    let held = Arc::clone(&held);
-                    async move {
-                        if request.uri().path().ends_with("_bg.wasm") {
-                            let _open = held.acquire().await;
-                        }
-                        next.run(request).await
-                    }
-                },
-            ))
-        })
-        .await;
+        let (h, gate) = crate::static_host::start_holding("_bg.wasm").await;
         h.goto(&format!("/?lang={language}")).await;
         let search = h.find("#boot-search:not([disabled])").await;
         search.send_keys("openROADS").await.unwrap();
@@ -260,7 +242,7 @@ async fn a_search_typed_before_the_code_arrives_filters_the_first_view_and_the_a
             "the app started before its code was let through"
         );
 
-        gate.add_permits(Semaphore::MAX_PERMITS);
+        gate.open();
         h.find(".gallery .product-card:not(.skeleton-card)").await;
         assert!(h.find_all("[data-boot]").await.is_empty());
         h.wait_for_focus("gallery-search").await;

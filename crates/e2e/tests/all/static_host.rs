@@ -52,6 +52,36 @@ pub(crate) async fn start_hosting(
     (Harness::open(base, servers).await, api)
 }
 
+/// A gate a test holds closed until it opens it, letting requests through.
+pub(crate) struct Gate(Arc<tokio::sync::Semaphore>);
+
+impl Gate {
+    /// Lets every request it held, and every later one, through.
+    pub(crate) fn open(&self) {
+        self.0.add_permits(tokio::sync::Semaphore::MAX_PERMITS / 2);
+    }
+}
+
+/// [`start`], the host holding back every request whose path ends with `held` (as a slow
+/// link would) until the test opens the [`Gate`].
+pub(crate) async fn start_holding(held: &'static str) -> (Harness, Gate) {
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let closed = Arc::clone(&gate);
+    let (h, _) = start_hosting(&explorer_web_root(), &[], |host| {
+        host.layer(middleware::from_fn(move |request: Request, next: Next| {
+            let closed = Arc::clone(&closed);
+            async move {
+                if request.uri().path().ends_with(held) {
+                    let _open = closed.acquire().await;
+                }
+                next.run(request).await
+            }
+        }))
+    })
+    .await;
+    (h, Gate(gate))
+}
+
 #[tokio::test]
 async fn the_host_answers_as_static_hosts_do() {
     let (h, _) = start(&[]).await;

@@ -473,22 +473,7 @@ async fn a_host_without_the_bulk_worker_says_so_and_starts_no_download() {
 /// whole and alone.
 #[tokio::test]
 async fn a_zip_cancelled_before_the_browser_opens_it_saves_nothing() {
-    let gate = Arc::new(tokio::sync::Semaphore::new(0));
-    let held = Arc::clone(&gate);
-    let (h, _) = crate::static_host::start_hosting(&e2e::explorer_web_root(), &[], |host| {
-        host.layer(axum::middleware::from_fn(
-            move |request: axum::extract::Request, next: axum::middleware::Next| {
-                let held = Arc::clone(&held);
-                async move {
-                    if request.uri().path().ends_with("/download-worker.js") {
-                        let _open = held.acquire().await;
-                    }
-                    next.run(request).await
-                }
-            },
-        ))
-    })
-    .await;
+    let (h, gate) = crate::static_host::start_holding("/download-worker.js").await;
     h.goto(crate::bulk::PRODUCT_PAGE).await;
     h.find(".downloads-table tbody tr").await;
     h.click(".zip-download .folder-controls .button").await;
@@ -508,7 +493,7 @@ async fn a_zip_cancelled_before_the_browser_opens_it_saves_nothing() {
     );
 
     // The script comes: a zip started now is saved whole, and is the only file saved.
-    gate.add_permits(tokio::sync::Semaphore::MAX_PERMITS / 2);
+    gate.open();
     h.click(".zip-download .folder-controls .button").await;
     let name = format!("{PRODUCT_ZIP}.zip");
     let zip = saved_zip(&h, &name).await;

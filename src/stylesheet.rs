@@ -1,8 +1,8 @@
 //! Stylesheets that load with their pages' code rather than with the gallery's first
-//! load: `map.css` (the product page's map, images, place boxes and shape tools),
-//! `bulk.css` (the bulk download panel and the long tables of the product, basket and
-//! version pages) and `pages.css` (the sign-in and data-package pages),
-//! copied beside the app.
+//! load: `map.css` (the product page's map, images, place boxes, shape tools, format
+//! choosers and downloads table), `bulk.css` (the bulk download panel and the long tables
+//! of the product, basket and version pages) and `pages.css` (the sign-in and
+//! data-package pages), copied beside the app.
 //!
 //! A route loaded on demand adds its stylesheets to the document's head when its code is
 //! fetched (a link to it hovered, or the route entered), so both travel side by side.
@@ -15,7 +15,7 @@ use leptos::prelude::document;
 
 use crate::navigation::base_path;
 
-/// The product page's map, image strip, place boxes and shape tools.
+/// The product page's map, image strip, place boxes, shape tools and downloads table.
 pub const MAP: &str = "map.css";
 /// The bulk download panel and the long (windowed) tables and lists.
 pub const BULK: &str = "bulk.css";

@@ -138,15 +138,16 @@ fn precompress(dist: &Path) -> Result<Vec<FileSize>> {
 /// Writes `file`'s `.gz` and `.br` copies beside it, unless both are newer than it
 /// already, and says how big each is.
 fn compress(dist: &Path, file: &Path) -> Result<FileSize> {
-    let raw = fs::read(file)?;
     let [gz, br] = [".gz", ".br"].map(|suffix| with_suffix(file, suffix));
-    let (gzip, brotli) = if is_newer(&gz, file)? && is_newer(&br, file)? {
-        (fs::read(&gz)?, fs::read(&br)?)
+    let size = |path: &Path| fs::metadata(path).map(|metadata| metadata.len());
+    let (raw, gzip, brotli) = if is_newer(&gz, file)? && is_newer(&br, file)? {
+        (size(file)?, size(&gz)?, size(&br)?)
     } else {
+        let raw = fs::read(file)?;
         let (gzip, brotli) = (gzip(&raw)?, brotli(&raw)?);
         fs::write(gz, &gzip)?;
         fs::write(br, &brotli)?;
-        (gzip, brotli)
+        (raw.len() as u64, gzip.len() as u64, brotli.len() as u64)
     };
     let name = file.strip_prefix(dist)?.display().to_string();
     Ok(FileSize {
@@ -155,9 +156,9 @@ fn compress(dist: &Path, file: &Path) -> Result<FileSize> {
             && !is_on_demand_data(file)
             && !name.starts_with(&format!("{}/", split::WELSH_DIR)),
         name,
-        raw: raw.len() as u64,
-        gzip: gzip.len() as u64,
-        brotli: brotli.len() as u64,
+        raw,
+        gzip,
+        brotli,
     })
 }
 

@@ -23,7 +23,7 @@ mod tools;
 
 use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command as Process, ExitCode, Stdio};
+use std::process::{ExitCode, Stdio};
 use std::thread;
 
 use clap::{Parser, Subcommand};
@@ -210,14 +210,9 @@ fn run_product(server_args: &[String]) -> Result {
     let files = bundle::build_rest(&target, first)?;
     bundle::print_table(&files);
     // The server reads its web root again on SIGHUP.
-    run(Process::new("kill").args(["-HUP", &server.child.id().to_string()]))?;
+    run(command("kill").args(["-HUP", &server.child.id().to_string()]))?;
     println!("all of the app is served now at {url}; Ctrl-C stops the server");
-    let status = server.child.wait()?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("download-server stopped ({status})").into())
-    }
+    server.finish()
 }
 
 /// Waits for the server's first line on stdout (`… listening on http://…`), prints it

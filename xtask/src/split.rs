@@ -81,12 +81,11 @@ pub struct FirstBuild {
     optimized: Vec<PathBuf>,
 }
 
-/// The app is built split by route for `target.public_url`, once per language: English
-/// at the top, Welsh (the `welsh` feature) in [`WELSH_DIR`]; and the workers. First
-/// what a first page needs: the English build into `target.dist` (emptied first) and an
-/// index.html that loads it for every page, a Welsh one too until [`build_rest`] has
-/// built Welsh. Without the workers, which the app starts only for a shape file or a
-/// download.
+/// The first of the two steps that build the app for `target.public_url` (the second is
+/// [`build_rest`]): what a first page needs, the English build into `target.dist`
+/// (emptied first) and an index.html that loads it for every page, a Welsh one too until
+/// the Welsh build is there. The workers wait: the app starts them only for a shape file
+/// or a download.
 pub fn build_first(target: &Target) -> Result<FirstBuild> {
     let dist = target.dist.as_path();
     let _ = fs::remove_dir_all(dist);
@@ -96,8 +95,9 @@ pub fn build_first(target: &Target) -> Result<FirstBuild> {
     Ok(FirstBuild { english, optimized })
 }
 
-/// The rest of the app beside [`build_first`]'s: the Welsh build and the workers, and
-/// the index.html that loads the Welsh build for a Welsh page.
+/// The rest of the app beside [`build_first`]'s: the Welsh build (the `welsh` feature)
+/// in [`WELSH_DIR`], the workers, and the index.html that loads the Welsh build for a
+/// Welsh page.
 pub fn build_rest(target: &Target, first: FirstBuild) -> Result {
     let dist = target.dist.as_path();
     let FirstBuild {
@@ -404,8 +404,8 @@ fn write_html(
     english: &BTreeMap<String, String>,
     welsh: Option<&BTreeMap<String, String>>,
 ) -> Result {
-    let [english_messages, welsh_messages] = ["en", "cy"].map(messages);
-    let (english_messages, welsh_messages) = (english_messages?, welsh_messages?);
+    let english_messages = messages("en")?;
+    let welsh_messages = messages("cy")?;
     let source = fs::read_to_string(root().join("index.html"))
         .map_err(|error| format!("cannot read index.html: {error}"))?;
     let source = without_html_comments(&source);

@@ -224,7 +224,6 @@ struct AppBuilder {
     links: Links,
     signer: Signer,
     rate_limit: Option<Arc<limiter::RateLimit>>,
-    web: Router<state::SharedState>,
     web_root: Option<WebRootHandle>,
     token_ttl: u64,
     link_lifetime: u64,
@@ -240,7 +239,6 @@ impl AppBuilder {
             Some(key) if !key.as_bytes().is_empty() => Signer::new(key.as_bytes()),
             _ => process_signer(),
         };
-        let compression = CompressionLayer::new().gzip(true).br(true);
         let web_root = config
             .web_root
             .as_deref()
@@ -253,7 +251,6 @@ impl AppBuilder {
             rate_limit: config
                 .rate_limit
                 .map(|limit| Arc::new(limiter::RateLimit::new(limit))),
-            web: web::router(web_root.clone(), compression),
             web_root,
             token_ttl: config.token_ttl,
             link_lifetime: config.link_lifetime,
@@ -291,7 +288,7 @@ impl AppBuilder {
             .layer(compression.clone());
         let service = Router::new()
             .nest(API_PREFIX, api)
-            .merge(token::router().layer(compression));
+            .merge(token::router().layer(compression.clone()));
         // The API and the token endpoint are limited. The files are the storage a 307 leads
         // to (on the real service, another host): limiting them too made each redirected
         // download cost two requests, and clients retrying in step after a 429 used the one
@@ -306,7 +303,7 @@ impl AppBuilder {
         };
         let app = service
             .merge(files::router())
-            .merge(self.web.clone())
+            .merge(web::router(self.web_root.clone(), compression))
             .layer(cors())
             .layer(axum::middleware::from_fn(protocol::check));
         // A line per request grows without bound: only when asked for.

@@ -5,6 +5,7 @@
 //! first.
 
 use e2e::Harness;
+use e2e::thirtyfour::Key;
 
 const PRODUCT: &str = "OpenMapLocal";
 
@@ -234,9 +235,12 @@ async fn a_search_typed_before_the_code_arrives_filters_the_first_view_and_the_a
             h.js(CARDS_IN_VIEW).await,
             serde_json::json!(["OS Open Roads"])
         );
-        // In the address, for the app to take over (and for a reload).
+        // In the address, for the app to take over (and for a reload); Enter, as in
+        // any search box, keeps it there rather than loading the page again without it.
+        h.press(Key::Enter).await;
         h.wait_for_address(|address| address.contains("q=openROADS"))
             .await;
+        assert_eq!(h.text(".result-count").await, one_of_all);
         assert!(
             !h.find_all("[data-boot]").await.is_empty(),
             "the app started before its code was let through"

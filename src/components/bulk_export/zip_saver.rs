@@ -85,19 +85,41 @@ fn relative(path: &str) -> Result<String, String> {
     Ok(format!("{folder}{path}"))
 }
 
+/// The worker's script as the page registers it: its address carries the script's own
+/// version, so a registration of this very script is known by its address alone.
+fn script() -> Result<String, String> {
+    /// FNV-1a of the script as built into this app: it changes with the script.
+    const VERSION: u64 = {
+        let script = include_bytes!("../../../public/download-worker.js");
+        let (mut hash, mut i) = (0xcbf2_9ce4_8422_2325_u64, 0);
+        while i < script.len() {
+            hash = (hash ^ script[i] as u64).wrapping_mul(0x100_0000_01b3);
+            i += 1;
+        }
+        hash
+    };
+    Ok(format!("{}?v={VERSION:x}", relative(WORKER)?))
+}
+
 /// The app's worker, registered (once) and active.
 async fn worker() -> Result<JsValue, String> {
     let container = service_workers().ok_or(t::bulk::no_workers_here())?;
+    let (scope, script) = (relative(PREFIX)?, script()?);
+    // This script active already: used as it is. Registering it again waited behind
+    // the browser's own checks of the worker, up to 2 s in Chromium.
+    let finding = call(&container, "getRegistration", &[&scope.as_str().into()])?;
+    if let Some(Ok(found)) = within(START_LIMIT, JsFuture::from(Promise::resolve(&finding))).await {
+        let active = field(&found, "active");
+        if field(&active, "scriptURL").as_string().as_deref() == Some(script.as_str()) {
+            return Ok(active);
+        }
+    }
     // Its scope is the zips' addresses alone: with the app's folder as its scope it
     // controlled the app's pages and their workers, so every request they made (each
     // file of a download too) passed through it.
     let options = Object::new();
-    let _ = Reflect::set(&options, &"scope".into(), &relative(PREFIX)?.into());
-    let registering = call(
-        &container,
-        "register",
-        &[&relative(WORKER)?.into(), &options],
-    )?;
+    let _ = Reflect::set(&options, &"scope".into(), &scope.into());
+    let registering = call(&container, "register", &[&script.into(), &options])?;
     let registration =
         match within(START_LIMIT, JsFuture::from(Promise::resolve(&registering))).await {
             Some(Ok(registration)) => registration,

@@ -412,6 +412,58 @@ async fn a_zip_is_saved_from_a_static_host_under_a_sub_path() {
     h.stop().await;
 }
 
+/// The app was updated while the browser kept the download worker of an earlier
+/// version (here one that answers no zip at all): the zip registers the app's own
+/// script again and is saved whole, rather than handed to the worker it found active.
+#[tokio::test]
+async fn a_zip_after_an_update_of_the_app_uses_the_apps_own_download_worker() {
+    let (h, site) = a_host_without("old-download-worker.js").await;
+    std::fs::write(
+        site.path().join("old-download-worker.js"),
+        "self.addEventListener('install', () => self.skipWaiting());\n\
+         self.addEventListener('fetch', (event) => event.respondWith(\n\
+           new Response('an older worker', {status: 404})));\n",
+    )
+    .expect("write the older worker");
+    h.goto(crate::bulk::PRODUCT_PAGE).await;
+    h.find(".downloads-table tbody tr").await;
+    let registered = h
+        .driver
+        .execute_async(
+            REGISTER_AT_THE_ZIPS,
+            vec![serde_json::json!("old-download-worker.js")],
+        )
+        .await
+        .expect("register the older worker");
+    assert_eq!(registered.json(), "old-download-worker.js");
+    h.click(".zip-download .folder-controls .button").await;
+    let zip = saved_zip(&h, &format!("{PRODUCT_ZIP}.zip")).await;
+    assert_eq!(zip.len(), PRODUCT_FILES.len() + 2, "{:?}", zip.keys());
+    let active = h
+        .driver
+        .execute_async(REGISTER_AT_THE_ZIPS, vec![serde_json::json!(null)])
+        .await
+        .expect("the active worker");
+    let active = active.json().as_str().unwrap_or_default().to_owned();
+    assert!(active.starts_with("download-worker.js?v="), "{active}");
+    h.stop().await;
+}
+
+/// Registers the script named by the argument (none: registers nothing) for the zips'
+/// addresses and answers the name of the script active there once one is.
+const REGISTER_AT_THE_ZIPS: &str = r#"
+const [script, done] = arguments;
+const here = (path) => new URL(path, document.baseURI).href;
+(async () => {
+  const scope = here('download-zip/');
+  const registration = script
+    ? await navigator.serviceWorker.register(here(script), {scope})
+    : await navigator.serviceWorker.getRegistration(scope);
+  while (!registration.active) await new Promise((resolve) => setTimeout(resolve, 50));
+  return registration.active.scriptURL.slice(here('').length);
+})().then(done, (error) => done('error: ' + error));
+"#;
+
 /// Serves a copy of the built app without the files whose names start with `missing`.
 async fn a_host_without(missing: &str) -> (Harness, tempfile::TempDir) {
     let site = tempfile::tempdir().expect("a folder for the site");

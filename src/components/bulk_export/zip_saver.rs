@@ -108,9 +108,9 @@ async fn worker() -> Result<JsValue, String> {
     // This script active already: used as it is. Registering it again waited behind
     // the browser's own checks of the worker, up to 2 s in Chromium.
     let finding = call(&container, "getRegistration", &[&scope.as_str().into()])?;
-    if let Some(Ok(found)) = within(START_LIMIT, JsFuture::from(Promise::resolve(&finding))).await {
+    if let Ok(found) = JsFuture::from(Promise::resolve(&finding)).await {
         let active = field(&found, "active");
-        if field(&active, "scriptURL").as_string().as_deref() == Some(script.as_str()) {
+        if field(&active, "scriptURL").as_string() == Some(script.clone()) {
             return Ok(active);
         }
     }

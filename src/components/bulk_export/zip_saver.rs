@@ -110,7 +110,7 @@ async fn worker() -> Result<JsValue, String> {
     let finding = call(&container, "getRegistration", &[&scope.as_str().into()])?;
     if let Ok(found) = JsFuture::from(Promise::resolve(&finding)).await {
         let active = field(&found, "active");
-        if field(&active, "scriptURL").as_string() == Some(script.clone()) {
+        if field(&active, "scriptURL").as_string().as_deref() == Some(script.as_str()) {
             return Ok(active);
         }
     }

@@ -417,6 +417,7 @@ async fn a_zip_is_saved_from_a_static_host_under_a_sub_path() {
 /// script again and is saved whole, rather than handed to the worker it found active.
 #[tokio::test]
 async fn a_zip_after_an_update_of_the_app_uses_the_apps_own_download_worker() {
+    // A copy of the whole app (no file of it starts so), to put the older worker in.
     let (h, site) = a_host_without("old-download-worker.js").await;
     std::fs::write(
         site.path().join("old-download-worker.js"),

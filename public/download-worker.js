@@ -16,6 +16,8 @@
 
 const PREFIX = "download-zip/";
 const zips = new Map();
+// How many bytes of a zip wait for the browser before the bulk worker is asked for more.
+const QUEUED_AT_MOST = 4 * 1024 * 1024;
 
 // Active at once, but never taking over pages: only the zip addresses need it (a
 // navigation is answered by the worker of its scope whether the page is controlled
@@ -36,11 +38,21 @@ function fed(zip, message) {
     // The bulk worker transferred the buffer: taken as it comes.
     zip.stream.enqueue(message.chunk);
   } else if (message.type === "end") {
-    zip.stream.close();
-    zip.finished();
-    zips.delete(zip.id);
+    zip.ended = true;
+    closeOnceTaken(zip);
   } else if (message.type === "abort") {
     zip.stream.error(new Error(String(message.reason)));
+    zip.finished();
+    zips.delete(zip.id);
+  }
+}
+
+// Ends the zip once the browser has taken every byte of it: only then may this worker
+// stop. Let go with bytes still queued, Firefox stopped it at once (when no event had
+// come for its idle time) and saved the zip without its last megabytes, as if whole.
+function closeOnceTaken(zip) {
+  if (zip.ended && zip.stream.desiredSize >= QUEUED_AT_MOST) {
+    zip.stream.close();
     zip.finished();
     zips.delete(zip.id);
   }
@@ -95,7 +107,12 @@ self.addEventListener("fetch", (event) => {
         zip.stream = controller;
       },
       pull() {
-        zip.port.postMessage({ type: "pull" });
+        // Asked for after each chunk the browser takes.
+        if (zip.ended) {
+          closeOnceTaken(zip);
+        } else {
+          zip.port.postMessage({ type: "pull" });
+        }
       },
       cancel() {
         zip.port.postMessage({ type: "cancelled" });
@@ -104,7 +121,7 @@ self.addEventListener("fetch", (event) => {
         zips.delete(zip.id);
       },
     },
-    new ByteLengthQueuingStrategy({ highWaterMark: 4 * 1024 * 1024 }),
+    new ByteLengthQueuingStrategy({ highWaterMark: QUEUED_AT_MOST }),
   );
   const ascii = zip.name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   const headers = {

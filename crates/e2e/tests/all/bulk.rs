@@ -48,6 +48,9 @@ pub(crate) const PACKAGE_FILES: [&str; 3] = [
 pub(crate) enum Fault {
     /// Passes on the answer's head and half its body, then drops the connection.
     DropHalfway { prefix: &'static str },
+    /// Passes the request on without its `Range` header, so the service answers with
+    /// the whole file, as a service that ignores `Range` does.
+    IgnoreRange { prefix: &'static str },
     /// Answers `429 Too Many Requests` with `Retry-After: 1` itself.
     TooManyRequests { prefix: &'static str },
     /// Holds the request until the signed link it asks for (`expires=` in its query,
@@ -237,6 +240,7 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
         let mut faults = state.faults.lock().unwrap();
         let index = faults.iter().position(|f| match f {
             Fault::DropHalfway { prefix }
+            | Fault::IgnoreRange { prefix }
             | Fault::TooManyRequests { prefix }
             | Fault::HoldUntilExpired { prefix }
             | Fault::Stall { prefix, .. }
@@ -294,9 +298,15 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
     let Ok(mut server) = TcpStream::connect(upstream).await else {
         return;
     };
+    let ignore_range = matches!(fault, Some(Fault::IgnoreRange { .. }));
     let head: String = head
         .split("\r\n")
-        .filter(|line| !line.to_ascii_lowercase().starts_with("connection:") && !line.is_empty())
+        .filter(|line| {
+            let line = line.to_ascii_lowercase();
+            !line.starts_with("connection:")
+                && !line.is_empty()
+                && !(ignore_range && line.starts_with("range:"))
+        })
         .map(|line| format!("{line}\r\n"))
         .collect::<String>()
         + "Connection: close\r\n\r\n";

@@ -241,6 +241,26 @@ async fn a_dropped_connection_resumes_into_the_same_entry_with_range() {
     s.h.stop().await;
 }
 
+/// A connection dropped half-way, and the resume answered with the whole file (a service
+/// that ignores `Range`): the bytes the zip holds already are passed over, so the entry
+/// holds each byte once (its md5 and the zip's CRC match the listing). Firefox and WebKit
+/// hand the half they received to the worker, so the resume asks for the rest; Chromium
+/// fails the read first, so there it asks for all (as in the test above).
+#[tokio::test]
+async fn a_resume_answered_with_the_whole_file_keeps_each_byte_once() {
+    const FILE: &str = "/files/products/OpenTOID/optoid_csv_sz.zip";
+    let s = on_the_product_page(vec![
+        Fault::DropHalfway { prefix: FILE },
+        Fault::IgnoreRange { prefix: FILE },
+    ])
+    .await;
+    let zip = download_zip(&s, &format!("{PRODUCT_ZIP}.zip")).await;
+    assert_holds(&s, zip, "files/OpenTOID", &PRODUCT_FILES);
+    let asked = s.requests_for(FILE);
+    assert_eq!(asked.len(), 2, "tried once, then again: {asked:#?}");
+    s.h.stop().await;
+}
+
 /// The zip's first file stalls for longer than Firefox lets an idle service worker live
 /// (the harness shortens Firefox's limits to 8 s + 8 s: `Engine::capabilities`): the
 /// page's pings keep the download worker, and the zip, alive. Firefox alone lets a test

@@ -303,9 +303,9 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
         .split("\r\n")
         .filter(|line| {
             let line = line.to_ascii_lowercase();
-            !line.starts_with("connection:")
-                && !line.is_empty()
-                && !(ignore_range && line.starts_with("range:"))
+            let dropped =
+                line.starts_with("connection:") || (ignore_range && line.starts_with("range:"));
+            !dropped && !line.is_empty()
         })
         .map(|line| format!("{line}\r\n"))
         .collect::<String>()

@@ -39,7 +39,7 @@ const ALL_AHEAD_BYTES: usize = 32 * 1024 * 1024;
 const PIECE_BYTES: u32 = 1024 * 1024;
 /// How many bytes of zip are gathered before they go to the browser.
 const HAND_OVER_BYTES: usize = 2 * 1024 * 1024;
-/// How long gathered bytes wait for more before they are handed over.
+/// How long the zip waits for more bytes before handing over what it gathered.
 const QUIET: Duration = Duration::from_millis(20);
 /// How many chunks may be on their way to the service worker before it asks for more:
 /// waiting for each one's "pull" made every small file a round trip.
@@ -190,9 +190,6 @@ impl ZipRun {
         let gathered = Rc::new(RefCell::new(Vec::with_capacity(2 * HAND_OVER_BYTES)));
         let mut archive = ZipArchiveWriter::new(Gathered(Rc::clone(&gathered)));
         let files = self.parts[part].files.clone();
-        // Set when bytes are first gathered and left waiting: one timer for them all (a
-        // timer for each wait made one for each network chunk, 64 kB in Firefox).
-        let mut quiet = None;
         for file in files.clone() {
             self.head.set(Some(file));
             self.notify.wake();
@@ -209,7 +206,6 @@ impl ZipRun {
                             .map_err(|e| PartOutcome::Broken(e.to_string()))?;
                         self.notify.wake();
                         if gathered.borrow().len() >= HAND_OVER_BYTES {
-                            quiet = None;
                             hand_over(&gathered, port).await?;
                         }
                     }
@@ -217,14 +213,10 @@ impl ZipRun {
                     Next::Failed(outcome) => return Err(outcome),
                     Next::Wait if gathered.borrow().is_empty() => self.notify.wait().await,
                     Next::Wait => {
-                        // What is gathered goes to the browser at most `QUIET` after it
-                        // began to wait (handing it over at every wait made a message
-                        // per network chunk).
-                        let timer = quiet
-                            .get_or_insert_with(|| TimeoutFuture::new(QUIET.as_millis() as u32));
-                        let woken = std::pin::pin!(self.notify.wait());
-                        if matches!(select(woken, timer).await, Either::Right(_)) {
-                            quiet = None;
+                        // What is gathered goes to the browser once nothing came for a
+                        // moment (handing it over at every wait made a message per
+                        // network chunk).
+                        if !self.notify.wait_at_most(QUIET).await {
                             hand_over(&gathered, port).await?;
                         }
                     }
@@ -314,32 +306,18 @@ impl ZipRun {
             // The service sent it all where a part was asked for: what the zip holds
             // already is passed over.
             let total = chunk.length();
-            let mut start = pass_over.min(u64::from(total)) as u32;
-            pass_over -= u64::from(start);
+            let skip = pass_over.min(u64::from(total)) as u32;
+            pass_over -= u64::from(skip);
             // A piece at a time: WebKit hands over 20 MB at once, which the zip then
             // waited for whole at every step.
-            while start < total {
-                let end = total.min(start + PIECE_BYTES);
-                let bytes = chunk.subarray(start, end).to_vec();
-                start = end;
-                let length = bytes.len();
-                {
-                    let mut slot = self.slots[file].borrow_mut();
-                    if listed.is_some_and(|size| slot.received + length as u64 > size) {
-                        chunks.cancel();
-                        return failed(file, Failure::TooManyBytes);
-                    }
-                    hasher.update(&bytes);
-                    slot.received += length as u64;
-                    slot.held += length;
-                    self.held.set(self.held.get() + length);
-                    slot.chunks.push_back(bytes);
+            for start in (skip..total).step_by(PIECE_BYTES as usize) {
+                let piece = chunk
+                    .subarray(start, total.min(start + PIECE_BYTES))
+                    .to_vec();
+                if let Err(event) = self.keep(file, piece, hasher) {
+                    chunks.cancel();
+                    return event;
                 }
-                self.outbox.event(Event::Chunk {
-                    file,
-                    bytes: length as u64,
-                });
-                self.notify.wake();
                 // Ahead of the zip: wait until it has taken enough.
                 while self.holds_too_much(file) && !signal.aborted() {
                     self.notify.wait().await;
@@ -350,6 +328,32 @@ impl ZipRun {
                 }
             }
         }
+    }
+
+    /// Hashes `bytes`, the next of `file`, and keeps them in its slot for the zip;
+    /// fails when they go past the listed size.
+    fn keep(&self, file: FileId, bytes: Vec<u8>, hasher: &mut Md5) -> Result<(), Event> {
+        let length = bytes.len();
+        {
+            let mut slot = self.slots[file].borrow_mut();
+            if self.files[file]
+                .size
+                .is_some_and(|size| slot.received + length as u64 > size)
+            {
+                return Err(failed(file, Failure::TooManyBytes));
+            }
+            hasher.update(&bytes);
+            slot.received += length as u64;
+            slot.held += length;
+            self.held.set(self.held.get() + length);
+            slot.chunks.push_back(bytes);
+        }
+        self.outbox.event(Event::Chunk {
+            file,
+            bytes: length as u64,
+        });
+        self.notify.wake();
+        Ok(())
     }
 
     /// The answer ended: the whole file is in, unless it came short of the listing.
@@ -408,6 +412,13 @@ impl Wakeup {
         let promise = Promise::new(&mut |r, _| resolve = Some(r));
         self.0.borrow_mut().extend(resolve);
         let _ = JsFuture::from(promise).await;
+    }
+
+    /// Waits for a wake or `limit`, whichever comes first: true when woken.
+    async fn wait_at_most(&self, limit: Duration) -> bool {
+        let woken = std::pin::pin!(self.wait());
+        let timer = TimeoutFuture::new(limit.as_millis() as u32);
+        matches!(select(woken, timer).await, Either::Left(_))
     }
 
     fn wake(&self) {

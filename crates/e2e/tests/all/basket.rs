@@ -95,10 +95,7 @@ fn wanted(s: &Setup) -> BTreeMap<String, String> {
 }
 
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn a_basket_of_three_products_downloads_to_a_folder_with_a_sub_folder_each() {
     let s = Setup::start(vec![]).await;
     for (page, _, _) in THREE {

@@ -9,7 +9,7 @@
 //!
 //! "Download to a folder" needs the File System Access API's `showDirectoryPicker`,
 //! which only Chromium has (Firefox and Safari will not ship it): its tests are ignored
-//! elsewhere; verifying a dropped folder and the zip (`zip.rs`) run everywhere.
+//! elsewhere ("no folder picker"); verifying a dropped folder and the zip (`zip.rs`) run everywhere.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -459,10 +459,7 @@ pub(crate) async fn assert_folder_holds_the_product(h: &Harness) {
 }
 
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
     let s = Setup::on_the_product_page(vec![]).await;
     download_all(&s.h, 4, Duration::from_secs(20)).await;
@@ -519,10 +516,7 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
 /// and comes back by the header's link: the panel shows the run under way (not a fresh
 /// button), and every file lands once, with its md5.
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn a_folder_run_goes_on_while_the_person_browses_and_the_header_leads_back() {
     let release = Arc::new(tokio::sync::Notify::new());
     let s = Setup::on_the_product_page(vec![Fault::Hold {
@@ -568,10 +562,7 @@ async fn a_folder_run_goes_on_while_the_person_browses_and_the_header_leads_back
 }
 
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_range() {
     let s = Setup::on_the_product_page(vec![Fault::DropHalfway {
         prefix: "/files/products/OpenTOID/optoid_gpkg_sz.zip",
@@ -603,10 +594,7 @@ async fn a_dropped_connection_is_retried_and_a_half_written_file_resumed_with_ra
 }
 
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn a_429_with_retry_after_is_waited_out() {
     let s = Setup::on_the_product_page(vec![Fault::TooManyRequests {
         prefix: "/files/products/OpenTOID/optoid_csv_sz.zip",
@@ -625,10 +613,7 @@ async fn a_429_with_retry_after_is_waited_out() {
 /// The server's own rate limit (`--rate-limit N`: 429 with `Retry-After`), waited out:
 /// the minute's allowance is used up first, so every file has to wait its turn.
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn the_servers_rate_limit_is_waited_out() {
     // 20 a minute: one more every 3 s.
     let h = Harness::start(&["--rate-limit", "20"]).await;
@@ -649,10 +634,7 @@ async fn the_servers_rate_limit_is_waited_out() {
 }
 
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn package_files_download_for_a_signed_in_user() {
     let s = Setup::start(vec![]).await;
     s.goto(&format!("/login?next={PACKAGE_VERSION}")).await;
@@ -694,10 +676,7 @@ async fn package_files_download_for_a_signed_in_user() {
 /// A file held until its link has expired: the app lists the version again with the
 /// session and the file lands all the same.
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_lands() {
     let held = "/files/packages/0040046952/110012/SU42_addresses.zip";
     let s = Setup::on_the_version_with_a_link_held_until_expired(held).await;
@@ -717,10 +696,7 @@ async fn a_link_that_expired_mid_queue_is_listed_anew_and_the_file_lands() {
 /// queue waits for a new sign-in (here the app's own renewal with the held secret) and
 /// then goes on, every file landing.
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn a_session_that_ended_mid_queue_waits_for_sign_in_and_the_files_land() {
     let held = "/files/packages/0040046952/110012/SU41_addresses.zip";
     let (s, seen) = Setup::with_the_session_ending_mid_queue(held).await;

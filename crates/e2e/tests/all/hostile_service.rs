@@ -371,10 +371,7 @@ async fn a_package_version_with_flawed_files_lists_them_all_and_keeps_both_of_on
 }
 
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn two_files_of_one_name_are_both_kept_in_a_folder() {
     let (h, _service) = start().await;
     h.pick_private_folder().await;

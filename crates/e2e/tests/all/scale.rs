@@ -178,10 +178,7 @@ async fn a_version_of_ten_thousand_files_is_windowed_and_every_row_reachable() {
 const LINES: &str = ".bulk-files .bulk-file";
 
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn downloading_ten_thousand_files_to_a_folder_keeps_the_progress_list_windowed() {
     let (h, _dir) = start().await;
     h.pick_private_folder().await;

@@ -21,10 +21,7 @@ mod engines;
 use engines::{Engine, Garage};
 
 #[tokio::test]
-#[cfg_attr(
-    not(engine = "chromium"),
-    ignore = "\"Download to a folder\" needs showDirectoryPicker, Chromium's alone"
-)]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn download_to_a_folder_from_object_storage_through_presigned_redirects() {
     let garage = Garage::start().await;
     garage.allow_documented_cors();

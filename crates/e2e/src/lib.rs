@@ -400,6 +400,13 @@ impl Harness {
         Harness::open(server.origin.clone(), vec![server]).await
     }
 
+    /// [`Self::start`] with no arguments, the browser opened at the app's `path`.
+    pub async fn start_at(path: &str) -> Harness {
+        let h = Harness::start(&[]).await;
+        h.goto(path).await;
+        h
+    }
+
     /// A fresh browser (of this run's [`Engine`]) on the app at `base`, served by
     /// `servers`.
     pub async fn open(base: String, servers: Vec<Served>) -> Harness {
@@ -1105,6 +1112,17 @@ impl Harness {
     /// driver and the servers (as dropping does).
     pub async fn stop(self) {
         let _ = self.driver.clone().quit().await;
+    }
+
+    /// Fails the test if the page has hit an error ([`Self::console_errors`]).
+    pub async fn assert_no_console_errors(&self) {
+        assert_eq!(self.console_errors().await, Vec::<String>::new());
+    }
+
+    /// [`Self::stop`], once the page is seen to have hit no error.
+    pub async fn stop_clean(self) {
+        self.assert_no_console_errors().await;
+        self.stop().await;
     }
 }
 

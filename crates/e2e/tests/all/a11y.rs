@@ -82,8 +82,7 @@ async fn public_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
 
 #[tokio::test]
 async fn a_wrong_secret_marks_both_fields_and_passes_axe() {
-    let h = Harness::start(&[]).await;
-    h.goto("/login").await;
+    let h = Harness::start_at("/login").await;
     h.sign_in_with_secret(KEY, "not-the-secret").await;
     let error = h.find("#login-error").await;
     let message = error.text().await.unwrap();
@@ -131,8 +130,7 @@ async fn signed_in_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
 
 #[tokio::test]
 async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
-    let h = Harness::start(&[]).await;
-    h.goto("/settings").await;
+    let h = Harness::start_at("/settings").await;
     h.find(".settings-form").await;
     assert_eq!(title(&h).await, "Settings · Download Explorer");
     // A first load leaves the focus alone.
@@ -209,8 +207,7 @@ async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
 
 #[tokio::test]
 async fn the_skip_link_comes_first_and_goes_to_the_content() {
-    let h = Harness::start(&[]).await;
-    h.goto("/settings").await;
+    let h = Harness::start_at("/settings").await;
     h.find(".settings-form").await;
     h.driver
         .action_chain()

@@ -128,8 +128,7 @@ async fn a_basket_of_three_products_downloads_to_a_folder_with_a_sub_folder_each
     s.h.wait_for_text_within(".bulk-summary", "0 downloaded, 3 skipped", WITHIN)
         .await;
     assert_eq!(s.requests_for("/files/products/").len(), fetched);
-    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
-    s.h.stop().await;
+    s.h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -230,8 +229,7 @@ async fn the_basket_survives_a_reload_and_opens_from_its_link_in_a_fresh_browser
 
 #[tokio::test]
 async fn another_tab_follows_the_basket() {
-    let h = Harness::start(&[]).await;
-    h.goto("/basket").await;
+    let h = Harness::start_at("/basket").await;
     h.wait_for_text(".basket-page", "Your basket is empty.")
         .await;
     let first = h.driver.window().await.expect("this tab");
@@ -246,8 +244,7 @@ async fn another_tab_follows_the_basket() {
 
 #[tokio::test]
 async fn an_item_says_when_its_product_has_a_new_version() {
-    let h = Harness::start(&[]).await;
-    h.goto("/basket?items=OpenTOID/2020-01/SU").await;
+    let h = Harness::start_at("/basket?items=OpenTOID/2020-01/SU").await;
     basket_lists(&h, 1).await;
     h.wait_for_text(
         ".basket-items .notice",
@@ -267,8 +264,7 @@ async fn an_item_says_when_its_product_has_a_new_version() {
 
 #[tokio::test]
 async fn a_link_naming_no_version_says_nothing_of_versions() {
-    let h = Harness::start(&[]).await;
-    h.goto("/basket?items=OpenTOID//SU").await;
+    let h = Harness::start_at("/basket?items=OpenTOID//SU").await;
     basket_lists(&h, 1).await;
     let card = h.text(".basket-items > li").await;
     assert!(!card.contains("added at version"), "{card}");

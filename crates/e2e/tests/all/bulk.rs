@@ -508,8 +508,7 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
             .await;
     assert!(summary.contains("0 downloaded"), "{summary}");
     assert_eq!(s.requests_for("/files/products/").len(), fetched);
-    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
-    s.h.stop().await;
+    s.h.stop_clean().await;
 }
 
 /// A folder run started on a product page goes on while the person goes to the gallery
@@ -765,7 +764,7 @@ async fn assert_verified(s: &Setup, folder: &[(&str, Vec<u8>)]) {
         Duration::from_secs(5),
     )
     .await;
-    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
+    s.h.assert_no_console_errors().await;
 }
 
 /// A folder chosen with the folder input, its sub-folder included. Chromium only:

@@ -50,8 +50,7 @@ async fn card_ids(h: &Harness, count: usize) -> Vec<String> {
 
 /// The app on the gallery, once it lists every product.
 async fn open_gallery() -> Harness {
-    let h = Harness::start(&[]).await;
-    h.goto("/").await;
+    let h = Harness::start_at("/").await;
     card_ids(&h, BY_NAME.len()).await;
     h
 }
@@ -152,8 +151,7 @@ async fn gallery_shows_every_product_with_its_thumbnail_decoded() {
     h.click(".product-grid .card-title a").await;
     h.wait_for_js(&format!("location.pathname === '/products/{}'", BY_NAME[0]))
         .await;
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -184,8 +182,7 @@ async fn search_narrows_the_list_and_survives_a_reload() {
     assert_eq!(card_ids(&h, expected.len()).await, expected);
     let typed = h.find("#gallery-search").await.prop("value").await.unwrap();
     assert_eq!(typed.as_deref(), Some("ROAD"));
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -242,14 +239,12 @@ async fn filters_and_sort_narrow_and_order_the_list_and_clear_restores_it() {
             .as_deref(),
         Some("")
     );
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
 async fn settings_point_the_app_elsewhere_and_reset_brings_the_catalogue_back() {
-    let h = Harness::start(&[]).await;
-    h.goto("/settings").await;
+    let h = Harness::start_at("/settings").await;
     h.find(".connection-status.ok").await;
     let api_base = h.find("#settings-api-base").await;
     assert_eq!(

@@ -68,8 +68,7 @@ async fn a_service_s_address_becomes_a_link_only_when_it_is_http_or_https() {
         Vec::<String>::new()
     );
     e2e::axe::assert_none(&e2e::axe::check_all_looks(&h, "a missing product").await);
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 /// The product page with every file of the listing in its table.
@@ -174,8 +173,7 @@ async fn one_unusable_field_hides_no_file_and_the_page_says_which_and_why() {
         one_by_one.contains(&SAVED.len().to_string()),
         "{one_by_one}"
     );
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -258,8 +256,7 @@ async fn two_files_of_one_name_are_both_kept_in_the_zip_and_the_checklist() {
     assert!(check.status.success(), "{checked}");
     // The files listed with their md5 (not the one whose md5 is bogus).
     assert_eq!(checked.lines().count(), SAVED.len() - 1, "{checked}");
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -280,8 +277,7 @@ async fn a_token_no_header_can_carry_is_refused_and_never_sent() {
         Vec::<String>::new(),
         "no request went out with the token"
     );
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -366,8 +362,7 @@ async fn a_package_version_with_flawed_files_lists_them_all_and_keeps_both_of_on
         .collect();
     assert_eq!(zip, want);
     e2e::axe::assert_none(&e2e::axe::check_all_looks(&h, "a version with flaws").await);
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -391,6 +386,5 @@ async fn two_files_of_one_name_are_both_kept_in_a_folder() {
         .map(|(name, key)| (name.to_string(), md5_hex(&hostile_service::file_bytes(key))))
         .collect();
     assert_eq!(found, want);
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }

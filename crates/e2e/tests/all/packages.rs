@@ -22,8 +22,7 @@ async fn package_names(h: &Harness) -> Vec<String> {
 
 #[tokio::test]
 async fn key_and_secret_sign_in_shows_own_packages_only() {
-    let h = Harness::start(&[]).await;
-    h.goto("/packages").await;
+    let h = Harness::start_at("/packages").await;
     // Not signed in: the sign-in page, coming back here afterwards.
     h.wait_for_path("/login?next=/packages").await;
     h.find("#login-key").await;
@@ -71,14 +70,12 @@ async fn key_and_secret_sign_in_shows_own_packages_only() {
         serde_json::Value::Null
     );
     h.assert_no_secrets(&[SECRET, KEY]).await;
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
 async fn a_wrong_secret_says_what_to_check() {
-    let h = Harness::start(&[]).await;
-    h.goto("/login").await;
+    let h = Harness::start_at("/login").await;
     h.sign_in_with_secret(KEY, "not-the-secret").await;
     let message = h.wait_for_text(".form-error", "did not accept").await;
     assert!(
@@ -182,8 +179,7 @@ async fn latest_resolves_versions_link_up_and_compare() {
             .contains("SU51_addresses.zip")
     );
     h.assert_no_secrets(&[SECRET]).await;
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]

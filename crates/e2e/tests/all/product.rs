@@ -95,14 +95,9 @@ async fn requests_to(h: &Harness, part: &str) -> u64 {
     .expect("a count")
 }
 
-async fn no_console_errors(h: &Harness) {
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-}
-
 #[tokio::test]
 async fn squares_picked_by_click_and_keyboard_list_what_the_server_lists() {
-    let h = Harness::start(&[]).await;
-    h.goto(&format!("/products/{PRODUCT}")).await;
+    let h = Harness::start_at(&format!("/products/{PRODUCT}")).await;
 
     // Click SU, then move south with the arrow key and pick SZ with Space.
     h.click("#square-SU").await;
@@ -141,14 +136,12 @@ async fn squares_picked_by_click_and_keyboard_list_what_the_server_lists() {
 
     // A disabled look for nothing here: OpenMapLocal offers every square.
     assert!(h.find_all(".square[aria-disabled='true']").await.is_empty());
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
 async fn the_url_carries_the_selection_and_a_reload_keeps_it() {
-    let h = Harness::start(&[]).await;
-    h.goto(&format!("/products/{PRODUCT}")).await;
+    let h = Harness::start_at(&format!("/products/{PRODUCT}")).await;
     let history_before = h.js("return history.length;").await;
     h.select("#format-select", "GeoPackage").await;
     h.click("#square-TQ").await;
@@ -179,8 +172,7 @@ async fn the_url_carries_the_selection_and_a_reload_keeps_it() {
 
 #[tokio::test]
 async fn typed_codes_are_added_and_codes_not_offered_are_explained() {
-    let h = Harness::start(&[]).await;
-    h.goto("/products/OpenGreenspace").await;
+    let h = Harness::start_at("/products/OpenGreenspace").await;
     let input = h.find("#typed-areas-input").await;
     input.send_keys("su, sz  HW xx" + Key::Enter).await.unwrap();
     h.wait_for_js("location.search.startsWith('?areas=SU,SZ')")
@@ -220,8 +212,7 @@ async fn a_download_link_yields_the_file_whose_md5_matches_the_table() {
 
 #[tokio::test]
 async fn images_open_large_and_the_keyboard_drives_the_lightbox() {
-    let h = Harness::start(&[]).await;
-    h.goto(&format!("/products/{PRODUCT}")).await;
+    let h = Harness::start_at(&format!("/products/{PRODUCT}")).await;
     h.click("#product-image-0").await;
     let image = h.find(".lightbox img").await;
     assert!(
@@ -268,8 +259,7 @@ async fn twenty_squares_are_listed_from_one_request() {
     let queries = h.text(".queries summary").await;
     assert_eq!(queries, "Service queries (20)");
     h.find("#square-SU .total").await;
-    no_console_errors(&h).await;
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -294,8 +284,7 @@ async fn the_map_shows_at_once_and_the_list_says_it_is_loading() {
             .await
             .starts_with(&format!("{count} files"))
     );
-    no_console_errors(&h).await;
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -345,8 +334,7 @@ async fn a_product_with_gb_only_lists_its_files_at_once() {
         assert!(h.find_all(absent).await.is_empty(), "{absent} is shown");
     }
     assert!(h.text(".totals").await.ends_with("1 area"));
-    no_console_errors(&h).await;
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 /// The address changing from one product to another in the same page (back and
@@ -370,8 +358,7 @@ async fn going_from_product_to_product_in_place_lists_each_ones_files() {
     h.js("history.back();").await;
     assert_eq!(table_files(&h, roads.len()).await, roads);
     assert!(h.find_all(".files-problem").await.is_empty());
-    no_console_errors(&h).await;
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -437,8 +424,7 @@ async fn an_unreadable_product_answer_is_named_without_parser_text() {
 
 #[tokio::test]
 async fn space_picks_the_square_that_has_the_focus() {
-    let h = Harness::start(&[]).await;
-    h.goto(&format!("/products/{PRODUCT}")).await;
+    let h = Harness::start_at(&format!("/products/{PRODUCT}")).await;
     h.click("#square-SZ").await;
     assert!(h.square_is_selected("SZ").await);
     // Focus moved some other way (a screen reader, a script): Space acts on SU.
@@ -472,8 +458,7 @@ async fn space_picks_the_square_that_has_the_focus() {
         name.starts_with(shown),
         "{name:?} does not start with {shown:?}"
     );
-    no_console_errors(&h).await;
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -502,8 +487,7 @@ async fn map_text_stays_readable_on_a_phone_and_a_desktop() {
 
 #[tokio::test]
 async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
-    let h = Harness::start(&[]).await;
-    h.goto(&format!("/products/{PRODUCT}")).await;
+    let h = Harness::start_at(&format!("/products/{PRODUCT}")).await;
     h.find("#square-SU").await;
     assert_eq!(
         requests_to(&h, "places.json").await,
@@ -541,8 +525,7 @@ async fn a_place_or_grid_reference_picks_its_square_and_shows_it_on_the_map() {
     grid.send_keys("SU 411 11" + Key::Enter).await.unwrap();
     let problem = h.text("#grid-ref-problem").await;
     assert!(problem.contains("as many digits"), "{problem}");
-    no_console_errors(&h).await;
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]

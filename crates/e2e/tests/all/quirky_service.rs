@@ -40,8 +40,7 @@ async fn partner_products_show_with_their_odd_areas_versions_and_redirected_pict
         .await;
     h.wait_for_js("document.body.textContent.includes('UK')")
         .await;
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -57,8 +56,7 @@ async fn a_download_behind_a_redirect_to_storage_yields_the_listed_file() {
     assert_eq!(&body[..], quirky_service::file_bytes("islpth_gpkg_gb.zip"));
     let md5 = attribute(&row, "code.md5", "title").await;
     assert_eq!(md5_hex(&body), md5);
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -78,8 +76,7 @@ async fn a_bearertoken_with_a_numeric_lifetime_signs_in_and_lists_packages() {
     )
     .await;
     h.wait_for_text(".session-badge", "partner-").await;
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -106,6 +103,5 @@ async fn a_token_endpoint_without_cors_is_explained_and_the_api_key_still_works(
         "(document.querySelector('.packages-table') || {}).textContent?.includes('Partner Paths Package')",
     )
     .await;
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }

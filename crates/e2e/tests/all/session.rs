@@ -99,8 +99,7 @@ async fn a_reload_keeps_the_user_signed_in_and_sign_out_forgets_it() {
     reload(&h).await;
     h.find(".login-form").await;
     h.wait_for_text(".session-badge", "Sign in").await;
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]

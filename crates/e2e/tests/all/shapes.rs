@@ -122,8 +122,7 @@ async fn choose_file(h: &Harness, dir: &tempfile::TempDir, name: &str, bytes: &[
 
 #[tokio::test]
 async fn a_dragged_rectangle_picks_every_square_it_touches() {
-    let h = Harness::start(&[]).await;
-    h.goto(&format!("/products/{PRODUCT}?areas=NT")).await;
+    let h = Harness::start_at(&format!("/products/{PRODUCT}?areas=NT")).await;
     h.find("#square-ST").await;
     h.click("#draw-rectangle").await;
     h.wait_for_js(
@@ -229,8 +228,7 @@ async fn on_a_phone_a_finger_draws_a_rectangle_and_a_tap_picks_a_square() {
     // touch and pointer events as Chromium's does; WebKitGTK's WebDriver moves a touch
     // pointer as a mouse, so there the drawing is tested with a pointer, not a finger
     // (checked below).
-    let h = Harness::start(&[]).await;
-    h.goto(&format!("/products/{PRODUCT}?areas=NT")).await;
+    let h = Harness::start_at(&format!("/products/{PRODUCT}?areas=NT")).await;
     h.set_phone_viewport(390, 844).await;
     if e2e::runs_in(
         &[Engine::Chromium, Engine::Firefox],
@@ -320,8 +318,7 @@ async fn on_a_phone_a_finger_draws_a_rectangle_and_a_tap_picks_a_square() {
 
 #[tokio::test]
 async fn typed_corners_and_a_circle_round_a_place_pick_their_squares() {
-    let h = Harness::start(&[]).await;
-    h.goto(&format!("/products/{PRODUCT}")).await;
+    let h = Harness::start_at(&format!("/products/{PRODUCT}")).await;
     // SU 41 11 (441.5, 111.5 km) to TQ 30 80 (530.5, 180.5 km): SU and TQ only.
     h.type_into("#corner-one", "SU 41 11").await;
     submit(&h, "#corner-other", "TQ 30 80").await;

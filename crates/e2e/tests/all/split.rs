@@ -74,8 +74,7 @@ async fn every_page_loads_straight_from_its_address_under_a_sub_path() {
 
 #[tokio::test]
 async fn the_gallery_loads_no_page_chunk_and_a_product_loads_its_own() {
-    let h = Harness::start(&[]).await;
-    h.goto("/").await;
+    let h = Harness::start_at("/").await;
     let card = h
         .find(&format!(".product-card a[href$='/products/{PRODUCT}']"))
         .await;

@@ -126,8 +126,7 @@ async fn the_gallery_lists_the_service_s_products_under_the_sub_path() {
     ))
     .await;
     h.find("#format-select").await;
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 /// A host whose origin answers products of its own (another service, or an old one
@@ -186,8 +185,7 @@ async fn config_json_naming_another_service_wins_over_the_origin_s_own_products(
         asked.load(Ordering::SeqCst) > 0,
         "the origin was never asked"
     );
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 /// Answers `config.json` after the rest, as a slow host would.
@@ -221,8 +219,7 @@ async fn a_deep_link_to_a_product_with_a_selection_survives_a_reload() {
         h.js("return location.pathname + location.search;").await,
         json!(format!("{PREFIX}/products/{PRODUCT}?areas=SU,SZ"))
     );
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }
 
 #[tokio::test]
@@ -244,6 +241,5 @@ async fn a_version_page_after_sign_in_survives_a_reload() {
         h.js("return location.pathname;").await,
         json!(format!("{PREFIX}{version}"))
     );
-    assert_eq!(h.console_errors().await, Vec::<String>::new());
-    h.stop().await;
+    h.stop_clean().await;
 }

@@ -177,7 +177,7 @@ async fn a_product_selection_is_saved_as_one_zip_with_checksums_and_a_report() {
             Some("100")
         );
     }
-    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
+    s.h.assert_no_console_errors().await;
     // The download worker answers the zips' addresses alone: the page loaded again is
     // not its client, so none of its requests pass through the worker.
     s.h.goto(crate::bulk::PRODUCT_PAGE).await;
@@ -800,8 +800,7 @@ async fn a_zip_goes_on_while_the_person_browses_and_the_header_leads_back() {
     })
     .await;
     // Leaving a product page and coming back logs nothing (it once logged a panic).
-    assert_eq!(s.h.console_errors().await, Vec::<String>::new());
-    s.h.stop().await;
+    s.h.stop_clean().await;
 }
 
 /// Closing the tab or reloading asks first only while a zip runs.

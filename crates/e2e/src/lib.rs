@@ -407,6 +407,14 @@ impl Harness {
         h
     }
 
+    /// [`Self::start`] with no arguments, signed in with the demo's key and secret on the
+    /// way to the app's `path`.
+    pub async fn start_signed_in_at(path: &str) -> Harness {
+        let h = Harness::start(&[]).await;
+        h.sign_in_to(path, demo::KEY, demo::SECRET).await;
+        h
+    }
+
     /// A fresh browser (of this run's [`Engine`]) on the app at `base`, served by
     /// `servers`.
     pub async fn open(base: String, servers: Vec<Served>) -> Harness {

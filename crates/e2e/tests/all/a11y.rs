@@ -106,8 +106,7 @@ async fn a_wrong_secret_marks_both_fields_and_passes_axe() {
 
 #[tokio::test]
 async fn signed_in_pages_pass_axe_on_phones_and_laptops_in_light_and_dark() {
-    let h = Harness::start(&[]).await;
-    h.sign_in_to("/packages", KEY, SECRET).await;
+    let h = Harness::start_signed_in_at("/packages").await;
     h.find(".packages-table tbody tr").await;
     let mut problems = axe::check_all_looks(&h, "/packages").await;
     // Kept on this tab, so each address opens signed in.
@@ -229,8 +228,7 @@ async fn the_skip_link_comes_first_and_goes_to_the_content() {
 
 #[tokio::test]
 async fn on_a_phone_the_files_and_packages_fit_the_screen() {
-    let h = Harness::start(&[]).await;
-    h.sign_in_to("/packages", KEY, SECRET).await;
+    let h = Harness::start_signed_in_at("/packages").await;
     h.find(".packages-table tbody tr").await;
     axe::emulate(&h, PHONE, Scheme::Light).await;
     let fits = "document.documentElement.scrollWidth <= innerWidth";

@@ -138,9 +138,7 @@ async fn a_pasted_token_and_an_api_key_alone_both_sign_in_and_download() {
 
 #[tokio::test]
 async fn latest_resolves_versions_link_up_and_compare() {
-    let h = Harness::start(&[]).await;
-    h.sign_in_to(&format!("/packages/{PACKAGE}/versions/latest"), KEY, SECRET)
-        .await;
+    let h = Harness::start_signed_in_at(&format!("/packages/{PACKAGE}/versions/latest")).await;
     h.wait_for_text("h1", "Version 131866").await;
     assert_eq!(h.text(".resolved-id").await, "131866");
     assert!(h.current_url().await.ends_with("/versions/latest"));
@@ -184,9 +182,7 @@ async fn latest_resolves_versions_link_up_and_compare() {
 
 #[tokio::test]
 async fn the_browser_downloads_a_file_whose_md5_matches() {
-    let h = Harness::start(&[]).await;
-    h.sign_in_to(&format!("/packages/{PACKAGE}/versions/110012"), KEY, SECRET)
-        .await;
+    let h = Harness::start_signed_in_at(&format!("/packages/{PACKAGE}/versions/110012")).await;
     let row = h.find(".files-table tbody tr").await;
     browser_download(&h, &row).await;
     // The page stayed where it was: the download is the browser's, not a navigation.

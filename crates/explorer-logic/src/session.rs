@@ -256,6 +256,7 @@ impl SignInError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::assert_counts;
 
     #[test]
     fn key_prefix_shows_only_the_first_characters() {
@@ -425,16 +426,18 @@ mod tests {
         );
         crate::text::in_welsh(|| {
             let lists = |n: &str| format!("Wedi cysylltu: mae'r gwasanaeth yn rhestru {n}.");
-            assert_eq!(
-                connected(0),
-                "Wedi cysylltu: nid yw'r gwasanaeth yn rhestru unrhyw gynhyrchion agored."
+            assert_counts(
+                connected,
+                [
+                    "Wedi cysylltu: nid yw'r gwasanaeth yn rhestru unrhyw gynhyrchion agored.",
+                    &lists("1 cynnyrch agored"),
+                    &lists("2 gynnyrch agored"),
+                    &lists("3 chynnyrch agored"),
+                    &lists("6 chynnyrch agored"),
+                    &lists("20 cynnyrch agored"),
+                    &lists("1,000,000 cynnyrch agored"),
+                ],
             );
-            assert_eq!(connected(1), lists("1 cynnyrch agored"));
-            assert_eq!(connected(2), lists("2 gynnyrch agored"));
-            assert_eq!(connected(3), lists("3 chynnyrch agored"));
-            assert_eq!(connected(6), lists("6 chynnyrch agored"));
-            assert_eq!(connected(20), lists("20 cynnyrch agored"));
-            assert_eq!(connected(1_000_000), lists("1,000,000 cynnyrch agored"));
         });
     }
 

@@ -184,6 +184,7 @@ mod tests {
     use crate::bulk::file::ListedFile;
     use crate::bulk::queue::Event;
     use crate::bulk::queue::tests::{absent, finished, listed, probed, three};
+    use crate::text::assert_counts;
 
     #[test]
     fn each_line_of_the_progress_list_says_where_its_file_is() {
@@ -304,24 +305,30 @@ mod tests {
     fn in_welsh_counts_of_tries_and_links_take_the_six_forms() {
         crate::text::in_welsh(|| {
             let tried = |n| t::bulk::tried(n, "atebodd y gwasanaeth 503");
-            assert_eq!(tried(0), "atebodd y gwasanaeth 503 (heb geisio)");
-            assert_eq!(tried(1), "atebodd y gwasanaeth 503 (ceisiwyd unwaith)");
-            assert_eq!(tried(2), "atebodd y gwasanaeth 503 (ceisiwyd ddwywaith)");
-            assert_eq!(tried(3), "atebodd y gwasanaeth 503 (ceisiwyd 3 gwaith)");
-            assert_eq!(tried(6), "atebodd y gwasanaeth 503 (ceisiwyd 6 gwaith)");
-            assert_eq!(tried(20), "atebodd y gwasanaeth 503 (ceisiwyd 20 gwaith)");
-            assert_eq!(
-                tried(1_000_000),
-                "atebodd y gwasanaeth 503 (ceisiwyd 1,000,000 gwaith)"
+            assert_counts(
+                tried,
+                [
+                    "atebodd y gwasanaeth 503 (heb geisio)",
+                    "atebodd y gwasanaeth 503 (ceisiwyd unwaith)",
+                    "atebodd y gwasanaeth 503 (ceisiwyd ddwywaith)",
+                    "atebodd y gwasanaeth 503 (ceisiwyd 3 gwaith)",
+                    "atebodd y gwasanaeth 503 (ceisiwyd 6 gwaith)",
+                    "atebodd y gwasanaeth 503 (ceisiwyd 20 gwaith)",
+                    "atebodd y gwasanaeth 503 (ceisiwyd 1,000,000 gwaith)",
+                ],
             );
-            let links = |n| t::bulk::one_by_one(n);
-            assert_eq!(links(0), "Fesul un (dim dolenni)");
-            assert_eq!(links(1), "Fesul un (1 ddolen)");
-            assert_eq!(links(2), "Fesul un (2 ddolen)");
-            assert_eq!(links(3), "Fesul un (3 dolen)");
-            assert_eq!(links(6), "Fesul un (6 dolen)");
-            assert_eq!(links(20), "Fesul un (20 dolen)");
-            assert_eq!(links(1_000_000), "Fesul un (1,000,000 dolen)");
+            assert_counts(
+                t::bulk::one_by_one,
+                [
+                    "Fesul un (dim dolenni)",
+                    "Fesul un (1 ddolen)",
+                    "Fesul un (2 ddolen)",
+                    "Fesul un (3 dolen)",
+                    "Fesul un (6 dolen)",
+                    "Fesul un (20 dolen)",
+                    "Fesul un (1,000,000 dolen)",
+                ],
+            );
         });
         assert_eq!(t::bulk::tried(1, "x"), "x (tried once)");
         assert_eq!(t::bulk::tried(5, "x"), "x (tried 5 times)");

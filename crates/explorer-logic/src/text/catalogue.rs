@@ -50,6 +50,21 @@ pub fn in_welsh<T>(body: impl FnOnce() -> T) -> T {
     body()
 }
 
+/// Counts that show each of the six Welsh plural forms (zero, one, two, few, many,
+/// other) and the thousands separator (native tests only).
+#[cfg(test)]
+pub const SAMPLE_COUNTS: [usize; 7] = [0, 1, 2, 3, 6, 20, 1_000_000];
+
+/// Checks that `say` gives `said` for each of [`SAMPLE_COUNTS`], in order (native
+/// tests only).
+#[cfg(test)]
+#[track_caller]
+pub fn assert_counts(say: impl Fn(usize) -> String, said: [&str; 7]) {
+    for (count, said) in SAMPLE_COUNTS.into_iter().zip(said) {
+        assert_eq!(say(count), said, "count {count}");
+    }
+}
+
 /// A placeholder's value.
 pub enum Arg<'a> {
     /// The number a plural chooses its form by, written with thousands separators.

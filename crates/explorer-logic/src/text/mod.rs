@@ -12,7 +12,7 @@ mod language;
 pub mod later;
 
 #[cfg(test)]
-pub use catalogue::in_welsh;
+pub use catalogue::{assert_counts, in_welsh};
 pub use catalogue::{current, group_digits};
 pub use date::format_date;
 pub use language::{Language, PluralCategory, query_in};

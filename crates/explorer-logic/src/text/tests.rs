@@ -4,27 +4,35 @@ use super::*;
 
 #[test]
 fn english_counts_take_one_and_other() {
-    let products = |n| t::gallery::products(n);
-    assert_eq!(products(0), "0 products");
-    assert_eq!(products(1), "1 product");
-    assert_eq!(products(2), "2 products");
-    assert_eq!(products(3), "3 products");
-    assert_eq!(products(6), "6 products");
-    assert_eq!(products(20), "20 products");
-    assert_eq!(products(1_000_000), "1,000,000 products");
+    assert_counts(
+        t::gallery::products,
+        [
+            "0 products",
+            "1 product",
+            "2 products",
+            "3 products",
+            "6 products",
+            "20 products",
+            "1,000,000 products",
+        ],
+    );
 }
 
 #[test]
 fn welsh_counts_take_the_six_cldr_forms() {
     in_welsh(|| {
-        let products = |n| t::gallery::products(n);
-        assert_eq!(products(0), "Dim cynhyrchion");
-        assert_eq!(products(1), "1 cynnyrch");
-        assert_eq!(products(2), "2 gynnyrch");
-        assert_eq!(products(3), "3 chynnyrch");
-        assert_eq!(products(6), "6 chynnyrch");
-        assert_eq!(products(20), "20 cynnyrch");
-        assert_eq!(products(1_000_000), "1,000,000 cynnyrch");
+        assert_counts(
+            t::gallery::products,
+            [
+                "Dim cynhyrchion",
+                "1 cynnyrch",
+                "2 gynnyrch",
+                "3 chynnyrch",
+                "6 chynnyrch",
+                "20 cynnyrch",
+                "1,000,000 cynnyrch",
+            ],
+        );
     });
 }
 

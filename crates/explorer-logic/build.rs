@@ -153,28 +153,23 @@ fn function(key: &str, value: &Value, welsh: &Value) -> String {
 /// A message's parameters (`count: usize, name: impl Display`) and the placeholder
 /// pairs its function passes on (`("count", Arg::Count(count))`).
 fn parameters(value: &Value) -> (Vec<String>, Vec<String>) {
-    let args = placeholders_of(value);
-    let params = args
+    placeholders_of(value)
         .iter()
         .map(|arg| {
             if arg == COUNT && value.is_object() {
-                format!("{arg}: usize")
+                (
+                    format!("{arg}: usize"),
+                    format!("({arg:?}, Arg::Count({arg}))"),
+                )
             } else {
-                format!("{}: impl core::fmt::Display", identifier(arg))
+                let name = identifier(arg);
+                (
+                    format!("{name}: impl core::fmt::Display"),
+                    format!("({arg:?}, Arg::Text(&{name}))"),
+                )
             }
         })
-        .collect();
-    let pairs = args
-        .iter()
-        .map(|arg| {
-            if arg == COUNT && value.is_object() {
-                format!("({arg:?}, Arg::Count({arg}))")
-            } else {
-                format!("({arg:?}, Arg::Text(&{}))", identifier(arg))
-            }
-        })
-        .collect();
-    (params, pairs)
+        .unzip()
 }
 
 /// A message's doc comment: its English (a plural's `other` form).

@@ -232,6 +232,11 @@ mod tests {
         found.iter().map(PlaceMatch::label).collect()
     }
 
+    /// The labels of what `g` finds for `text`, ten at the most.
+    fn found(g: &Gazetteer, text: &str) -> Vec<String> {
+        names(g.search(text, 10))
+    }
+
     #[test]
     fn the_shipped_rows_read_as_places() {
         let g = gazetteer();
@@ -268,15 +273,12 @@ mod tests {
     fn names_starting_with_the_text_come_before_words_inside_names() {
         let g = gazetteer();
         assert_eq!(
-            names(g.search("brom", 10)),
+            found(&g, "brom"),
             ["Bromley, England", "West Bromwich, England"]
         );
-        assert_eq!(
-            names(g.search("NEWP", 10)),
-            ["Newport, Wales", "Newport, England"]
-        );
+        assert_eq!(found(&g, "NEWP"), ["Newport, Wales", "Newport, England"]);
         assert_eq!(names(g.search("newp", 1)), ["Newport, Wales"]);
-        assert_eq!(names(g.search("st albans", 10)), ["St. Albans, England"]);
+        assert_eq!(found(&g, "st albans"), ["St. Albans, England"]);
         assert!(g.search("  ", 10).is_empty());
         assert!(g.search("ondon", 10).is_empty(), "only whole-word starts");
     }
@@ -284,32 +286,20 @@ mod tests {
     #[test]
     fn welsh_names_find_their_places_and_label_them_with_both_names() {
         let g = gazetteer();
+        assert_eq!(found(&g, "caerdydd"), ["Caerdydd (Cardiff), Wales"]);
+        assert_eq!(found(&g, "Abertawe"), ["Abertawe (Swansea), Wales"]);
         assert_eq!(
-            names(g.search("caerdydd", 10)),
-            ["Caerdydd (Cardiff), Wales"]
-        );
-        assert_eq!(
-            names(g.search("Abertawe", 10)),
-            ["Abertawe (Swansea), Wales"]
-        );
-        assert_eq!(
-            names(g.search("casnewydd", 10)),
+            found(&g, "casnewydd"),
             ["Casnewydd (Newport), Wales"],
             "the Newport in Wales only"
         );
-        assert_eq!(names(g.search("wrecs", 10)), ["Wrecsam (Wrexham), Wales"]);
+        assert_eq!(found(&g, "wrecs"), ["Wrecsam (Wrexham), Wales"]);
         // The Welsh article may be typed or left out (a word inside the name).
-        assert_eq!(
-            names(g.search("y fenni", 10)),
-            ["Y Fenni (Abergavenny), Wales"]
-        );
-        assert_eq!(
-            names(g.search("fenni", 10)),
-            ["Y Fenni (Abergavenny), Wales"]
-        );
+        assert_eq!(found(&g, "y fenni"), ["Y Fenni (Abergavenny), Wales"]);
+        assert_eq!(found(&g, "fenni"), ["Y Fenni (Abergavenny), Wales"]);
         // Both languages in one list, larger places first among names starting with it.
         assert_eq!(
-            names(g.search("cas", 10)),
+            found(&g, "cas"),
             ["Casnewydd (Newport), Wales", "Castleford, England"]
         );
     }
@@ -317,11 +307,11 @@ mod tests {
     #[test]
     fn english_names_still_find_places_in_english() {
         let g = gazetteer();
-        assert_eq!(names(g.search("cardiff", 10)), ["Cardiff, Wales"]);
-        assert_eq!(names(g.search("swan", 10)), ["Swansea, Wales"]);
+        assert_eq!(found(&g, "cardiff"), ["Cardiff, Wales"]);
+        assert_eq!(found(&g, "swan"), ["Swansea, Wales"]);
         // A Welsh name spelt as the English one but for its accent reads as English.
-        assert_eq!(names(g.search("cwmbran", 10)), ["Cwmbran, Wales"]);
-        assert_eq!(names(g.search("Cwmbrân", 10)), ["Cwmbran, Wales"]);
+        assert_eq!(found(&g, "cwmbran"), ["Cwmbran, Wales"]);
+        assert_eq!(found(&g, "Cwmbrân"), ["Cwmbran, Wales"]);
         assert!(!g.search("cardiff", 10)[0].welsh);
     }
 

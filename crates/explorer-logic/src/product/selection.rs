@@ -565,6 +565,16 @@ mod tests {
         }
     }
 
+    /// The summary of picking `areas` (as the address writes them) with these totals.
+    fn summary(areas: &str, files: usize, bytes: u64, unsized_files: usize) -> String {
+        let totals = Totals {
+            files,
+            bytes,
+            unsized_files,
+        };
+        Selection::from_params(Some(areas), None, None).summary(&totals)
+    }
+
     fn formats() -> Vec<Format> {
         let f = |format: &str, sub: Option<&str>| Format {
             format: format.into(),
@@ -757,23 +767,13 @@ mod tests {
 
     #[test]
     fn summary_counts_files_bytes_and_areas() {
-        let totals = |files, bytes, unsized_files| Totals {
-            files,
-            bytes,
-            unsized_files,
-        };
         assert_eq!(
-            Selection::default().summary(&totals(0, 0, 0)),
+            Selection::default().summary(&Totals::default()),
             "No areas picked yet."
         );
-        let one = Selection::from_params(Some("SU"), None, None);
+        assert_eq!(summary("SU", 1, 631_663, 0), "1 file · 632 kB · 1 area");
         assert_eq!(
-            one.summary(&totals(1, 631_663, 0)),
-            "1 file · 632 kB · 1 area"
-        );
-        let two = Selection::from_params(Some("SU,SZ"), None, None);
-        assert_eq!(
-            two.summary(&totals(3, 2_000_000, 1)),
+            summary("SU,SZ", 3, 2_000_000, 1),
             "3 files · 2.00 MB · 2 areas (some sizes unknown)"
         );
     }
@@ -781,19 +781,9 @@ mod tests {
     #[test]
     fn the_picker_speaks_welsh() {
         crate::text::in_welsh(|| {
-            let totals = |files, bytes, unsized_files| Totals {
-                files,
-                bytes,
-                unsized_files,
-            };
-            let one = Selection::from_params(Some("SU"), None, None);
+            assert_eq!(summary("SU", 0, 0, 0), "Dim ffeiliau · 0 B · 1 ardal");
             assert_eq!(
-                one.summary(&totals(0, 0, 0)),
-                "Dim ffeiliau · 0 B · 1 ardal"
-            );
-            let two = Selection::from_params(Some("SU,SZ"), None, None);
-            assert_eq!(
-                two.summary(&totals(3, 2_000_000, 1)),
+                summary("SU,SZ", 3, 2_000_000, 1),
                 "3 ffeil · 2.00 MB · 2 ardal (rhai meintiau'n anhysbys)"
             );
             let offered = areas(&["SU", "SZ"]);

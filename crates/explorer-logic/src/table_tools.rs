@@ -271,6 +271,11 @@ mod tests {
         Some(Order { column, direction })
     }
 
+    /// The sample listing's rows, none filtered out, in this order.
+    fn sorted(column: Column, direction: Direction) -> Vec<usize> {
+        listing().view("", by(column, direction))
+    }
+
     #[test]
     fn no_filter_and_no_order_shows_every_row_as_listed() {
         assert_eq!(listing().view("", None), [0, 1, 2, 3]);
@@ -289,31 +294,19 @@ mod tests {
 
     #[test]
     fn sizes_sort_largest_first_with_unknown_sizes_last_and_ties_by_name() {
-        let largest_first = listing().view("", by(Column::Size, Direction::Descending));
+        let largest_first = sorted(Column::Size, Direction::Descending);
         // 900, then the two of 300 by name (rivers before roads), then unknown.
         assert_eq!(largest_first, [2, 3, 0, 1]);
-        let smallest_first = listing().view("", by(Column::Size, Direction::Ascending));
+        let smallest_first = sorted(Column::Size, Direction::Ascending);
         assert_eq!(smallest_first, [3, 0, 2, 1]);
     }
 
     #[test]
     fn text_columns_sort_ignoring_case_then_by_name() {
-        assert_eq!(
-            listing().view("", by(Column::Name, Direction::Ascending)),
-            [2, 3, 0, 1]
-        );
-        assert_eq!(
-            listing().view("", by(Column::Name, Direction::Descending)),
-            [1, 0, 3, 2]
-        );
-        assert_eq!(
-            listing().view("", by(Column::Area, Direction::Ascending)),
-            [2, 0, 3, 1]
-        );
-        assert_eq!(
-            listing().view("", by(Column::Format, Direction::Ascending)),
-            [3, 0, 2, 1]
-        );
+        assert_eq!(sorted(Column::Name, Direction::Ascending), [2, 3, 0, 1]);
+        assert_eq!(sorted(Column::Name, Direction::Descending), [1, 0, 3, 2]);
+        assert_eq!(sorted(Column::Area, Direction::Ascending), [2, 0, 3, 1]);
+        assert_eq!(sorted(Column::Format, Direction::Ascending), [3, 0, 2, 1]);
     }
 
     #[test]

@@ -76,22 +76,12 @@ pub fn bench() -> Result {
     for path in [download, image] {
         println!("timing {path} ...");
         let target = Target::path(&path);
+        let measure =
+            |server: &Server| bench::measure(&wrk, &server.base, &target, &cpu, &[server.pid()]);
         let (mut ours_local, mut ours_store) = (Vec::new(), Vec::new());
         for _ in 0..ROUNDS {
-            ours_local.push(bench::measure(
-                &wrk,
-                &local.base,
-                &target,
-                &cpu,
-                &[local.pid()],
-            )?);
-            ours_store.push(bench::measure(
-                &wrk,
-                &store.base,
-                &target,
-                &cpu,
-                &[store.pid()],
-            )?);
+            ours_local.push(measure(&local)?);
+            ours_store.push(measure(&store)?);
         }
         let (local, store) = (median(&ours_local), median(&ours_store));
         let _ = writeln!(

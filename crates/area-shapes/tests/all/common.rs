@@ -82,6 +82,17 @@ pub fn polygons_shapefile(rings: &[&[(f64, f64)]]) -> (Vec<u8>, Vec<u8>) {
     (shp.into_inner(), dbf.into_inner())
 }
 
+/// A zip of one shapefile: `a.shp`, `a.dbf` and `a.prj`.
+pub fn zipped_shapefile(shp: &[u8], dbf: &[u8], prj: &str) -> Vec<u8> {
+    zip(&[("a.shp", shp), ("a.dbf", dbf), ("a.prj", prj.as_bytes())])
+}
+
+/// The Cotswolds ring as a zipped shapefile in longitude and latitude.
+pub fn zipped_cotswolds() -> Vec<u8> {
+    let (shp, dbf) = polygon_shapefile(&COTSWOLDS);
+    zipped_shapefile(&shp, &dbf, WGS84_PRJ)
+}
+
 /// A zip of these files, deflated.
 pub fn zip(files: &[(&str, &[u8])]) -> Vec<u8> {
     let mut archive = rawzip::ZipArchiveWriter::new(Vec::new());

@@ -4,7 +4,7 @@ use area_shapes::{FileKind, Reading, ShapeError, read_boundary};
 
 use crate::common::{
     BNG_PRJ, COTSWOLDS, LIMIT, WGS84_PRJ, coverage, fixture, polygon_shapefile, polygons_shapefile,
-    zip,
+    zip, zipped_shapefile,
 };
 
 fn error(name: &str, bytes: &[u8]) -> ShapeError {
@@ -121,18 +121,10 @@ fn a_kml_or_gpx_position_out_of_range_is_named_with_its_feature() {
 fn a_shapefile_in_longitude_and_latitude_names_its_record_out_of_range() {
     let far = [(10.0, 0.0), (200.0, 0.0), (10.0, 10.0), (10.0, 0.0)];
     let (shp, dbf) = polygons_shapefile(&[&COTSWOLDS, &far]);
-    let zipped = zip(&[
-        ("a.shp", &shp),
-        ("a.dbf", &dbf),
-        ("a.prj", WGS84_PRJ.as_bytes()),
-    ]);
+    let zipped = zipped_shapefile(&shp, &dbf, WGS84_PRJ);
     assert_eq!(error("a.zip", &zipped), out_of_range(2, None, "200", "0"));
     // In British National Grid metres the same numbers are metres from the grid's origin.
-    let zipped = zip(&[
-        ("a.shp", &shp),
-        ("a.dbf", &dbf),
-        ("a.prj", BNG_PRJ.as_bytes()),
-    ]);
+    let zipped = zipped_shapefile(&shp, &dbf, BNG_PRJ);
     let boundary = read_boundary("a.zip", &zipped, LIMIT).unwrap();
     assert_eq!(coverage(&boundary), (vec!["SV"], true));
 }
@@ -248,11 +240,7 @@ fn a_file_over_the_limit_is_too_large() {
     let (shp, dbf) = polygon_shapefile(&COTSWOLDS);
     let mut padded = shp.clone();
     padded.resize(100_000, 0);
-    let zipped = zip(&[
-        ("a.shp", &padded),
-        ("a.dbf", &dbf),
-        ("a.prj", WGS84_PRJ.as_bytes()),
-    ]);
+    let zipped = zipped_shapefile(&padded, &dbf, WGS84_PRJ);
     assert!(zipped.len() < 10_000);
     assert_eq!(
         read_boundary("a.zip", &zipped, 50_000).unwrap_err(),

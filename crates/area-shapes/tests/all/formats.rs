@@ -4,7 +4,7 @@ use area_shapes::{FileKind, read_boundary};
 
 use crate::common::{
     BNG_PRJ, COTSWOLDS, LIMIT, ROUND_THE_CORNER, WGS84_PRJ, coverage, fixture, polygon_shapefile,
-    read, zip,
+    read, zip, zipped_cotswolds,
 };
 
 fn round_the_corner() -> (Vec<&'static str>, bool) {
@@ -79,13 +79,7 @@ fn a_file_with_another_extension_is_known_by_its_content() {
         assert_eq!(boundary.kind(), kind, "{fixture_name}");
         assert_eq!(coverage(&boundary), round_the_corner(), "{fixture_name}");
     }
-    let (shp, dbf) = polygon_shapefile(&COTSWOLDS);
-    let zipped = zip(&[
-        ("a.shp", &shp),
-        ("a.dbf", &dbf),
-        ("a.prj", WGS84_PRJ.as_bytes()),
-    ]);
-    let boundary = read_boundary("download", &zipped, LIMIT).unwrap();
+    let boundary = read_boundary("download", &zipped_cotswolds(), LIMIT).unwrap();
     assert_eq!(boundary.kind(), FileKind::ZippedShapefile);
 }
 

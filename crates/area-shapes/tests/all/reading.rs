@@ -4,9 +4,7 @@ use std::fmt::Write as _;
 
 use area_shapes::{Reading, Report, ShapeError, Step, read_boundary};
 
-use crate::common::{
-    COTSWOLDS, LIMIT, WGS84_PRJ, codes, coverage, fixture, polygon_shapefile, zip,
-};
+use crate::common::{LIMIT, codes, coverage, fixture, zipped_cotswolds};
 
 /// Runs a job to the end with `budget` vertices a step: the boundary, and each step's
 /// (done, total).
@@ -88,15 +86,6 @@ fn every_step_stays_within_its_vertex_budget() {
     }
     assert_eq!(steps.len(), 1 + total.div_ceil(budget));
     assert_eq!(steps.last(), Some(&(total, total)));
-}
-
-fn zipped_cotswolds() -> Vec<u8> {
-    let (shp, dbf) = polygon_shapefile(&COTSWOLDS);
-    zip(&[
-        ("a.shp", &shp),
-        ("a.dbf", &dbf),
-        ("a.prj", WGS84_PRJ.as_bytes()),
-    ])
 }
 
 #[test]

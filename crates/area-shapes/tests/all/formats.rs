@@ -11,13 +11,16 @@ fn round_the_corner() -> (Vec<&'static str>, bool) {
     (ROUND_THE_CORNER.to_vec(), false)
 }
 
+/// The Cotswolds fixtures in the text formats, with the kind each is read as.
+const TEXT_FIXTURES: [(&str, FileKind); 3] = [
+    ("cotswolds.geojson", FileKind::GeoJson),
+    ("cotswolds.kml", FileKind::Kml),
+    ("cotswolds.gpx", FileKind::Gpx),
+];
+
 #[test]
 fn geojson_kml_and_gpx_pick_the_same_squares() {
-    for (name, kind) in [
-        ("cotswolds.geojson", FileKind::GeoJson),
-        ("cotswolds.kml", FileKind::Kml),
-        ("cotswolds.gpx", FileKind::Gpx),
-    ] {
+    for (name, kind) in TEXT_FIXTURES {
         let boundary = read(name).unwrap();
         assert_eq!(boundary.kind(), kind, "{name}");
         assert_eq!(coverage(&boundary), round_the_corner(), "{name}");
@@ -70,11 +73,7 @@ fn a_kmz_is_read_as_the_kml_inside_it() {
 
 #[test]
 fn a_file_with_another_extension_is_known_by_its_content() {
-    for (fixture_name, kind) in [
-        ("cotswolds.geojson", FileKind::GeoJson),
-        ("cotswolds.kml", FileKind::Kml),
-        ("cotswolds.gpx", FileKind::Gpx),
-    ] {
+    for (fixture_name, kind) in TEXT_FIXTURES {
         let boundary = read_boundary("boundary.txt", &fixture(fixture_name), LIMIT).unwrap();
         assert_eq!(boundary.kind(), kind, "{fixture_name}");
         assert_eq!(coverage(&boundary), round_the_corner(), "{fixture_name}");

@@ -412,6 +412,11 @@ mod tests {
         products.iter().map(|p| p.id.clone()).collect()
     }
 
+    /// The ids of the products `query` keeps, in its order.
+    fn found(products: &[Product], query: &CatalogueQuery) -> Vec<String> {
+        ids(&query.apply(&Catalogue::new(products.to_vec())))
+    }
+
     fn full_query() -> CatalogueQuery {
         CatalogueQuery {
             text: "road & rail ".into(),
@@ -490,7 +495,7 @@ mod tests {
                 text: text.into(),
                 ..CatalogueQuery::default()
             };
-            ids(&query.apply(&Catalogue::new(products.clone())))
+            found(&products, &query)
         };
         assert_eq!(search("road"), ["OpenMapLocal", "OpenRoads"]);
         assert_eq!(search("OPENTOID"), ["OpenTOID"]);
@@ -502,28 +507,22 @@ mod tests {
     #[test]
     fn filters_combine_and_ignore_case() {
         let products = catalogue();
-        let query = CatalogueQuery {
+        let mapped_vectors = CatalogueQuery {
             category: Some("mapping".into()),
             structure: Some("vector".into()),
             ..CatalogueQuery::default()
         };
-        assert_eq!(
-            ids(&query.apply(&Catalogue::new(products.clone()))),
-            ["OpenMapLocal"]
-        );
-        let query = CatalogueQuery {
+        assert_eq!(found(&products, &mapped_vectors), ["OpenMapLocal"]);
+        let gml = CatalogueQuery {
             format: Some("GML".into()),
             ..CatalogueQuery::default()
         };
-        assert_eq!(
-            ids(&query.apply(&Catalogue::new(products.clone()))),
-            ["OpenRoads"]
-        );
-        let query = CatalogueQuery {
+        assert_eq!(found(&products, &gml), ["OpenRoads"]);
+        let unknown = CatalogueQuery {
             category: Some("Unknown".into()),
             ..CatalogueQuery::default()
         };
-        assert!(query.apply(&Catalogue::new(products.clone())).is_empty());
+        assert!(found(&products, &unknown).is_empty());
     }
 
     #[test]
@@ -534,7 +533,7 @@ mod tests {
                 area: Some(Area::from(code)),
                 ..CatalogueQuery::default()
             };
-            ids(&query.apply(&Catalogue::new(products.clone())))
+            found(&products, &query)
         };
         assert_eq!(within("TQ"), ["OpenMapLocal", "OpenRoads", "OpenTOID"]);
         assert_eq!(within("GB"), ["OpenMapLocal", "OpenRoads"]);
@@ -552,7 +551,7 @@ mod tests {
             ..CatalogueQuery::default()
         };
         assert_eq!(
-            ids(&query.apply(&Catalogue::new(products.clone()))),
+            found(&products, &query),
             [
                 "OpenMapLocal",
                 "OpenRoads",
@@ -562,7 +561,7 @@ mod tests {
                 "PartnerMap"
             ]
         );
-        let by_name = ids(&CatalogueQuery::default().apply(&Catalogue::new(products.clone())));
+        let by_name = found(&products, &CatalogueQuery::default());
         assert_eq!(
             by_name,
             [

@@ -131,6 +131,13 @@ impl TestServer {
         read_json(self.get(&self.api(path)).await).await
     }
 
+    /// GET an API path that answers 404, and read its JSON.
+    pub async fn not_found(&self, path: &str) -> Value {
+        let (status, body) = self.json(path).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        body
+    }
+
     /// GET an API path with the API key in the `key` header, and read its JSON.
     pub async fn json_with_key(&self, path: &str, key: &str) -> (StatusCode, Value) {
         read_json(

@@ -93,12 +93,10 @@ async fn one_product_in_full_or_a_404_with_the_catalogue_link() {
     assert_eq!(product["imageCount"], 0);
     assert!(product.get("imageTemplate").is_none());
 
-    let (status, body) = server.json("/products/NoSuchThing").await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    let body = server.not_found("/products/NoSuchThing").await;
     assert!(body["message"].as_str().unwrap().contains("NoSuchThing"));
     assert_eq!(body["downloadCatalogueUrl"], server.api("/products"));
-    let (status, body) = server.json("/products/NoSuchThing/downloads").await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    let body = server.not_found("/products/NoSuchThing/downloads").await;
     assert_eq!(body["downloadCatalogueUrl"], server.api("/products"));
 }
 
@@ -297,21 +295,18 @@ async fn images_redirect_to_small_or_large_thumbnails_within_bounds() {
     assert!(large.len() > small.len());
 
     for index in ["2", "-1", "x", "1.0", "99999999999999999999"] {
-        let (status, body) = server
-            .json(&format!("/products/OpenGreenspace/images/{index}"))
+        let body = server
+            .not_found(&format!("/products/OpenGreenspace/images/{index}"))
             .await;
-        assert_eq!(status, StatusCode::NOT_FOUND, "{index}");
         assert_eq!(body["productUrl"], server.api("/products/OpenGreenspace"));
         assert!(
             body["message"].as_str().unwrap().contains("0 to 1"),
             "{body}"
         );
     }
-    let (status, body) = server.json("/products/CodePointOpen/images/0").await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    let body = server.not_found("/products/CodePointOpen/images/0").await;
     assert!(body["message"].as_str().unwrap().contains("no images"));
-    let (status, body) = server.json("/products/Nope/images/0").await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    let body = server.not_found("/products/Nope/images/0").await;
     assert_eq!(body["downloadCatalogueUrl"], server.api("/products"));
 }
 
@@ -319,8 +314,7 @@ async fn images_redirect_to_small_or_large_thumbnails_within_bounds() {
 async fn unknown_api_paths_and_methods_answer_json() {
     let server = TestServer::start(&[]).await;
     for path in ["/nothing", "/products/OpenGreenspace/extra/bits", ""] {
-        let (status, body) = server.json(path).await;
-        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        let body = server.not_found(path).await;
         assert_eq!(body["downloadCatalogueUrl"], server.api("/products"));
         assert_eq!(body["dataPackagesUrl"], server.api("/dataPackages"));
     }

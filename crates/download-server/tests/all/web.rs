@@ -128,8 +128,7 @@ async fn the_web_app_is_served_with_index_html_for_its_routes() {
     // The API keeps its own addresses.
     let (status, _) = app.server.json("/products").await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = app.server.json("/nothing").await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    let body = app.server.not_found("/nothing").await;
     assert!(body["message"].is_string());
 }
 

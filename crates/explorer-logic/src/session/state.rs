@@ -398,6 +398,11 @@ mod tests {
         }
     }
 
+    /// The reminder that the session ends in `left_ms`.
+    fn ends_soon(left_ms: u64, can_renew: bool) -> Option<Reminder> {
+        Some(Reminder::EndsSoon { left_ms, can_renew })
+    }
+
     fn signed_in_with_secret(remember: bool) -> SessionState {
         let mut state = SessionState::default();
         state.handle(
@@ -471,13 +476,7 @@ mod tests {
             [Action::WakeAt(NOW + 243_000)]
         );
         // Within the last minute, with the secret held: "Stay signed in" tries now.
-        assert_eq!(
-            state.reminder(NOW + 250_000),
-            Some(Reminder::EndsSoon {
-                left_ms: 50_000,
-                can_renew: true
-            })
-        );
+        assert_eq!(state.reminder(NOW + 250_000), ends_soon(50_000, true));
         assert_eq!(
             state.handle(Event::StayRequested, NOW + 250_000),
             [Action::Renew]
@@ -548,13 +547,7 @@ mod tests {
             state.handle(Event::Wake, NOW + 240_000),
             [Action::WakeAt(NOW + 300_000)]
         );
-        assert_eq!(
-            state.reminder(NOW + 240_000),
-            Some(Reminder::EndsSoon {
-                left_ms: 60_000,
-                can_renew: false
-            })
-        );
+        assert_eq!(state.reminder(NOW + 240_000), ends_soon(60_000, false));
         assert!(!state.needs_secret());
         let actions = state.handle(Event::Wake, NOW + 300_000);
         assert!(actions.contains(&Action::End));
@@ -571,13 +564,7 @@ mod tests {
         );
         assert_eq!(actions, [Action::Store, Action::WakeAt(NOW + 30_000)]);
         assert!(state.needs_secret() && !state.renews());
-        assert_eq!(
-            state.reminder(NOW),
-            Some(Reminder::EndsSoon {
-                left_ms: 30_000,
-                can_renew: false
-            })
-        );
+        assert_eq!(state.reminder(NOW), ends_soon(30_000, false));
         // Expiry does not sign out: the page stays until the user answers.
         assert_eq!(
             state.handle(Event::Wake, NOW + 30_000),

@@ -180,6 +180,14 @@ impl TestServer {
             .header("content-type", "application/x-www-form-urlencoded")
             .body("grant_type=client_credentials")
     }
+
+    /// Version `version_id` of Alpha's package 0040046952, as Alpha's key reads it.
+    pub async fn alpha_version(&self, version_id: &str) -> Value {
+        let path = format!("/dataPackages/0040046952/versions/{version_id}");
+        let (status, version) = self.json_with_key(&path, ALPHA_KEY).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        version
+    }
 }
 
 impl Drop for TestServer {

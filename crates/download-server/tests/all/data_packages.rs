@@ -57,24 +57,17 @@ async fn package_versions_and_version_details_link_together() {
     );
 
     let version_url = |id: &str| server.api(&format!("/dataPackages/0040046952/versions/{id}"));
-    let (_, first) = server
-        .json_with_key("/dataPackages/0040046952/versions/110012", ALPHA_KEY)
-        .await;
+    let first = server.alpha_version("110012").await;
     assert_eq!(first["nextVersionUrl"], version_url("110013"));
     assert!(first.get("previousVersionUrl").is_none());
     assert_eq!(first["downloads"].as_array().unwrap().len(), 2);
     assert_eq!(first["downloads"][0]["fileName"], "SU_addresses.zip");
 
-    let (_, middle) = server
-        .json_with_key("/dataPackages/0040046952/versions/110013", ALPHA_KEY)
-        .await;
+    let middle = server.alpha_version("110013").await;
     assert_eq!(middle["previousVersionUrl"], version_url("110012"));
     assert_eq!(middle["nextVersionUrl"], version_url("110014"));
 
-    let (status, latest) = server
-        .json_with_key("/dataPackages/0040046952/versions/latest", ALPHA_KEY)
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let latest = server.alpha_version("latest").await;
     assert_eq!(latest["id"], "110014");
     assert_eq!(latest["url"], version_url("110014"));
     assert_eq!(latest["previousVersionUrl"], version_url("110013"));
@@ -169,9 +162,7 @@ async fn downloads_need_a_file_name_and_redirect_to_the_file() {
     assert_eq!(file.status(), StatusCode::OK);
     assert_eq!(header(file.headers(), "content-type"), "application/zip");
     let bytes = file.bytes().await.unwrap();
-    let (_, version) = server
-        .json_with_key("/dataPackages/0040046952/versions/110012", ALPHA_KEY)
-        .await;
+    let version = server.alpha_version("110012").await;
     assert_eq!(
         md5_hex(&bytes),
         version["downloads"][1]["md5"].as_str().unwrap()
@@ -248,9 +239,7 @@ fn altered(url: &str, from: &str, to: &str) -> String {
 #[tokio::test]
 async fn altered_or_expired_download_urls_are_refused() {
     let server = TestServer::start(&[]).await;
-    let (_, version) = server
-        .json_with_key("/dataPackages/0040046952/versions/110012", ALPHA_KEY)
-        .await;
+    let version = server.alpha_version("110012").await;
     let url = version["downloads"][0]["url"].as_str().unwrap().to_owned();
     let signature = url.split("signature=").nth(1).unwrap().to_owned();
     let expires: u64 = url
@@ -328,9 +317,7 @@ async fn altered_or_expired_download_urls_are_refused() {
 #[tokio::test]
 async fn listed_links_last_as_long_as_the_link_lifetime_flag_says() {
     let server = TestServer::start(&["--link-lifetime", "120"]).await;
-    let (_, version) = server
-        .json_with_key("/dataPackages/0040046952/versions/110012", ALPHA_KEY)
-        .await;
+    let version = server.alpha_version("110012").await;
     let url = version["downloads"][0]["url"].as_str().unwrap();
     let expires: u64 = url
         .split("expires=")

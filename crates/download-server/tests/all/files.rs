@@ -319,9 +319,7 @@ async fn package_files_need_a_valid_unexpired_signature() {
     let (path, query) = location.split_once('?').unwrap();
     let signature = query.split("signature=").nth(1).unwrap();
     // The signed query of the listed API link for the same file.
-    let (_, version) = server
-        .json_with_key("/dataPackages/0040046952/versions/110013", ALPHA_KEY)
-        .await;
+    let version = server.alpha_version("110013").await;
     let listed = version["downloads"][0]["url"].as_str().unwrap();
     let api_query = listed.split_once("&expires=").unwrap().1;
     let forged = [

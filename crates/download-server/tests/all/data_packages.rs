@@ -230,6 +230,23 @@ async fn listed_download_urls_work_alone_and_hold_no_credentials() {
     }
 }
 
+/// A listed url's `expires`, in seconds since the Unix epoch.
+fn expiry(url: &str) -> u64 {
+    url.split("expires=")
+        .nth(1)
+        .and_then(|rest| rest.split('&').next())
+        .and_then(|expires| expires.parse().ok())
+        .unwrap_or_else(|| panic!("{url} has an expiry"))
+}
+
+/// Now, in seconds since the Unix epoch.
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
 /// A listed url with one part changed.
 fn altered(url: &str, from: &str, to: &str) -> String {
     assert!(url.contains(from), "{url} lacks {from}");
@@ -242,19 +259,7 @@ async fn altered_or_expired_download_urls_are_refused() {
     let version = server.alpha_version("110012").await;
     let url = version["downloads"][0]["url"].as_str().unwrap().to_owned();
     let signature = url.split("signature=").nth(1).unwrap().to_owned();
-    let expires: u64 = url
-        .split("expires=")
-        .nth(1)
-        .unwrap()
-        .split('&')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
+    let (expires, now) = (expiry(&url), unix_now());
     assert!(
         (3500..=3600).contains(&(expires - now)),
         "links last an hour"
@@ -319,19 +324,9 @@ async fn listed_links_last_as_long_as_the_link_lifetime_flag_says() {
     let server = TestServer::start(&["--link-lifetime", "120"]).await;
     let version = server.alpha_version("110012").await;
     let url = version["downloads"][0]["url"].as_str().unwrap();
-    let expires: u64 = url
-        .split("expires=")
-        .nth(1)
-        .and_then(|rest| rest.split('&').next())
-        .and_then(|expires| expires.parse().ok())
-        .unwrap_or_else(|| panic!("{url} has an expiry"));
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
+    let left = expiry(url) - unix_now();
     assert!(
-        (100..=120).contains(&(expires - now)),
-        "a link signed for 120 s expires in {} s",
-        expires - now
+        (100..=120).contains(&left),
+        "a link signed for 120 s expires in {left} s"
     );
 }

@@ -42,13 +42,20 @@ fn out_of_range(feature: usize, name: Option<&str>, longitude: &str, latitude: &
     }
 }
 
+/// Checks that a GeoJSON point at `longitude`, `latitude` is refused as out of range,
+/// the position quoted as written.
+#[track_caller]
+fn assert_point_out_of_range(longitude: &str, latitude: &str) {
+    let point = format!(r#"{{"type": "Point", "coordinates": [{longitude}, {latitude}]}}"#);
+    assert_eq!(
+        error("point.geojson", point.as_bytes()),
+        out_of_range(1, None, longitude, latitude)
+    );
+}
+
 #[test]
 fn metres_without_a_crs_are_a_position_out_of_range() {
-    let metres = br#"{"type": "Point", "coordinates": [451234, 123456]}"#;
-    assert_eq!(
-        error("area.geojson", metres),
-        out_of_range(1, None, "451234", "123456")
-    );
+    assert_point_out_of_range("451234", "123456");
 }
 
 #[test]
@@ -90,11 +97,7 @@ fn floating_point_noise_past_the_antimeridian_and_the_poles_is_no_error() {
         let boundary = read_boundary("far.geojson", far.as_bytes(), LIMIT).unwrap();
         assert_eq!(coverage(&boundary), (vec!["SZ"], true), "{far}");
     }
-    let beyond = br#"{"type": "Point", "coordinates": [180.00001, 0]}"#;
-    assert_eq!(
-        error("far.geojson", beyond),
-        out_of_range(1, None, "180.00001", "0")
-    );
+    assert_point_out_of_range("180.00001", "0");
 }
 
 #[test]

@@ -672,6 +672,13 @@ pub(crate) mod tests {
         Queue::new(three_files(), 2)
     }
 
+    /// Three files, the first answered so that the others may go (see [`probed`]).
+    pub(crate) fn three_probed() -> Queue {
+        let mut q = three();
+        probed(&mut q);
+        q
+    }
+
     /// `size` bytes of the file are there already, not hashed.
     fn existing(file: FileId, size: u64) -> Event {
         Event::Existing {
@@ -784,8 +791,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_checksum_mismatch_is_fetched_whole_once_more_then_reported() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         let bad = || finished(0, "ff");
         assert_eq!(q.handle(bad())[0], retry(0, Duration::ZERO));
         assert_eq!(q.handle(Event::RetryDue { file: 0 })[0], inspect(0));
@@ -807,8 +813,7 @@ pub(crate) mod tests {
 
     #[test]
     fn transient_failures_back_off_and_honour_retry_after() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         let dropped = failed(0, Failure::Dropped);
         assert_eq!(
             q.handle(dropped.clone())[0],
@@ -828,8 +833,7 @@ pub(crate) mod tests {
 
     #[test]
     fn waits_a_retry_after_asks_for_are_not_counted_as_failures() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         let paced = || failed(0, busy(3));
         // Far more turns than MAX_ATTEMPTS: a rate limit shared by parallel files.
         for _ in 1..MAX_PACED_WAITS {
@@ -845,8 +849,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_persistent_failure_is_reported_and_the_rest_go_on() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         let server_error = || failed(0, refused(503));
         for _ in 1..MAX_ATTEMPTS {
             assert!(matches!(q.handle(server_error())[0], Action::Retry { .. }));
@@ -884,16 +887,14 @@ pub(crate) mod tests {
         );
         assert!(q.is_finished());
         // Later on, unreachable is network trouble like any other: retried.
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         let later = q.handle(failed(0, Failure::Unreachable));
         assert!(matches!(later[0], Action::Retry { .. }));
     }
 
     #[test]
     fn pause_resume_and_cancel() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         q.handle(absent(1));
         q.pause();
         assert_eq!(q.handle(Event::Interrupted { file: 0 }), []);
@@ -913,8 +914,7 @@ pub(crate) mod tests {
 
     #[test]
     fn more_parallel_files_start_at_once() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         assert_eq!(q.set_parallel(3), [inspect(2)]);
         assert_eq!(q.set_parallel(0), []);
         assert_eq!(q.parallel(), 1);
@@ -922,8 +922,7 @@ pub(crate) mod tests {
 
     #[test]
     fn an_expired_link_is_listed_anew_and_the_file_goes_on_from_where_it_was() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         q.handle(Event::Chunk { file: 0, bytes: 4 });
         let expired = failed(0, refused(403));
         assert_eq!(q.handle(expired.clone()), [Action::Refresh { file: 0 }]);
@@ -942,8 +941,7 @@ pub(crate) mod tests {
         );
 
         // A link that worked, then expired again much later, is refreshed again.
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         assert_eq!(q.handle(expired.clone()), [Action::Refresh { file: 0 }]);
         q.handle(Event::Refreshed { file: 0 });
         q.handle(absent(0));
@@ -953,8 +951,7 @@ pub(crate) mod tests {
 
     #[test]
     fn an_ended_session_asks_for_sign_in_once_and_keeps_the_queue() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         q.handle(absent(1));
         for file in [0, 1] {
             let actions = q.handle(Event::Failed {
@@ -982,8 +979,7 @@ pub(crate) mod tests {
         assert!(!q.is_awaiting_sign_in());
 
         // A listing that failed otherwise is an ordinary failure, retried.
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         q.handle(failed(0, refused(403)));
         let unreachable = q.handle(Event::RefreshFailed {
             file: 0,

@@ -148,7 +148,9 @@ pub(crate) mod tests {
     use crate::bulk::answer::Failure;
     use crate::bulk::export::BulkDownload;
     use crate::bulk::queue::Event;
-    use crate::bulk::queue::tests::{absent, failed, finished, listed, probed, three};
+    use crate::bulk::queue::tests::{
+        absent, failed, finished, listed, probed, three, three_probed,
+    };
 
     fn parsed(report: &str) -> Value {
         serde_json::from_str(report).unwrap()
@@ -197,8 +199,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_folder_report_says_how_each_file_ended_and_why_one_failed() {
-        let mut q = three();
-        probed(&mut q);
+        let mut q = three_probed();
         q.handle(Event::Chunk { file: 0, bytes: 10 });
         q.handle(finished(0, "aa"));
         q.handle(absent(1));

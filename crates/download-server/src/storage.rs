@@ -60,6 +60,12 @@ fn configured<B, K: std::str::FromStr<Err = object_store::Error>>(
     })
 }
 
+/// A store that also signs its own addresses, shared as both.
+fn store_and_signer(store: impl ObjectStore + Signer) -> (Arc<dyn ObjectStore>, Arc<dyn Signer>) {
+    let store = Arc::new(store);
+    (store.clone(), store)
+}
+
 impl Storage {
     /// Reads `--storage`: a URL with a scheme this server speaks, or else a directory.
     /// The store's endpoint, region and credentials come from the usual variables
@@ -82,22 +88,20 @@ impl Storage {
             return Err(fail("names no bucket or container".into()));
         }
         let refused = |error: object_store::Error| fail(error.to_string());
-        let (store, signer): (Arc<dyn ObjectStore>, Arc<dyn Signer>) = match scheme {
+        let (store, signer) = match scheme {
             "s3" => {
                 let builder = AmazonS3Builder::from_env().with_url(text);
                 let s3 = configured(builder, options, |b, k, v: &String| b.with_config(k, v))
                     .and_then(AmazonS3Builder::build)
                     .map_err(refused)?;
-                let s3 = Arc::new(s3);
-                (s3.clone(), s3)
+                store_and_signer(s3)
             }
             "az" | "azure" => {
                 let builder = MicrosoftAzureBuilder::from_env().with_url(text);
                 let azure = configured(builder, options, |b, k, v: &String| b.with_config(k, v))
                     .and_then(MicrosoftAzureBuilder::build)
                     .map_err(refused)?;
-                let azure = Arc::new(azure);
-                (azure.clone(), azure)
+                store_and_signer(azure)
             }
             other => {
                 return Err(fail(format!(

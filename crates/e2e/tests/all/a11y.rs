@@ -139,11 +139,7 @@ async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
         focused(&h).await
     );
     assert_eq!(
-        h.find("nav[aria-label='Main'] [aria-current='page']")
-            .await
-            .text()
-            .await
-            .unwrap(),
+        h.text("nav[aria-label='Main'] [aria-current='page']").await,
         "Settings"
     );
 
@@ -194,11 +190,7 @@ async fn each_page_has_its_title_and_focus_moves_to_its_heading() {
     h.click(".product-grid .product-card a").await;
     wait_for_value(&h, "location.pathname.startsWith('/products/')", "true").await;
     assert_eq!(
-        h.find("nav[aria-label='Main'] [aria-current='page']")
-            .await
-            .text()
-            .await
-            .unwrap(),
+        h.text("nav[aria-label='Main'] [aria-current='page']").await,
         "Products"
     );
     h.stop().await;

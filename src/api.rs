@@ -168,16 +168,11 @@ impl Api {
         let url = self
             .urls
             .version_download(package_id, version_id, file_name);
-        let response = self
+        let request = self
             .authorize(Request::get(&url))
             .header("Accept", "application/json")
-            .redirect(web_sys::RequestRedirect::Manual)
-            .send()
-            .await
-            .map_err(|_| ServiceError::Unreachable {
-                url: url.clone(),
-                endpoint: Endpoint::File,
-            })?;
+            .redirect(web_sys::RequestRedirect::Manual);
+        let response = reach(request.send(), &url, Endpoint::File).await?;
         if response.type_() == web_sys::ResponseType::Opaqueredirect {
             return Err(ServiceError::OnlyRedirects);
         }
@@ -206,13 +201,7 @@ impl Api {
             .body("grant_type=client_credentials")
             .map_err(|e| ServiceError::Request(e.to_string()))?;
         let url = &self.token_url;
-        let response = request
-            .send()
-            .await
-            .map_err(|_| ServiceError::Unreachable {
-                url: url.clone(),
-                endpoint: Endpoint::Token,
-            })?;
+        let response = reach(request.send(), url, Endpoint::Token).await?;
         let (content_type, text) = content(&response).await;
         if response.ok() {
             return read_answer(url, content_type.as_deref(), &text);
@@ -237,15 +226,8 @@ impl Api {
         url: &str,
         signal: Option<&web_sys::AbortSignal>,
     ) -> Result<T, ServiceError> {
-        let response = self
-            .authorize(Request::get(url))
-            .abort_signal(signal)
-            .send()
-            .await
-            .map_err(|_| ServiceError::Unreachable {
-                url: url.to_owned(),
-                endpoint: Endpoint::Api,
-            })?;
+        let request = self.authorize(Request::get(url)).abort_signal(signal);
+        let response = reach(request.send(), url, Endpoint::Api).await?;
         read(url, &response).await
     }
 
@@ -280,6 +262,19 @@ async fn prefetched_products(url: &str) -> Option<Response> {
     }
     let response = field("response")?.dyn_into::<web_sys::Response>().ok()?;
     Some(Response::from(response))
+}
+
+/// The answer to a request `sent` to `url`, or that `endpoint` could not be reached (no
+/// answer the app may read: offline, refused, or CORS).
+async fn reach(
+    sent: impl Future<Output = Result<Response, gloo_net::Error>>,
+    url: &str,
+    endpoint: Endpoint,
+) -> Result<Response, ServiceError> {
+    sent.await.map_err(|_| ServiceError::Unreachable {
+        url: url.to_owned(),
+        endpoint,
+    })
 }
 
 /// The answer's type and text (empty when the body cannot be read).

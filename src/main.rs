@@ -18,6 +18,7 @@ mod pages;
 mod stylesheet;
 mod time;
 mod words;
+mod workers;
 
 fn main() {
     language::start();

@@ -9,10 +9,10 @@ use explorer_logic::bulk::file::FileId;
 use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
 use futures::StreamExt;
-use futures::channel::mpsc;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
-use web_sys::{Event, MessageEvent, Worker};
+
+use crate::workers::{AppWorker, Heard};
 
 /// The worker's loader, beside index.html (trunk and `cargo xtask build` write it),
 /// relative to the page's base as the app's other files are.
@@ -20,7 +20,7 @@ const LOADER: &str = "bulk-worker_loader.js";
 
 /// What the worker says: each reply, then `None` once it has failed (it did not load,
 /// or it broke).
-pub(super) type Replies = mpsc::UnboundedReceiver<Option<Reply>>;
+pub(super) type Replies = Heard<Reply>;
 
 /// Whether this browser runs web workers (every browser the app supports does; a
 /// locked-down one may not).
@@ -30,13 +30,11 @@ pub(super) fn available() -> bool {
 
 /// A running bulk worker. Dropping it stops the worker, and every transfer with it.
 pub(super) struct BulkWorker {
-    worker: Worker,
+    worker: AppWorker,
     /// What the destination held when the run began (`None`: unknown).
     present: Option<BTreeSet<String>>,
     /// The files the run has begun writing.
     started: RefCell<BTreeSet<FileId>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
 }
 
 impl BulkWorker {
@@ -45,31 +43,11 @@ impl BulkWorker {
     /// says from then on. An error says why it could not start.
     pub async fn start(run: &Command, beside: &JsValue) -> Result<(BulkWorker, Replies), String> {
         let stopped = || t::bulk::file_worker_stopped().to_owned();
-        let worker = Worker::new(LOADER).map_err(|_| stopped())?;
-        let (sender, mut replies) = mpsc::unbounded();
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
-            let sender = sender.clone();
-            move |event: MessageEvent| {
-                let reply = event.data().as_string();
-                let reply = reply.and_then(|json| serde_json::from_str(&json).ok());
-                if reply.is_some() {
-                    let _ = sender.unbounded_send(reply);
-                }
-            }
-        });
-        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
-            // Said on the page instead of the console.
-            event.prevent_default();
-            let _ = sender.unbounded_send(None);
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let (worker, mut replies) = AppWorker::start(LOADER).map_err(|_| stopped())?;
         let mut started = BulkWorker {
             worker,
             present: None,
             started: RefCell::default(),
-            _on_message: on_message,
-            _on_error: on_error,
         };
         if replies.next().await.flatten() != Some(Reply::Listening) {
             return Err(stopped());
@@ -111,17 +89,6 @@ impl BulkWorker {
     pub fn send_beside(&self, command: &Command, beside: &JsValue, moved: bool) {
         let message = Array::of2(&JsValue::from_str(&command.to_json()), beside);
         // Fails only when the worker is gone, which its error event has told.
-        let _ = if moved {
-            self.worker
-                .post_message_with_transfer(&message, &Array::of1(beside))
-        } else {
-            self.worker.post_message(&message)
-        };
-    }
-}
-
-impl Drop for BulkWorker {
-    fn drop(&mut self) {
-        self.worker.terminate();
+        let _ = self.worker.post(&message, moved.then_some(beside));
     }
 }

@@ -7,10 +7,10 @@ use area_shapes::{FileKind, ReadShape, Report, ShapeError};
 use explorer_logic::format_size;
 use explorer_logic::text::t;
 use futures::StreamExt;
-use futures::channel::mpsc;
-use js_sys::{Array, ArrayBuffer, Object, Reflect};
+use js_sys::{ArrayBuffer, Object, Reflect};
 use wasm_bindgen::prelude::*;
-use web_sys::{Event, MessageEvent, Worker};
+
+use crate::workers::{AppWorker, Heard};
 
 /// The worker's loader, beside index.html (trunk and `cargo xtask build` write it). A
 /// worker's address is relative to the page's base, as the app's other files are.
@@ -46,42 +46,16 @@ pub async fn read_file(
     }
 }
 
-/// A worker and what it says. Dropping it stops the worker.
+/// The reader and what it says. Dropping it stops the worker.
 struct Conversation {
-    worker: Worker,
-    /// Each report, or `None` when the worker failed (it did not load, or it broke).
-    reports: mpsc::UnboundedReceiver<Option<Report>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
+    worker: AppWorker,
+    reports: Heard<Report>,
 }
 
 impl Conversation {
     fn start() -> Result<Self, JsValue> {
-        let worker = Worker::new(WORKER)?;
-        let (sender, reports) = mpsc::unbounded();
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
-            let sender = sender.clone();
-            move |event: MessageEvent| {
-                let report = event
-                    .data()
-                    .as_string()
-                    .and_then(|json| serde_json::from_str(&json).ok());
-                let _ = sender.unbounded_send(report);
-            }
-        });
-        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
-            // Said on the page instead of the console.
-            event.prevent_default();
-            let _ = sender.unbounded_send(None);
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(Conversation {
-            worker,
-            reports,
-            _on_message: on_message,
-            _on_error: on_error,
-        })
+        let (worker, reports) = AppWorker::start(WORKER)?;
+        Ok(Conversation { worker, reports })
     }
 
     /// The next report; `None` once the worker has failed.
@@ -96,14 +70,7 @@ impl Conversation {
         Reflect::set(&request, &"bytes".into(), &bytes)?;
         Reflect::set(&request, &"limit".into(), &(limit as f64).into())?;
         Reflect::set(&request, &"tolerance".into(), &OUTLINE_TOLERANCE_M.into())?;
-        self.worker
-            .post_message_with_transfer(&request, &Array::of1(&bytes))
-    }
-}
-
-impl Drop for Conversation {
-    fn drop(&mut self) {
-        self.worker.terminate();
+        self.worker.post(&request, Some(&bytes))
     }
 }
 

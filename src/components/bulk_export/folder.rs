@@ -145,11 +145,7 @@ pub fn FolderDownload(
                     })>{t::bulk::cancel()}</button>
                 </Show>
             </div>
-            <p class="muted folder-hint">
-                {t::bulk::folder_hint()}
-            </p>
-            {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            <RunNotices run instead=t::bulk::folder_instead() />
+            <RunNotices run hint=t::bulk::folder_hint() notice instead=t::bulk::folder_instead() />
             <Show when=move || shown(run, |_| true)>
                 <RunTotal run />
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress().lines) /> }))}

@@ -309,13 +309,21 @@ pub(super) fn total_text<R: QueueRun>(run: &R) -> String {
         .total_text(&run.progress().rate.borrow())
 }
 
-/// Why the run stopped before it began, and what works instead (`instead`); and,
-/// while the session has ended, that the run waits for a new sign-in.
+/// What a panel says above its run: its `hint`; why a start failed (`notice`); why the
+/// run stopped before it began, and what works instead (`instead`); and, while the
+/// session has ended, that the run waits for a new sign-in.
 #[component]
-pub(super) fn RunNotices<R: QueueRun>(run: CurrentRun<R>, instead: &'static str) -> impl IntoView {
+pub(super) fn RunNotices<R: QueueRun>(
+    run: CurrentRun<R>,
+    hint: &'static str,
+    notice: RwSignal<Option<String>>,
+    instead: &'static str,
+) -> impl IntoView {
     let stopped = move || shown(run, |r| r.stopped().borrow().clone());
     let awaiting = move || shown(run, |r| r.queue().borrow().is_awaiting_sign_in());
     view! {
+        <p class="muted folder-hint">{hint}</p>
+        {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
         {move || stopped().map(|reason| view! {
             <p class="notice bulk-stopped" role="alert">
                 {t::bulk::stopped(instead, reason)}

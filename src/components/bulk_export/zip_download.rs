@@ -293,11 +293,7 @@ pub fn ZipDownload(
                     }>{t::bulk::cancel()}</button>
                 </Show>
             </div>
-            <p class="muted folder-hint">
-                {t::bulk::zip_hint()}
-            </p>
-            {move || notice.get().map(|n| view! { <p class="notice" role="alert">{n}</p> })}
-            <RunNotices run instead=t::bulk::zip_instead() />
+            <RunNotices run hint=t::bulk::zip_hint() notice instead=t::bulk::zip_instead() />
             <Show when=move || shown(run, |_| true)>
                 <RunTotal run />
                 <ul class="zip-parts" aria-label=t::bulk::zip_parts()>

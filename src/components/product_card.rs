@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::use_api;
+use crate::components::Fact;
 use crate::navigation::{Href, Route};
 
 /// Size of the service's small thumbnails; the box keeps this shape before they load.
@@ -93,18 +94,9 @@ pub fn ProductCard(product: Product) -> impl IntoView {
                         .collect_view()}
                 </ul>
                 <dl class="card-facts">
-                    <div>
-                        <dt>{t::card::version()}</dt>
-                        <dd>{product.version}</dd>
-                    </div>
-                    <div>
-                        <dt>{t::card::coverage()}</dt>
-                        <dd>{areas.unwrap_or_else(|| t::card::not_listed().to_owned())}</dd>
-                    </div>
-                    <div>
-                        <dt>{t::card::formats()}</dt>
-                        <dd>{format_count}</dd>
-                    </div>
+                    <Fact term=t::card::version()>{product.version}</Fact>
+                    <Fact term=t::card::coverage()>{areas.unwrap_or_else(|| t::card::not_listed().to_owned())}</Fact>
+                    <Fact term=t::card::formats()>{format_count}</Fact>
                 </dl>
             </div>
         </article>
@@ -132,24 +124,15 @@ pub fn ProductCardSkeleton() -> impl IntoView {
                     <li class="badge skeleton">"Vector"</li>
                 </ul>
                 <dl class="card-facts">
-                    <div>
-                        <dt>{t::card::version()}</dt>
-                        <dd>
-                            <span class="skeleton skeleton-text" style="width: 4em"></span>
-                        </dd>
-                    </div>
-                    <div>
-                        <dt>{t::card::coverage()}</dt>
-                        <dd>
-                            <span class="skeleton skeleton-text" style="width: 5em"></span>
-                        </dd>
-                    </div>
-                    <div>
-                        <dt>{t::card::formats()}</dt>
-                        <dd>
-                            <span class="skeleton skeleton-text" style="width: 1em"></span>
-                        </dd>
-                    </div>
+                    <Fact term=t::card::version()>
+                        <span class="skeleton skeleton-text" style="width: 4em"></span>
+                    </Fact>
+                    <Fact term=t::card::coverage()>
+                        <span class="skeleton skeleton-text" style="width: 5em"></span>
+                    </Fact>
+                    <Fact term=t::card::formats()>
+                        <span class="skeleton skeleton-text" style="width: 1em"></span>
+                    </Fact>
                 </dl>
             </div>
         </div>

@@ -7,7 +7,7 @@ use leptos_router::hooks::use_params_map;
 
 use crate::api::use_api;
 use crate::auth::use_session;
-use crate::components::Loaded;
+use crate::components::{Fact, Loaded};
 use crate::navigation::{Href, Route, set_page_title};
 
 /// `/packages/:id`: one data package and its versions, newest first.
@@ -54,28 +54,17 @@ fn PackageView(package: DataPackage) -> impl IntoView {
     sort_newest_first(&mut versions);
     let latest_href = Route::version(&package.id, "latest").href();
     let count = versions.len();
+    let id = package.id.clone();
     set_page_title(&package.name);
     view! {
         <h1>{package.name}</h1>
         <dl class="facts">
-            <div>
-                <dt>{t::packages::package_id()}</dt>
-                <dd>{package.id.clone()}</dd>
-            </div>
-            <div>
-                <dt>{t::packages::product()}</dt>
-                <dd>{package.product_name} " " <span class="muted">{package.product_id}</span></dd>
-            </div>
-            <div>
-                <dt>{t::packages::created()}</dt>
-                <dd>
-                    <time datetime=package.created_on.clone()>{format_date(&package.created_on)}</time>
-                </dd>
-            </div>
-            <div>
-                <dt>{t::packages::versions()}</dt>
-                <dd>{count}</dd>
-            </div>
+            <Fact term=t::packages::package_id()>{id}</Fact>
+            <Fact term=t::packages::product()>{package.product_name} " " <span class="muted">{package.product_id}</span></Fact>
+            <Fact term=t::packages::created()>
+                <time datetime=package.created_on.clone()>{format_date(&package.created_on)}</time>
+            </Fact>
+            <Fact term=t::packages::versions()>{count}</Fact>
         </dl>
         {(count > 0)
             .then(|| {

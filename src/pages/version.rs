@@ -19,7 +19,7 @@ use crate::auth::use_session;
 use crate::components::bulk_export::{BulkExport, PackageVersion};
 use crate::components::files_table::FilesTable;
 use crate::components::virtual_list::BoxedList;
-use crate::components::{Loaded, mark, with_elements};
+use crate::components::{Fact, Loaded, mark, with_elements};
 use crate::navigation::{Href, Route, set_page_title, use_go_to};
 
 /// `/packages/:id/versions/:version` (`latest` allowed): the files of one version,
@@ -209,28 +209,13 @@ fn VersionView(
                 }
             })}
         <dl class="facts">
-            <div>
-                <dt>{t::packages::created()}</dt>
-                <dd>
-                    <time datetime=summary.created_on.clone()>{format_date(&summary.created_on)}</time>
-                </dd>
-            </div>
-            <div>
-                <dt>{t::packages::reason()}</dt>
-                <dd>{summary.reason.clone()}</dd>
-            </div>
-            <div>
-                <dt>{t::packages::supply_type()}</dt>
-                <dd>{supply_type_label(&summary.supply_type)}</dd>
-            </div>
-            <div>
-                <dt>{t::packages::product_version()}</dt>
-                <dd>{summary.product_version.clone()}</dd>
-            </div>
-            <div>
-                <dt>{t::packages::format()}</dt>
-                <dd>{format}</dd>
-            </div>
+            <Fact term=t::packages::created()>
+                <time datetime=summary.created_on.clone()>{format_date(&summary.created_on)}</time>
+            </Fact>
+            <Fact term=t::packages::reason()>{summary.reason.clone()}</Fact>
+            <Fact term=t::packages::supply_type()>{supply_type_label(&summary.supply_type)}</Fact>
+            <Fact term=t::packages::product_version()>{summary.product_version.clone()}</Fact>
+            <Fact term=t::packages::format()>{format}</Fact>
         </dl>
         <h2>{t::packages::files()}</h2>
         <BulkExport files=bulk_files title package=PackageVersion { package_id: package_id.clone(), version_id: id.clone() } />

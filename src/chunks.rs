@@ -15,6 +15,7 @@ use leptos_router::LazyRoute;
 use leptos_router::hooks::use_location;
 
 use crate::auth::RequireSignIn;
+use crate::components::SecretPrompt;
 use crate::navigation::{BasePath, Route};
 use crate::pages::{basket, login, package, packages, product, settings, version};
 use crate::stylesheet;
@@ -79,23 +80,32 @@ chunk!(
     }
 );
 
-/// A page of the account chunk.
+/// A page of the account chunk, or the part of a page it holds.
 #[derive(Debug, Clone, Copy)]
 #[repr(u8)]
 enum AccountPage {
     Login,
     Settings,
+    SecretPrompt,
 }
 
 chunk!(
-    /// Signing in and the settings.
+    /// Signing in and the settings; and the key and secret asked for in place when a
+    /// session ends, the same form, which few pages ever show.
     fn account_chunk(page: AccountPage) {
         match page {
             AccountPage::Login => login::Login().into_any(),
             AccountPage::Settings => settings::Settings().into_any(),
+            AccountPage::SecretPrompt => SecretPrompt().into_any(),
         }
     }
 );
+
+/// The prompt for the key and secret that renew a session in place
+/// (`components::SecretPrompt`), its code fetched when it is first shown.
+pub async fn secret_prompt() -> AnyView {
+    account_chunk(AccountPage::SecretPrompt).await
+}
 
 /// A route shown by `$view` (a chunk function's call), whose chunk `$preload` fetches;
 /// with `styles`, those stylesheets are fetched beside its code (`crate::stylesheet`).

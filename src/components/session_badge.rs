@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::auth::{SignInMethod, use_session};
+use crate::components::TextField;
 use crate::navigation::{Href, Route, use_current_path};
 use crate::time::now_ms;
 
@@ -141,34 +142,33 @@ pub fn SessionReminder() -> impl IntoView {
                     }
                 }}
                 <Show when=move || asks_secret.get()>
-                    <SecretPrompt />
+                    {move || Suspend::new(crate::chunks::secret_prompt())}
                 </Show>
             </section>
         </Show>
     }
 }
 
+/// The prompt's message, which its fields point at while it is about them.
+const PROBLEM_ID: &str = "session-prompt-error";
+
 /// The key and secret asked for in place; they renew the token without leaving the page.
+/// Loaded on demand with the sign-in page (`chunks::secret_prompt`).
 #[component]
-fn SecretPrompt() -> impl IntoView {
+pub fn SecretPrompt() -> impl IntoView {
     let session = use_session();
     let key = RwSignal::new(session.last_key().unwrap_or_default());
     let secret = RwSignal::new(String::new());
     let error = RwSignal::new(None::<SignInError>);
     let pending = RwSignal::new(false);
+    // Whether the error is about `field`: it is marked, pointing at the message.
     let invalid = move |field: Field| {
-        let wrong = error
-            .read()
-            .as_ref()
-            .is_some_and(|e| e.fields().contains(&field));
-        if wrong { "true" } else { "false" }
-    };
-    let described = move |field: Field| {
-        error
-            .read()
-            .as_ref()
-            .is_some_and(|e| e.fields().contains(&field))
-            .then_some("session-prompt-error")
+        Signal::derive(move || {
+            error
+                .read()
+                .as_ref()
+                .is_some_and(|e| e.fields().contains(&field))
+        })
     };
 
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
@@ -192,30 +192,21 @@ fn SecretPrompt() -> impl IntoView {
 
     view! {
         <form class="session-prompt" autocomplete="off" on:submit=on_submit>
-            <div class="field">
-                <label for="prompt-key">{t::account::api_key()}</label>
-                <input
-                    id="prompt-key"
-                    type="text"
-                    autocomplete="off"
-                    autocapitalize="off"
-                    spellcheck="false"
-                    aria-invalid=move || invalid(Field::Key)
-                    aria-describedby=move || described(Field::Key)
-                    bind:value=key
-                />
-            </div>
-            <div class="field">
-                <label for="prompt-secret">{t::account::api_secret()}</label>
-                <input
-                    id="prompt-secret"
-                    type="password"
-                    autocomplete="off"
-                    aria-invalid=move || invalid(Field::Secret)
-                    aria-describedby=move || described(Field::Secret)
-                    bind:value=secret
-                />
-            </div>
+            <TextField
+                id="prompt-key"
+                label=t::account::api_key()
+                value=key
+                invalid=invalid(Field::Key)
+                problem_id=PROBLEM_ID
+            />
+            <TextField
+                id="prompt-secret"
+                label=t::account::api_secret()
+                kind="password"
+                value=secret
+                invalid=invalid(Field::Secret)
+                problem_id=PROBLEM_ID
+            />
             <button type="submit" class="button" disabled=move || pending.get()>
                 {move || {
                     if pending.get() { t::account::renewing() } else { t::account::stay_signed_in() }
@@ -226,7 +217,7 @@ fn SecretPrompt() -> impl IntoView {
                     .get()
                     .map(|why| {
                         view! {
-                            <p id="session-prompt-error" class="form-error" role="alert">
+                            <p id=PROBLEM_ID class="form-error" role="alert">
                                 {why.to_string()}
                             </p>
                         }

@@ -3,33 +3,51 @@
 
 use leptos::prelude::*;
 
-/// A labelled input in a form's column of fields. While `invalid`, it points at
-/// `problem_id`, the form's message saying what is wrong. `children` follow the input
-/// (a hint).
+/// A labelled one-line input: the label, the input, then `children` (a hint, a
+/// message), in a `div` of `class`. What is typed here is a key, a code or an
+/// address, not words: the browser's completion, capitals and spelling stay off.
+/// While `invalid`, it points at `problem_id`, the words saying what is wrong; it
+/// always points at `hint_id`.
 #[component]
 pub fn TextField(
     id: &'static str,
-    label: &'static str,
+    #[prop(into)] label: String,
     value: RwSignal<String>,
-    #[prop(into)] invalid: Signal<bool>,
-    problem_id: &'static str,
-    /// The input's `type`: `text` or `password`.
+    /// The input's `type`: `text`, `password` or `url`.
     #[prop(default = "text")]
     kind: &'static str,
+    #[prop(default = "field")] class: &'static str,
+    #[prop(optional, into)] placeholder: Option<String>,
+    /// The keyboard a phone shows, for `url`.
+    #[prop(optional)]
+    inputmode: Option<&'static str>,
+    #[prop(optional)] required: bool,
+    #[prop(optional, into)] invalid: Signal<bool>,
+    #[prop(optional, into)] problem_id: Option<String>,
+    #[prop(optional, into)] hint_id: Option<String>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
+    let described_by = move || {
+        let problem = problem_id.as_deref().filter(|_| invalid.get());
+        match (hint_id.as_deref(), problem) {
+            (Some(hint), Some(problem)) => Some(format!("{hint} {problem}")),
+            (hint, problem) => hint.or(problem).map(str::to_owned),
+        }
+    };
     view! {
-        <div class="field">
+        <div class=class>
             <label for=id>{label}</label>
             <input
                 id=id
                 type=kind
+                placeholder=placeholder
+                inputmode=inputmode
                 autocomplete="off"
                 autocapitalize="off"
                 spellcheck="false"
-                required
+                required=required
                 aria-invalid=move || if invalid.get() { "true" } else { "false" }
-                aria-describedby=move || invalid.get().then_some(problem_id)
+                aria-describedby=described_by
                 bind:value=value
             />
             {children.map(|hint| hint())}

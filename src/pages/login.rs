@@ -173,6 +173,7 @@ pub fn Login() -> impl IntoView {
                         value=key
                         invalid=invalid(Field::Key)
                         problem_id=ERROR_ID
+                        required=true
                     />
                 </Show>
                 <Show when=move || method.get() == SignInMethod::KeyAndSecret>
@@ -183,6 +184,7 @@ pub fn Login() -> impl IntoView {
                         value=secret
                         invalid=invalid(Field::Secret)
                         problem_id=ERROR_ID
+                        required=true
                     >
                         <p class="field-hint">{t::account::secret_hint()}</p>
                     </TextField>
@@ -195,6 +197,7 @@ pub fn Login() -> impl IntoView {
                         value=token
                         invalid=invalid(Field::Token)
                         problem_id=ERROR_ID
+                        required=true
                     />
                 </Show>
                 <Show when=move || method.get() != SignInMethod::ApiKey>

@@ -10,7 +10,7 @@ use leptos::task::spawn_local;
 
 use crate::api::{ServiceContext, use_api};
 use crate::auth::use_session;
-use crate::components::{Loaded, mark, with_elements};
+use crate::components::{Loaded, TextField, mark, with_elements};
 use crate::config::{self, ServiceConfig};
 
 /// What the last Save or Reset did; `signed_out` when a sign-in had to end.
@@ -192,29 +192,26 @@ fn AddressField(
     });
     let hint_id = format!("{id}-hint");
     let error_id = format!("{id}-error");
-    let described_by = format!("{hint_id} {error_id}");
     view! {
-        <div class="field address-field" class:invalid=move || error.read().is_some()>
-            <label for=id>{label}</label>
-            <input
-                id=id
-                type="url"
-                inputmode="url"
-                autocomplete="off"
-                spellcheck="false"
-                placeholder=kind.example()
-                aria-describedby=described_by
-                aria-invalid=move || if error.read().is_some() { "true" } else { "false" }
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
-            />
+        <TextField
+            id
+            label
+            value
+            kind="url"
+            inputmode="url"
+            class="field address-field"
+            placeholder=kind.example()
+            invalid=Signal::derive(move || error.read().is_some())
+            problem_id=error_id.clone()
+            hint_id=hint_id.clone()
+        >
             <p class="hint" id=hint_id>
                 {hint}
             </p>
             <p class="field-error" id=error_id>
                 {move || error.get()}
             </p>
-        </div>
+        </TextField>
     }
 }
 

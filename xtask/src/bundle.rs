@@ -23,12 +23,10 @@ use crate::split;
 pub const GOAL_BYTES: u64 = 150_000;
 
 /// The most the first load may weigh today: the last measured size plus a small margin,
-/// so growth fails CI. Lower it whenever the app shrinks. 226.9 kB: 223.9 kB before
-/// English and Welsh, which may add at most 3 kB to an English first load (issue 22):
-/// every word from a message function (+1.5 kB: text that was static in the views is
-/// dynamic), the switch, and index.html's language script and its first view's Welsh.
-/// A Welsh page loads the Welsh build (`cy/`) instead, of the same size.
-pub const LIMIT_BYTES: u64 = 226_941;
+/// so growth fails CI. Lower it whenever the app shrinks. 222.1 kB: 221.0 kB once the
+/// prompt that renews a session in place loaded with the sign-in page (it was 225.8 kB).
+/// A Welsh page loads the Welsh build (`cy/`) instead, of about the same size.
+pub const LIMIT_BYTES: u64 = 222_100;
 
 /// The files the server sends precompressed: the first load's and the chunks.
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];

@@ -24,6 +24,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::place_finder::{Places, load_places};
+use crate::components::TextField;
 use crate::words::WithWords;
 
 /// The largest boundary file read: a detailed national boundary is a few megabytes.
@@ -359,10 +360,13 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
                 <fieldset>
                     <legend>{t::shape::circle_legend()}</legend>
                     <PointInput id="circle-centre" label=t::shape::centre() value=centre />
-                    <div class="shape-field">
-                        <label for="circle-radius">{t::shape::radius()}</label>
-                        <input id="circle-radius" type="text" inputmode="decimal" autocomplete="off" bind:value=radius />
-                    </div>
+                    <TextField
+                        id="circle-radius"
+                        label=t::shape::radius()
+                        value=radius
+                        class="shape-field"
+                        inputmode="decimal"
+                    />
                     <button type="submit" class="button">{t::shape::pick()}</button>
                 </fieldset>
             </form>
@@ -401,17 +405,6 @@ fn Tools(shape: ShapeState, places: RwSignal<Places>) -> impl IntoView {
 /// A labelled box for a grid reference or a place.
 #[component]
 fn PointInput(id: &'static str, label: String, value: RwSignal<String>) -> impl IntoView {
-    view! {
-        <div class="shape-field">
-            <label for=id>{label}</label>
-            <input
-                id=id
-                type="text"
-                placeholder=t::shape::point_placeholder()
-                autocomplete="off"
-                spellcheck="false"
-                bind:value=value
-            />
-        </div>
-    }
+    let placeholder = t::shape::point_placeholder();
+    view! { <TextField id label value class="shape-field" placeholder /> }
 }

@@ -127,17 +127,15 @@ pub fn PlaceFinder(
     view! {
         <div class="place-finder">
             <form class="finder-form" on:submit=submit_place>
-                <label for="place-input">{t::product::place_label()}</label>
-                <div class="typed-row">
-                    <input
-                        id="place-input"
-                        type="text"
-                        list="place-options"
-                        placeholder=t::product::place_placeholder()
-                        autocomplete="off"
-                        on:focus=move |_| load()
-                        bind:value=place_text
-                    />
+                <CodeField
+                    id="place-input"
+                    label=t::product::place_label()
+                    placeholder=t::product::place_placeholder()
+                    button=t::product::place_find()
+                    value=place_text
+                    list="place-options"
+                    on_focus=Callback::new(move |()| load())
+                >
                     <datalist id="place-options">
                         <For
                             each=move || suggestions.get()
@@ -145,8 +143,7 @@ pub fn PlaceFinder(
                             children=|label| view! { <option value=label></option> }
                         />
                     </datalist>
-                    <button type="submit" class="button">{t::product::place_find()}</button>
-                </div>
+                </CodeField>
             </form>
             <form class="finder-form" on:submit=submit_grid>
                 <CodeField

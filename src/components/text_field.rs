@@ -55,8 +55,10 @@ pub fn TextField(
     }
 }
 
-/// A labelled one-line box with its submit button (`button`), for typed codes, and
-/// its `problem` below it while there is one.
+/// A labelled one-line box with its submit button (`button`), for a typed code or
+/// name, and its `problem` below it while there is one (`problem_id` names that line,
+/// which the input points at). `list` names a `<datalist>` of suggestions, given as
+/// `children`; `on_focus` runs as the box takes the focus.
 #[component]
 pub fn CodeField(
     id: &'static str,
@@ -64,27 +66,39 @@ pub fn CodeField(
     placeholder: &'static str,
     button: &'static str,
     value: RwSignal<String>,
-    problem: RwSignal<Option<String>>,
-    /// The id of the problem's line, which the input points at.
-    problem_id: &'static str,
+    #[prop(optional)] problem: Option<RwSignal<Option<String>>>,
+    #[prop(optional)] problem_id: Option<&'static str>,
+    #[prop(optional)] list: Option<&'static str>,
+    #[prop(optional)] on_focus: Option<Callback<()>>,
+    #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
+    let wrong = move || problem.is_some_and(|problem| problem.with(Option::is_some));
     view! {
         <label for=id>{label}</label>
         <div class="typed-row">
             <input
                 id=id
                 type="text"
+                list=list
                 placeholder=placeholder
                 autocomplete="off"
                 spellcheck="false"
                 aria-describedby=problem_id
-                aria-invalid=move || problem.with(Option::is_some).then_some("true")
+                aria-invalid=move || wrong().then_some("true")
+                on:focus=move |_| {
+                    if let Some(on_focus) = on_focus {
+                        on_focus.run(());
+                    }
+                }
                 bind:value=value
             />
+            {children.map(|suggestions| suggestions())}
             <button type="submit" class="button">{button}</button>
         </div>
-        <p id=problem_id class="field-problem" role="alert">
-            {move || problem.get()}
-        </p>
+        {problem_id.map(|problem_id| view! {
+            <p id=problem_id class="field-problem" role="alert">
+                {move || problem.and_then(|problem| problem.get())}
+            </p>
+        })}
     }
 }

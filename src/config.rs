@@ -12,13 +12,9 @@ pub async fn deployed() -> ServiceConfig {
     // Beside the app, wherever it is served from.
     let deployed = match prefetched_config().await {
         Some(deployed) => Some(deployed),
-        None => {
-            let address = crate::navigation::base_path().file(DEPLOYED_CONFIG_FILE);
-            match gloo_net::http::Request::get(&address).send().await {
-                Ok(response) if response.ok() => response.json::<DeployedConfig>().await.ok(),
-                _ => None,
-            }
-        }
+        None => crate::navigation::fetch_beside(DEPLOYED_CONFIG_FILE)
+            .await
+            .ok(),
     };
     ServiceConfig::deployed(&origin, deployed)
 }

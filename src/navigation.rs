@@ -1,5 +1,6 @@
-//! The app's addresses in the browser: the base path it is served under, the current
-//! page's app path, and the one way to go to a page. The paths themselves are built
+//! The app's addresses in the browser: the base path it is served under (and the files
+//! deployed beside the app), the current page's app path, and the one way to go to a
+//! page. The paths themselves are built
 //! and read by [`Route`] (explorer-logic).
 
 use leptos::prelude::*;
@@ -12,6 +13,20 @@ pub use explorer_logic::routes::{BasePath, Route};
 pub fn base_path() -> BasePath {
     let uri = document().base_uri().ok().flatten().unwrap_or_default();
     BasePath::from_base_uri(&uri)
+}
+
+/// `name`, a JSON file deployed beside the app (`config.json`, `places.json`, the words
+/// loaded later), read as a `T`; or why it could not be.
+pub async fn fetch_beside<T: serde::de::DeserializeOwned>(name: &str) -> Result<T, String> {
+    let address = base_path().file(name);
+    let response = gloo_net::http::Request::get(&address)
+        .send()
+        .await
+        .map_err(|error| error.to_string())?;
+    if !response.ok() {
+        return Err(format!("{address}: HTTP {}", response.status()));
+    }
+    response.json().await.map_err(|error| error.to_string())
 }
 
 /// The current page's app path with its query (`/packages/1?compare=2`), without

@@ -6,7 +6,7 @@ use explorer_logic::text::later;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::navigation::base_path;
+use crate::navigation::fetch_beside;
 
 /// Where the catalogue is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,15 +26,7 @@ thread_local! {
 
 /// Fetches the catalogue and keeps the parts that load later.
 async fn load() -> Result<(), String> {
-    let address = base_path().file(&later::file_name());
-    let response = gloo_net::http::Request::get(&address)
-        .send()
-        .await
-        .map_err(|error| error.to_string())?;
-    if !response.ok() {
-        return Err(format!("{address}: HTTP {}", response.status()));
-    }
-    let catalogue: serde_json::Value = response.json().await.map_err(|error| error.to_string())?;
+    let catalogue: serde_json::Value = fetch_beside(&later::file_name()).await?;
     later::load_all(&catalogue).map_err(|error| error.to_string())
 }
 

@@ -198,9 +198,8 @@ pub async fn load_places(places: RwSignal<Places>) -> Option<Arc<Gazetteer>> {
 
 /// `places.json`, beside the app.
 async fn fetch_places() -> Option<Arc<Gazetteer>> {
-    let address = crate::navigation::base_path().file("places.json");
-    match gloo_net::http::Request::get(&address).send().await {
-        Ok(response) if response.ok() => response.json::<Gazetteer>().await.ok().map(Arc::new),
-        _ => None,
-    }
+    crate::navigation::fetch_beside("places.json")
+        .await
+        .ok()
+        .map(Arc::new)
 }

@@ -16,6 +16,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 
 use crate::fs_access::describe;
+use crate::navigation::base_path;
 use crate::time::within;
 
 /// The worker script, beside `index.html` (Trunk.toml and the release build copy it).
@@ -73,18 +74,13 @@ pub fn can_stream_zip() -> bool {
     service_workers().is_some()
 }
 
-/// `path` beside the app's `index.html`: its base address (`<base href>`) up to its
-/// last `/`, then `path`.
+/// `path` beside the app's `index.html` (`crate::navigation::base_path`), as a whole
+/// address: the browser names a worker's script and scope so.
 fn relative(path: &str) -> Result<String, String> {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or(t::bulk::no_document())?;
-    let base = field(&document, "baseURI")
-        .as_string()
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
         .ok_or(t::bulk::no_base())?;
-    let base = base.split(['?', '#']).next().unwrap_or_default();
-    let folder = &base[..base.rfind('/').map_or(base.len(), |i| i + 1)];
-    Ok(format!("{folder}{path}"))
+    Ok(format!("{origin}{}", base_path().file(path)))
 }
 
 /// The worker's script as the page registers it: its address carries the script's own

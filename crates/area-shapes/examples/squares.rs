@@ -8,7 +8,7 @@
 //! cargo run -p area-shapes --example squares -- FILE…
 //! ```
 
-use area_shapes::{Report, read_reporting};
+use area_shapes::{Reply, read_reporting};
 
 /// The app's limit (`src/components/shape_tools`) and outline tolerance.
 const LIMIT: u64 = 20 << 20;
@@ -19,8 +19,8 @@ fn main() {
         let bytes = std::fs::read(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
         let name = path.rsplit('/').next().unwrap_or(&path);
         let mut read = None;
-        read_reporting(name, &bytes, LIMIT, OUTLINE_TOLERANCE_M, |report| {
-            if let Report::Read(result) = report {
+        read_reporting(name, &bytes, LIMIT, OUTLINE_TOLERANCE_M, |reply| {
+            if let Reply::Read(result) = reply {
                 read = Some(result);
             }
         });

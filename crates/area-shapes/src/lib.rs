@@ -16,7 +16,7 @@
 //! [`Reading`] is that work as a job done a slice at a time: parsing the file is one
 //! step, then each step projects and intersects at most the vertices it is given. The app
 //! runs it in a worker (`crates/shape-worker`), off the page's thread, which tells the page
-//! how far it is after each slice ([`read_reporting`], [`Report`]). [`read_boundary`] runs
+//! how far it is after each slice ([`read_reporting`], [`Reply`]). [`read_boundary`] runs
 //! the whole job at once. `cargo xtask bench shapes` measures it (docs/performance.md).
 //!
 //! The file readers and the projection are the `files` feature (on by default): the app
@@ -57,9 +57,9 @@ mod projection;
 mod read;
 #[cfg(feature = "files")]
 mod reading;
-mod report;
 #[cfg(feature = "files")]
 mod shapes;
+mod worker;
 
 #[cfg(feature = "files")]
 pub use boundary::Boundary;
@@ -72,5 +72,5 @@ pub use projection::to_bng;
 #[cfg(feature = "files")]
 pub use reading::{Reading, Step, read_boundary};
 #[cfg(feature = "files")]
-pub use report::read_reporting;
-pub use report::{ReadShape, Report};
+pub use worker::read_reporting;
+pub use worker::{ReadShape, Reply};

@@ -8,17 +8,17 @@
 //! projection (`area-shapes` with `files`), which the app's own wasm never loads.
 //!
 //! The conversation, one file per worker:
-//! 1. The worker says [`Report::Ready`] once it listens (a message sent before is lost).
+//! 1. The worker says [`Reply::Ready`] once it listens (a message sent before is lost).
 //! 2. The page sends `{ name, bytes, limit, tolerance }`: the file's name, its bytes (an
 //!    `ArrayBuffer`, transferred), the largest size accepted and the outline's tolerance
 //!    in metres.
-//! 3. The worker says [`Report::Working`] as it goes, then [`Report::Read`].
+//! 3. The worker says [`Reply::Working`] as it goes, then [`Reply::Read`].
 //!
-//! Each report is a JSON string. Hand-written rather than with gloo-worker: its bridge
+//! Each reply is a JSON string. Hand-written rather than with gloo-worker: its bridge
 //! needs the worker's own type in the app, which would bring the readers and the
 //! projection into the app's wasm.
 
-use area_shapes::{Report, read_reporting};
+use area_shapes::{Reply, read_reporting};
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -27,8 +27,8 @@ fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post = {
         let scope = scope.clone();
-        move |report: Report| {
-            let json = serde_json::to_string(&report).unwrap_or_default();
+        move |reply: Reply| {
+            let json = serde_json::to_string(&reply).unwrap_or_default();
             // Fails only once the page has let the worker go: nobody listens then.
             let _ = scope.post_message(&JsValue::from_str(&json));
         }
@@ -52,5 +52,5 @@ fn main() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The worker lives as long as the page keeps it; so does its listener.
     on_message.forget();
-    post(Report::Ready);
+    post(Reply::Ready);
 }

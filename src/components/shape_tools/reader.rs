@@ -3,7 +3,7 @@
 //! the worker is. The worker's wasm holds the file readers and the projection, and
 //! loads the first time a file is read.
 
-use area_shapes::{FileKind, ReadShape, Report, ShapeError};
+use area_shapes::{FileKind, ReadShape, Reply, ShapeError};
 use explorer_logic::format_size;
 use explorer_logic::text::t;
 use futures::StreamExt;
@@ -30,16 +30,16 @@ pub async fn read_file(
 ) -> Result<ReadShape, String> {
     let stopped = || t::shape::error_not_read(&name, t::shape::reader_stopped());
     let mut worker = Conversation::start().map_err(|_| stopped())?;
-    if worker.next().await != Some(Report::Ready) {
+    if worker.next().await != Some(Reply::Ready) {
         return Err(stopped());
     }
     worker.send(&name, bytes, limit).map_err(|_| stopped())?;
     loop {
         match worker.next().await {
-            Some(Report::Working { done, total }) if total > 0 => {
+            Some(Reply::Working { done, total }) if total > 0 => {
                 progress(done as f64 / total as f64);
             }
-            Some(Report::Read(read)) => return read.map_err(|error| problem(&name, &error)),
+            Some(Reply::Read(read)) => return read.map_err(|error| problem(&name, &error)),
             Some(_) => {}
             None => return Err(stopped()),
         }
@@ -49,18 +49,18 @@ pub async fn read_file(
 /// The reader and what it says. Dropping it stops the worker.
 struct Conversation {
     worker: AppWorker,
-    reports: Heard<Report>,
+    replies: Heard<Reply>,
 }
 
 impl Conversation {
     fn start() -> Result<Self, JsValue> {
-        let (worker, reports) = AppWorker::start(WORKER)?;
-        Ok(Conversation { worker, reports })
+        let (worker, replies) = AppWorker::start(WORKER)?;
+        Ok(Conversation { worker, replies })
     }
 
-    /// The next report; `None` once the worker has failed.
-    async fn next(&mut self) -> Option<Report> {
-        self.reports.next().await.flatten()
+    /// The next reply; `None` once the worker has failed.
+    async fn next(&mut self) -> Option<Reply> {
+        self.replies.next().await.flatten()
     }
 
     /// Hands the file over (its bytes moved, not copied).

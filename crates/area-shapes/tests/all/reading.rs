@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use area_shapes::{Reading, Report, ShapeError, Step, read_boundary};
+use area_shapes::{Reading, Reply, ShapeError, Step, read_boundary};
 
 use crate::common::{LIMIT, codes, coverage, fixture, zipped_cotswolds};
 
@@ -135,13 +135,13 @@ fn a_finished_job_gives_its_error_as_a_step() {
 /// why there are none.
 #[test]
 fn the_worker_reports_progress_then_what_it_read() {
-    let mut reports = Vec::new();
+    let mut replies = Vec::new();
     let wavy = wavy_ring(250_000);
-    area_shapes::read_reporting("wavy.geojson", wavy.as_bytes(), LIMIT, 500.0, |report| {
-        reports.push(report)
+    area_shapes::read_reporting("wavy.geojson", wavy.as_bytes(), LIMIT, 500.0, |reply| {
+        replies.push(reply)
     });
-    let (last, working) = reports.split_last().unwrap();
-    let Report::Read(Ok(shape)) = last else {
+    let (last, working) = replies.split_last().unwrap();
+    let Reply::Read(Ok(shape)) = last else {
         panic!("{last:?}");
     };
     // The one-shot reader's squares (its own tests check them against known answers).
@@ -151,8 +151,8 @@ fn the_worker_reports_progress_then_what_it_read() {
     assert!(shape.outline.starts_with('M') && shape.outline.ends_with('Z'));
     let done: Vec<usize> = working
         .iter()
-        .map(|report| match report {
-            Report::Working {
+        .map(|reply| match reply {
+            Reply::Working {
                 done,
                 total: 250_001,
             } => *done,
@@ -162,37 +162,37 @@ fn the_worker_reports_progress_then_what_it_read() {
     assert!(done.len() >= 2, "{done:?}");
     assert!(done.is_sorted() && done.last() < Some(&250_001), "{done:?}");
 
-    let mut reports = Vec::new();
+    let mut replies = Vec::new();
     area_shapes::read_reporting(
         "sea.geojson",
         br#"{"type": "Point", "coordinates": [-20.0, 45.0]}"#,
         LIMIT,
         500.0,
-        |report| reports.push(report),
+        |reply| replies.push(reply),
     );
     assert_eq!(
-        reports.last(),
-        Some(&Report::Read(Err(ShapeError::OutsideGreatBritain)))
+        replies.last(),
+        Some(&Reply::Read(Err(ShapeError::OutsideGreatBritain)))
     );
 }
 
-/// The page reads the worker's reports as JSON: a square by its code, and an error
+/// The page reads the worker's replies as JSON: a square by its code, and an error
 /// with what its sentence needs.
 #[test]
-fn reports_cross_to_the_page_as_json() {
+fn replies_cross_to_the_page_as_json() {
     let json =
         r#"{"Read":{"Ok":{"coverage":{"squares":["SU","SZ"],"outside":true},"outline":"M1 2Z"}}}"#;
-    let report: Report = serde_json::from_str(json).unwrap();
-    let Report::Read(Ok(shape)) = &report else {
-        panic!("{report:?}");
+    let reply: Reply = serde_json::from_str(json).unwrap();
+    let Reply::Read(Ok(shape)) = &reply else {
+        panic!("{reply:?}");
     };
     assert_eq!(codes(&shape.coverage.squares), ["SU", "SZ"]);
-    assert_eq!(serde_json::to_string(&report).unwrap(), json);
+    assert_eq!(serde_json::to_string(&reply).unwrap(), json);
     let missing =
-        serde_json::to_string(&Report::Read(Err(ShapeError::MissingPart(".prj".into())))).unwrap();
+        serde_json::to_string(&Reply::Read(Err(ShapeError::MissingPart(".prj".into())))).unwrap();
     assert_eq!(missing, r#"{"Read":{"Err":{"MissingPart":".prj"}}}"#);
     assert!(
-        serde_json::from_str::<Report>(
+        serde_json::from_str::<Reply>(
             r#"{"Read":{"Ok":{"squares":["XX"],"outside":false,"outline":""}}}"#
         )
         .is_err()

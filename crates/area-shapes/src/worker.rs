@@ -16,10 +16,10 @@ pub struct ReadShape {
     pub outline: String,
 }
 
-/// What the worker says, in this order: [`Report::Ready`] once, any number of
-/// [`Report::Working`], then [`Report::Read`].
+/// What the worker says, in this order: [`Reply::Ready`] once, any number of
+/// [`Reply::Working`], then [`Reply::Read`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Report {
+pub enum Reply {
     /// It has started and takes a file now (messages sent before are lost).
     Ready,
     /// `done` of the file's `total` vertices are projected and intersected.
@@ -28,23 +28,23 @@ pub enum Report {
     Read(Result<ReadShape, ShapeError>),
 }
 
-/// Vertices between two [`Report::Working`]: a few tens of milliseconds' work.
+/// Vertices between two [`Reply::Working`]: a few tens of milliseconds' work.
 #[cfg(feature = "files")]
 const VERTICES_PER_REPORT: usize = 100_000;
 
 /// Reads `bytes`, the file called `name` (at most `limit` bytes), with its outline
-/// simplified to `outline_tolerance_m`, telling `report` how far it is and, last, what
-/// it read ([`Report::Read`]).
+/// simplified to `outline_tolerance_m`, telling `reply` how far it is and, last, what
+/// it read ([`Reply::Read`]).
 #[cfg(feature = "files")]
 pub fn read_reporting(
     name: &str,
     bytes: &[u8],
     limit: u64,
     outline_tolerance_m: f64,
-    mut report: impl FnMut(Report),
+    mut reply: impl FnMut(Reply),
 ) {
-    let read = read_shape(name, bytes, limit, outline_tolerance_m, &mut report);
-    report(Report::Read(read));
+    let read = read_shape(name, bytes, limit, outline_tolerance_m, &mut reply);
+    reply(Reply::Read(read));
 }
 
 #[cfg(feature = "files")]
@@ -53,12 +53,12 @@ fn read_shape(
     bytes: &[u8],
     limit: u64,
     outline_tolerance_m: f64,
-    report: &mut impl FnMut(Report),
+    reply: &mut impl FnMut(Reply),
 ) -> Result<ReadShape, ShapeError> {
     let mut reading = Reading::new(name, bytes, limit)?;
     let boundary = loop {
         match reading.step(VERTICES_PER_REPORT) {
-            Step::Working { done, total } => report(Report::Working { done, total }),
+            Step::Working { done, total } => reply(Reply::Working { done, total }),
             Step::Done(done) => break done?,
         }
     };

@@ -14,7 +14,8 @@ pub async fn deployed() -> ServiceConfig {
         Some(deployed) => Some(deployed),
         None => crate::navigation::fetch_beside(DEPLOYED_CONFIG_FILE)
             .await
-            .ok(),
+            .ok()
+            .and_then(|text| serde_json::from_str::<DeployedConfig>(&text).ok()),
     };
     ServiceConfig::deployed(&origin, deployed)
 }

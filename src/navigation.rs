@@ -15,9 +15,10 @@ pub fn base_path() -> BasePath {
     BasePath::from_base_uri(&uri)
 }
 
-/// `name`, a JSON file deployed beside the app (`config.json`, `places.json`, the words
-/// loaded later), read as a `T`; or why it could not be.
-pub async fn fetch_beside<T: serde::de::DeserializeOwned>(name: &str) -> Result<T, String> {
+/// The text of `name`, a file deployed beside the app (`config.json`, `places.json`, the
+/// words loaded later); or why it could not be fetched. Not generic over what the text
+/// is read as: one copy of it in the first load.
+pub async fn fetch_beside(name: &str) -> Result<String, String> {
     let address = base_path().file(name);
     let response = gloo_net::http::Request::get(&address)
         .send()
@@ -26,7 +27,7 @@ pub async fn fetch_beside<T: serde::de::DeserializeOwned>(name: &str) -> Result<
     if !response.ok() {
         return Err(format!("{address}: HTTP {}", response.status()));
     }
-    response.json().await.map_err(|error| error.to_string())
+    response.text().await.map_err(|error| error.to_string())
 }
 
 /// The current page's app path with its query (`/packages/1?compare=2`), without

@@ -26,7 +26,9 @@ thread_local! {
 
 /// Fetches the catalogue and keeps the parts that load later.
 async fn load() -> Result<(), String> {
-    let catalogue: serde_json::Value = fetch_beside(&later::file_name()).await?;
+    let text = fetch_beside(&later::file_name()).await?;
+    let catalogue: serde_json::Value =
+        serde_json::from_str(&text).map_err(|error| error.to_string())?;
     later::load_all(&catalogue).map_err(|error| error.to_string())
 }
 

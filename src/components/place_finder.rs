@@ -198,8 +198,6 @@ pub async fn load_places(places: RwSignal<Places>) -> Option<Arc<Gazetteer>> {
 
 /// `places.json`, beside the app.
 async fn fetch_places() -> Option<Arc<Gazetteer>> {
-    crate::navigation::fetch_beside("places.json")
-        .await
-        .ok()
-        .map(Arc::new)
+    let text = crate::navigation::fetch_beside("places.json").await.ok()?;
+    serde_json::from_str(&text).ok().map(Arc::new)
 }

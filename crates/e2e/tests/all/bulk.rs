@@ -9,7 +9,8 @@
 //!
 //! "Download to a folder" needs the File System Access API's `showDirectoryPicker`,
 //! which only Chromium has (Firefox and Safari will not ship it): its tests are ignored
-//! elsewhere ("no folder picker"); verifying a dropped folder and the zip (`zip.rs`) run everywhere.
+//! elsewhere ("no folder picker"); verifying a dropped folder and the zip (`zip.rs`)
+//! run everywhere.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;

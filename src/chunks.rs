@@ -15,7 +15,6 @@ use leptos_router::LazyRoute;
 use leptos_router::hooks::use_location;
 
 use crate::auth::RequireSignIn;
-use crate::components::SecretPrompt;
 use crate::navigation::{BasePath, Route};
 use crate::pages::{basket, login, package, packages, product, settings, version};
 use crate::stylesheet;
@@ -96,13 +95,13 @@ chunk!(
         match page {
             AccountPage::Login => login::Login().into_any(),
             AccountPage::Settings => settings::Settings().into_any(),
-            AccountPage::SecretPrompt => SecretPrompt().into_any(),
+            AccountPage::SecretPrompt => login::SecretPrompt().into_any(),
         }
     }
 );
 
 /// The prompt for the key and secret that renew a session in place
-/// (`components::SecretPrompt`), its code fetched when it is first shown.
+/// (`login::SecretPrompt`), its code fetched when it is first shown.
 pub async fn secret_prompt() -> AnyView {
     account_chunk(AccountPage::SecretPrompt).await
 }

@@ -37,6 +37,6 @@ pub use loaded::Loaded;
 pub use message::{mark, with_elements};
 pub use place_finder::{PlaceFinder, Places};
 pub use product_card::{ProductCard, ProductCardSkeleton};
-pub use session_badge::{SecretPrompt, SessionBadge, SessionReminder};
+pub use session_badge::{SessionBadge, SessionReminder};
 pub use shape_tools::{MapTools, ShapeState, ShapeTools};
 pub use text_field::{CodeField, TextField};

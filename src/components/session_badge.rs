@@ -2,13 +2,12 @@
 
 use std::time::Duration;
 
-use explorer_logic::session::{Field, Reminder, SignInError, format_time_left};
+use explorer_logic::session::{Reminder, format_time_left};
 use explorer_logic::text::t;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::auth::{SignInMethod, use_session};
-use crate::components::TextField;
 use crate::navigation::{Href, Route, use_current_path};
 use crate::time::now_ms;
 
@@ -146,83 +145,5 @@ pub fn SessionReminder() -> impl IntoView {
                 </Show>
             </section>
         </Show>
-    }
-}
-
-/// The prompt's message, which its fields point at while it is about them.
-const PROBLEM_ID: &str = "session-prompt-error";
-
-/// The key and secret asked for in place; they renew the token without leaving the page.
-/// Loaded on demand with the sign-in page (`chunks::secret_prompt`).
-#[component]
-pub fn SecretPrompt() -> impl IntoView {
-    let session = use_session();
-    let key = RwSignal::new(session.last_key().unwrap_or_default());
-    let secret = RwSignal::new(String::new());
-    let error = RwSignal::new(None::<SignInError>);
-    let pending = RwSignal::new(false);
-    // Whether the error is about `field`: it is marked, pointing at the message.
-    let invalid = move |field: Field| {
-        Signal::derive(move || {
-            error
-                .read()
-                .as_ref()
-                .is_some_and(|e| e.fields().contains(&field))
-        })
-    };
-
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        if pending.get_untracked() {
-            return;
-        }
-        pending.set(true);
-        error.set(None);
-        leptos::task::spawn_local(async move {
-            let result = session
-                .renew_with_secret(key.get_untracked(), secret.get_untracked())
-                .await;
-            pending.set(false);
-            match result {
-                Ok(()) => secret.set(String::new()),
-                Err(why) => error.set(Some(why)),
-            }
-        });
-    };
-
-    view! {
-        <form class="session-prompt" autocomplete="off" on:submit=on_submit>
-            <TextField
-                id="prompt-key"
-                label=t::account::api_key()
-                value=key
-                invalid=invalid(Field::Key)
-                problem_id=PROBLEM_ID
-            />
-            <TextField
-                id="prompt-secret"
-                label=t::account::api_secret()
-                kind="password"
-                value=secret
-                invalid=invalid(Field::Secret)
-                problem_id=PROBLEM_ID
-            />
-            <button type="submit" class="button" disabled=move || pending.get()>
-                {move || {
-                    if pending.get() { t::account::renewing() } else { t::account::stay_signed_in() }
-                }}
-            </button>
-            {move || {
-                error
-                    .get()
-                    .map(|why| {
-                        view! {
-                            <p id=PROBLEM_ID class="form-error" role="alert">
-                                {why.to_string()}
-                            </p>
-                        }
-                    })
-            }}
-        </form>
     }
 }

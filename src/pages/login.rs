@@ -1,3 +1,6 @@
+//! `/login`, signing in three ways; and the prompt for the key and secret that renews a
+//! session in place, the same form, shown by the header's reminder.
+
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::components::A;
@@ -77,15 +80,6 @@ pub fn Login() -> impl IntoView {
         }
         error.set(None);
         sign_in.dispatch_local((method.get_untracked(), remember.get_untracked()));
-    };
-    // Whether the error is about `field`: it is marked, pointing at the message.
-    let invalid = move |field: Field| {
-        Signal::derive(move || {
-            error
-                .read()
-                .as_ref()
-                .is_some_and(|why| why.fields().contains(&field))
-        })
     };
 
     let choice = move |value: SignInMethod, label: &'static str, hint: &'static str| {
@@ -171,7 +165,7 @@ pub fn Login() -> impl IntoView {
                         id="login-key"
                         label=t::account::api_key()
                         value=key
-                        invalid=invalid(Field::Key)
+                        invalid=about(error, Field::Key)
                         problem_id=ERROR_ID
                         required=true
                     />
@@ -182,7 +176,7 @@ pub fn Login() -> impl IntoView {
                         label=t::account::api_secret()
                         kind="password"
                         value=secret
-                        invalid=invalid(Field::Secret)
+                        invalid=about(error, Field::Secret)
                         problem_id=ERROR_ID
                         required=true
                     >
@@ -195,7 +189,7 @@ pub fn Login() -> impl IntoView {
                         label=t::account::access_token()
                         kind="password"
                         value=token
-                        invalid=invalid(Field::Token)
+                        invalid=about(error, Field::Token)
                         problem_id=ERROR_ID
                         required=true
                     />
@@ -247,4 +241,85 @@ fn show_error() {
             message.scroll_into_view_with_bool(false);
         }
     });
+}
+
+/// Whether the sign-in `error` is about `field`: its box is marked, pointing at the
+/// message.
+fn about(error: RwSignal<Option<SignInError>>, field: Field) -> Signal<bool> {
+    Signal::derive(move || {
+        error
+            .read()
+            .as_ref()
+            .is_some_and(|why| why.fields().contains(&field))
+    })
+}
+
+/// The prompt's message, which its fields point at while it is about them.
+const PROBLEM_ID: &str = "session-prompt-error";
+
+/// The key and secret asked for in place; they renew the token without leaving the page.
+/// Shown by the header's reminder (`components::SessionReminder`), loaded on demand with
+/// this page (`chunks::secret_prompt`).
+#[component]
+pub fn SecretPrompt() -> impl IntoView {
+    let session = use_session();
+    let key = RwSignal::new(session.last_key().unwrap_or_default());
+    let secret = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<SignInError>);
+    let pending = RwSignal::new(false);
+
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if pending.get_untracked() {
+            return;
+        }
+        pending.set(true);
+        error.set(None);
+        leptos::task::spawn_local(async move {
+            let result = session
+                .renew_with_secret(key.get_untracked(), secret.get_untracked())
+                .await;
+            pending.set(false);
+            match result {
+                Ok(()) => secret.set(String::new()),
+                Err(why) => error.set(Some(why)),
+            }
+        });
+    };
+
+    view! {
+        <form class="session-prompt" autocomplete="off" on:submit=on_submit>
+            <TextField
+                id="prompt-key"
+                label=t::account::api_key()
+                value=key
+                invalid=about(error, Field::Key)
+                problem_id=PROBLEM_ID
+            />
+            <TextField
+                id="prompt-secret"
+                label=t::account::api_secret()
+                kind="password"
+                value=secret
+                invalid=about(error, Field::Secret)
+                problem_id=PROBLEM_ID
+            />
+            <button type="submit" class="button" disabled=move || pending.get()>
+                {move || {
+                    if pending.get() { t::account::renewing() } else { t::account::stay_signed_in() }
+                }}
+            </button>
+            {move || {
+                error
+                    .get()
+                    .map(|why| {
+                        view! {
+                            <p id=PROBLEM_ID class="form-error" role="alert">
+                                {why.to_string()}
+                            </p>
+                        }
+                    })
+            }}
+        </form>
+    }
 }

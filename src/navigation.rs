@@ -1,7 +1,6 @@
 //! The app's addresses in the browser: the base path it is served under (and the files
 //! deployed beside the app), the current page's app path, and the one way to go to a
-//! page. The paths themselves are built
-//! and read by [`Route`] (explorer-logic).
+//! page. The paths themselves are built and read by [`Route`] (explorer-logic).
 
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;

@@ -18,8 +18,7 @@ use crate::workers::{AppWorker, Heard};
 /// relative to the page's base as the app's other files are.
 const LOADER: &str = "bulk-worker_loader.js";
 
-/// What the worker says: each reply, then `None` once it has failed (it did not load,
-/// or it broke).
+/// What the worker says ([`Heard`]).
 pub(super) type Replies = Heard<Reply>;
 
 /// Whether this browser runs web workers (every browser the app supports does; a

@@ -76,7 +76,7 @@ pub fn can_stream_zip() -> bool {
 
 /// `path` beside the app's `index.html` (`crate::navigation::base_path`), as a whole
 /// address: the browser names a worker's script and scope so.
-fn relative(path: &str) -> Result<String, String> {
+fn beside(path: &str) -> Result<String, String> {
     let origin = web_sys::window()
         .and_then(|w| w.location().origin().ok())
         .ok_or(t::bulk::no_base())?;
@@ -96,13 +96,13 @@ fn script() -> Result<String, String> {
         }
         hash
     };
-    Ok(format!("{}?v={VERSION:x}", relative(WORKER)?))
+    Ok(format!("{}?v={VERSION:x}", beside(WORKER)?))
 }
 
 /// The app's worker, registered (once) and active.
 async fn worker() -> Result<JsValue, String> {
     let container = service_workers().ok_or(t::bulk::no_workers_here())?;
-    let (scope, script) = (relative(PREFIX)?, script()?);
+    let (scope, script) = (beside(PREFIX)?, script()?);
     // This script active already: used as it is. Registering it again waited behind
     // the browser's own checks of the worker, up to 2 s in Chromium.
     let finding = call(&container, "getRegistration", &[&scope.as_str().into()])?;
@@ -140,7 +140,7 @@ async fn worker() -> Result<JsValue, String> {
 /// Unregisters the worker where an older version of the app registered it with the app's
 /// folder as its scope (see [`worker`]), once a zip starts; pages it controls are let go when they next load.
 fn forget_the_folder_scope(container: &JsValue) {
-    let (Ok(folder), Ok(finding)) = (relative(""), call(container, "getRegistration", &[])) else {
+    let (Ok(folder), Ok(finding)) = (beside(""), call(container, "getRegistration", &[])) else {
         return;
     };
     let finding = JsFuture::from(Promise::resolve(&finding));
@@ -269,7 +269,7 @@ impl ZipSaver {
         if !saver.wait(|h| h.ready).await {
             return Err(t::bulk::worker_silent().into());
         }
-        let address = relative(&format!(
+        let address = beside(&format!(
             "{PREFIX}{}/{}",
             saver.id,
             js_sys::encode_uri_component(name)

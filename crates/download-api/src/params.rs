@@ -1,5 +1,6 @@
 //! Reading a query string: [`QueryParams`], the one reader of the service's rule that
-//! a parameter given more than once takes the value of its last occurrence.
+//! a parameter given more than once takes the value of its last occurrence; and a
+//! component encoded and decoded.
 //!
 //! Decoding is strict (a value that is not UTF-8 once decoded is an error the service
 //! answers with a 400), which is why this is not `form_urlencoded`, whose decoding
@@ -7,9 +8,22 @@
 
 use std::borrow::Cow;
 
-use percent_encoding::percent_decode_str;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 
 use crate::{ParseError, parse_flag};
+
+/// Everything but RFC 3986's unreserved characters gets encoded, so a value is safe
+/// in a path segment and in a query (`ESRI® Shapefile` → `ESRI%C2%AE%20Shapefile`).
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Percent-encodes one path segment or query value.
+pub fn encode_component(value: &str) -> Cow<'_, str> {
+    utf8_percent_encode(value, COMPONENT).into()
+}
 
 /// Decodes one query component: `+` means space, then percent-decoding.
 pub fn decode_component(name: &str, value: &str) -> Result<String, ParseError> {

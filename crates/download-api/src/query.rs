@@ -1,5 +1,4 @@
-use crate::urls::encode_component;
-use crate::{Area, ParseError, QueryParams};
+use crate::{Area, ParseError, QueryParams, encode_component};
 
 /// The filters of `GET /products/{id}/downloads`, all optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,21 +1,4 @@
-use std::borrow::Cow;
-
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
-
-use crate::DownloadsQuery;
-
-/// Everything but RFC 3986's unreserved characters gets encoded, so a value is safe
-/// in a path segment and in a query (`ESRI® Shapefile` → `ESRI%C2%AE%20Shapefile`).
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
-
-/// Percent-encodes one path segment or query value.
-pub fn encode_component(value: &str) -> Cow<'_, str> {
-    utf8_percent_encode(value, COMPONENT).into()
-}
+use crate::{DownloadsQuery, encode_component};
 
 /// Addresses of the service's endpoints, built from its base address
 /// (the one ending in `/v1`), with every segment and value encoded.

@@ -14,16 +14,35 @@ pub fn module_graph(src: &Path) -> Result<BTreeMap<String, BTreeSet<String>>, St
     let mut files = BTreeMap::new();
     collect_files(src, src, &mut files)?;
     let modules: BTreeSet<String> = files.keys().cloned().collect();
-    let mut graph = BTreeMap::new();
+    let mut parsed = BTreeMap::new();
+    // What each module re-exports from its own modules (`pub use a::Thing` in `m` makes
+    // `m::Thing` stand for `m::a`): a path through a re-export leads to where it is.
+    let mut reexports = BTreeMap::new();
     for (module, path) in &files {
         let text = fs::read_to_string(path).map_err(|error| format!("{path:?}: {error}"))?;
         let file = syn::parse_file(&text).map_err(|error| format!("{path:?}: {error}"))?;
         let mut paths = CratePaths::default();
         paths.visit_file(&file);
+        for (name, from) in &paths.1 {
+            let within = [segments(module), from.clone()].concat();
+            if let Some(target) = longest_module(&modules, &within) {
+                reexports.insert(child(module, name), target);
+            }
+        }
+        parsed.insert(module.clone(), paths.0);
+    }
+    let mut graph = BTreeMap::new();
+    for (module, paths) in &parsed {
         let uses = paths
-            .0
             .iter()
-            .filter_map(|path| longest_module(&modules, path))
+            .filter_map(|path| {
+                let found = longest_module(&modules, path)?;
+                // The segment after the module may be one of its re-exports.
+                let through = path
+                    .get(segments(&found).len())
+                    .and_then(|name| reexports.get(&child(&found, name)));
+                Some(through.cloned().unwrap_or(found))
+            })
             // A module naming its own parent (often for a re-export) is not a layer edge.
             .filter(|used| used != module && !used.is_empty() && !is_within(module, used))
             .collect();
@@ -107,14 +126,32 @@ fn longest_module(modules: &BTreeSet<String>, path: &[String]) -> Option<String>
         .find(|candidate| modules.contains(candidate))
 }
 
+/// The segments of a module path (none for the root, ``).
+fn segments(module: &str) -> Vec<String> {
+    module
+        .split("::")
+        .filter(|part| !part.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The path of `name` inside `module`.
+fn child(module: &str, name: &str) -> String {
+    [segments(module), vec![name.to_owned()]]
+        .concat()
+        .join("::")
+}
+
 /// Whether `module` is `parent` or lies inside it.
 fn is_within(module: &str, parent: &str) -> bool {
     module.starts_with(&format!("{parent}::"))
 }
 
-/// The `crate::…` paths a file names, in `use` trees and in code, outside test modules.
+/// The `crate::…` paths a file names, in `use` trees and in code, outside test modules;
+/// and what it re-exports from its own modules (`pub use a::b::Thing`: `Thing` from
+/// `a::b`).
 #[derive(Debug, Default)]
-struct CratePaths(Vec<Vec<String>>);
+struct CratePaths(Vec<Vec<String>>, Vec<(String, Vec<String>)>);
 
 impl<'ast> Visit<'ast> for CratePaths {
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
@@ -130,10 +167,20 @@ impl<'ast> Visit<'ast> for CratePaths {
     }
 
     fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
-        if let syn::UseTree::Path(path) = &item.tree
-            && path.ident == "crate"
-        {
-            use_paths(&path.tree, &mut Vec::new(), &mut self.0);
+        match &item.tree {
+            syn::UseTree::Path(path) if path.ident == "crate" => {
+                use_paths(&path.tree, &mut Vec::new(), &mut self.0);
+            }
+            tree if matches!(item.vis, syn::Visibility::Public(_)) => {
+                let mut exported = Vec::new();
+                use_paths(tree, &mut Vec::new(), &mut exported);
+                for mut path in exported {
+                    if let Some(name) = path.pop().filter(|_| !path.is_empty()) {
+                        self.1.push((name, path));
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -207,5 +254,23 @@ mod tests {
         );
         let graph = module_graph(src.path()).unwrap();
         assert_eq!(cycles(&graph), [["a", "b", "c"]]);
+    }
+
+    /// `a` names `crate::m::Thing`, which `m` re-exports from `m::inner`, which names
+    /// `a` back: the re-export hides nothing.
+    #[test]
+    fn a_circle_through_a_re_export_is_found() {
+        let src = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| fs::write(src.path().join(name), text).unwrap();
+        write("lib.rs", "mod a; mod m;");
+        write("a.rs", "use crate::m::Thing; pub fn g() {}");
+        write("m.rs", "mod inner; pub use inner::Thing;");
+        fs::create_dir(src.path().join("m")).unwrap();
+        write(
+            "m/inner.rs",
+            "pub struct Thing; pub fn f() { crate::a::g() }",
+        );
+        let graph = module_graph(src.path()).unwrap();
+        assert_eq!(cycles(&graph), [["a", "m::inner"]]);
     }
 }

@@ -240,37 +240,45 @@ mod tests {
         }
     }
 
+    /// The circles in a crate of these files (path under `src`, text).
+    fn circles_in(files: &[(&str, &str)]) -> Vec<Vec<String>> {
+        let src = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = src.path().join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        cycles(&module_graph(src.path()).unwrap())
+    }
+
     #[test]
     fn a_circle_through_a_use_tree_and_a_path_in_code_is_found() {
-        let src = tempfile::tempdir().unwrap();
-        let write = |name: &str, text: &str| fs::write(src.path().join(name), text).unwrap();
-        write("lib.rs", "mod a; mod b; mod c; mod d;");
-        write("a.rs", "use crate::{b::{Thing, other}, d};");
-        write("b.rs", "pub fn f() { crate::c::g() }");
-        write("c.rs", "pub fn g() -> crate::a::A { todo!() }");
-        write(
-            "d.rs",
-            "#[cfg(test)]\nmod tests { use crate::a::A; }\npub fn h() {}",
-        );
-        let graph = module_graph(src.path()).unwrap();
-        assert_eq!(cycles(&graph), [["a", "b", "c"]]);
+        let files = [
+            ("lib.rs", "mod a; mod b; mod c; mod d;"),
+            ("a.rs", "use crate::{b::{Thing, other}, d};"),
+            ("b.rs", "pub fn f() { crate::c::g() }"),
+            ("c.rs", "pub fn g() -> crate::a::A { todo!() }"),
+            (
+                "d.rs",
+                "#[cfg(test)]\nmod tests { use crate::a::A; }\npub fn h() {}",
+            ),
+        ];
+        assert_eq!(circles_in(&files), [["a", "b", "c"]]);
     }
 
     /// `a` names `crate::m::Thing`, which `m` re-exports from `m::inner`, which names
     /// `a` back: the re-export hides nothing.
     #[test]
     fn a_circle_through_a_re_export_is_found() {
-        let src = tempfile::tempdir().unwrap();
-        let write = |name: &str, text: &str| fs::write(src.path().join(name), text).unwrap();
-        write("lib.rs", "mod a; mod m;");
-        write("a.rs", "use crate::m::Thing; pub fn g() {}");
-        write("m.rs", "mod inner; pub use inner::Thing;");
-        fs::create_dir(src.path().join("m")).unwrap();
-        write(
-            "m/inner.rs",
-            "pub struct Thing; pub fn f() { crate::a::g() }",
-        );
-        let graph = module_graph(src.path()).unwrap();
-        assert_eq!(cycles(&graph), [["a", "m::inner"]]);
+        let files = [
+            ("lib.rs", "mod a; mod m;"),
+            ("a.rs", "use crate::m::Thing; pub fn g() {}"),
+            ("m.rs", "mod inner; pub use inner::Thing;"),
+            (
+                "m/inner.rs",
+                "pub struct Thing; pub fn f() { crate::a::g() }",
+            ),
+        ];
+        assert_eq!(circles_in(&files), [["a", "m::inner"]]);
     }
 }

@@ -97,7 +97,8 @@ enum Command {
 #[derive(Debug, Subcommand)]
 enum Bench {
     /// The web app's zip in Chromium, Firefox and WebKit next to a plain-JS service worker
-    /// (the floor) and fetch-and-discard, with the page's longest task meanwhile; its
+    /// (the floor), the same fed by a plain-JS worker through a port (the port floor) and
+    /// fetch-and-discard, with the page's longest task meanwhile; its
     /// download to a folder (Chromium) next to a plain-JS page and curl; for 200 small
     /// files and one 1 GB file (`E2E_WEB_ROOT`: an app already built)
     Download,

@@ -10,6 +10,10 @@
 //! - the floor: a plain-JS service worker of the bench's own
 //!   (`src/bench-floor-worker.js`) fetching the same files 3 at a time and answering one
 //!   download with them, no md5, no zip; started by a click and timed as the zip is;
+//! - the port floor: the zip's path in plain JS, a dedicated worker
+//!   (`src/bench-floor-fetcher.js`) fetching the same files 3 at a time and posting their
+//!   bytes through a port to that service worker, which answers the download with them:
+//!   what the app's two workers could reach with no md5, CRC or zip format;
 //! - a plain-JS page fetching the same files 3 at a time and discarding them;
 //! - in Chromium, "Download to a folder" (md5 checked, into the origin-private file
 //!   system) next to a plain-JS page streaming the same files into the same kind of
@@ -44,6 +48,9 @@ use serde_json::json;
 /// The floor's service worker, and its name in the served web root.
 const FLOOR_WORKER: &str = include_str!("../bench-floor-worker.js");
 const FLOOR_FILE: &str = "bench-floor-worker.js";
+/// The port floor's fetching worker, and its name in the served web root.
+const FETCHER_WORKER: &str = include_str!("../bench-floor-fetcher.js");
+const FETCHER_FILE: &str = "bench-floor-fetcher.js";
 /// What the floor's download is saved as.
 const FLOOR_NAME: &str = "floor.bin";
 /// The longest any one download may take (the 1 GB file on a busy machine).
@@ -97,10 +104,12 @@ const done = arguments[arguments.length - 1];
 })().then(done, e => done('error: ' + e));
 "#;
 
-/// Adds a button that starts the floor's download: the files go to the worker, and once
-/// it is ready a hidden frame asks for the download, as the app's zip does.
+/// Adds a button that starts the floor's download: the files go to the worker (or, for
+/// the port floor, to a dedicated worker that fetches them and posts their bytes to it
+/// through a port), and once it is ready a hidden frame asks for the download, as the
+/// app's zip does. The button goes once clicked.
 const FLOOR_BUTTON: &str = r#"
-const [urls, total, name] = arguments;
+const [urls, total, name, viaPort] = arguments;
 const here = path => new URL(path, document.baseURI).href;
 const button = document.createElement('button');
 button.id = 'bench-floor';
@@ -108,13 +117,18 @@ button.textContent = 'Floor';
 button.style = 'position: fixed; top: 0; left: 0; z-index: 9999';
 document.body.prepend(button);
 button.addEventListener('click', () => window.__floor = (async () => {
+  button.remove();
   const registration = await navigator.serviceWorker.getRegistration(here('bench-floor/'));
   const worker = registration.active;
   const id = 'floor' + Date.now();
   const channel = new MessageChannel();
   const ready = new Promise(resolve => { channel.port1.onmessage = resolve; });
-  worker.postMessage({id, urls, length: total}, [channel.port2]);
+  worker.postMessage({id, urls, length: total, viaPort}, [channel.port2]);
   await ready;
+  if (viaPort) {
+    window.__fetcher = new Worker(here('bench-floor-fetcher.js'));
+    window.__fetcher.postMessage({urls, port: channel.port1}, [channel.port1]);
+  }
   // As the app's page keeps its download worker alive, but twice as often: the floor's
   // own fetches die with its worker, which Firefox's test profile stops 8 s after the
   // last event (at 10 s a 1 GB floor stalled 4 MB short there).
@@ -137,6 +151,10 @@ struct Figures {
     bytes: u64,
     zip: f64,
     floor: f64,
+    /// The port floor: a plain-JS dedicated worker fetching, its bytes through a port to
+    /// the service worker answering the download (the zip's path, without its work).
+    #[serde(default)]
+    port_floor: f64,
     discard: f64,
     /// CPU seconds the machine spent during the zip and during the floor (medians).
     #[serde(default)]
@@ -208,7 +226,7 @@ async fn bench() -> Vec<Figures> {
         .await;
         let bytes: u64 = listing.iter().filter_map(|d| d.file.size).sum();
         let urls: Vec<&str> = listing.iter().map(|d| d.file.url.as_str()).collect();
-        let mut times: [Vec<f64>; 8] = Default::default();
+        let mut times: [Vec<f64>; 9] = Default::default();
         let (mut longest_task, mut longest_gap) = (Some(0.0_f64), 0.0_f64);
         for run in 1..=runs {
             h.goto(&format!("/products/{product}?areas=GB")).await;
@@ -220,19 +238,23 @@ async fn bench() -> Vec<Figures> {
             profile_stop(&h, profiling, &format!("zip-{product}")).await;
             longest_task = longest_task.zip(task).map(|(a, b)| a.max(b));
             longest_gap = longest_gap.max(gap);
+            let port_floor = floor(&h, &urls, bytes, true).await;
             let cpu = machine_cpu_seconds();
-            let floor = floor(&h, &urls, bytes).await;
+            let floor = floor(&h, &urls, bytes, false).await;
             let floor_cpu = machine_cpu_seconds() - cpu;
             let discarded = fetch_and_discard(&h, &urls).await;
             let task = task.map_or("not observable".to_owned(), |ms| format!("{ms:.0} ms"));
             println!(
                 "BENCH {engine} {product} run {run}: {} files, {bytes} bytes: zip {} (floor {:.0}%, \
                  the page's longest task {task}, longest setTimeout gap {gap:.0} ms, \
-                 CPU {zip_cpu:.1} s); floor {} (CPU {floor_cpu:.1} s); fetch and discard {}",
+                 CPU {zip_cpu:.1} s); floor {} (CPU {floor_cpu:.1} s); port floor {} (zip at {:.0}%); \
+                 fetch and discard {}",
                 listing.len(),
                 time_and_rate(zipped, bytes),
                 100.0 * floor / zipped,
                 time_and_rate(floor, bytes),
+                time_and_rate(port_floor, bytes),
+                100.0 * port_floor / zipped,
                 time_and_rate(discarded, bytes),
             );
             times[0].push(zipped);
@@ -240,6 +262,7 @@ async fn bench() -> Vec<Figures> {
             times[2].push(discarded);
             times[6].push(zip_cpu);
             times[7].push(floor_cpu);
+            times[8].push(port_floor);
             if !folder_here {
                 continue;
             }
@@ -255,14 +278,24 @@ async fn bench() -> Vec<Figures> {
             times[4].push(plain);
             times[5].push(curl);
         }
-        let [zip, floor, discard, app, plain, curl, zip_cpu, floor_cpu] =
-            times.map(|t| median(t).unwrap_or(f64::NAN));
+        let [
+            zip,
+            floor,
+            discard,
+            app,
+            plain,
+            curl,
+            zip_cpu,
+            floor_cpu,
+            port_floor,
+        ] = times.map(|t| median(t).unwrap_or(f64::NAN));
         all.push(Figures {
             engine: engine.to_string(),
             files: files_label(&listing),
             bytes,
             zip,
             floor,
+            port_floor,
             discard,
             zip_cpu,
             floor_cpu,
@@ -318,15 +351,20 @@ async fn wait_for_a_zip(h: &Harness) -> PathBuf {
 }
 
 /// The floor: seconds from a click on the page to the floor worker's download of `urls`
-/// (`total` bytes) whole on disk.
-async fn floor(h: &Harness, urls: &[&str], total: u64) -> f64 {
+/// (`total` bytes) whole on disk; `via_port`, the port floor's.
+async fn floor(h: &Harness, urls: &[&str], total: u64, via_port: bool) -> f64 {
     let registered = h.driver.execute_async(REGISTER_FLOOR, vec![]).await;
     let registered = registered.expect("register the floor's worker");
     assert_eq!(registered.json(), "ok", "register the floor's worker");
     h.driver
         .execute(
             FLOOR_BUTTON,
-            vec![json!(urls), json!(total), json!(FLOOR_NAME)],
+            vec![
+                json!(urls),
+                json!(total),
+                json!(FLOOR_NAME),
+                json!(via_port),
+            ],
         )
         .await
         .expect("the floor's button");
@@ -522,6 +560,7 @@ fn web_root_with_floor() -> io::Result<tempfile::TempDir> {
         .tempdir()?;
     link_tree(&e2e::web_root(), dir.path())?;
     fs::write(dir.path().join(FLOOR_FILE), FLOOR_WORKER)?;
+    fs::write(dir.path().join(FETCHER_FILE), FETCHER_WORKER)?;
     Ok(dir)
 }
 
@@ -608,11 +647,11 @@ fn print_tables(all: &[Figures]) {
         .to_owned()
     };
     println!(
-        "\n| engine | files | zip | floor (service worker) | zip / floor | fetch and discard \
-         | zip / discard | the page's longest task | longest setTimeout gap \
-         | CPU: zip / floor |"
+        "\n| engine | files | zip | floor (service worker) | zip / floor | port floor (worker, port) \
+         | zip / port floor | fetch and discard | zip / discard | the page's longest task \
+         | longest setTimeout gap | CPU: zip / floor |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for f in all {
         let task = match f.longest_task {
             None => "not observable".to_owned(),
@@ -620,12 +659,15 @@ fn print_tables(all: &[Figures]) {
             Some(ms) => format!("{ms:.0} ms"),
         };
         println!(
-            "| {} | {} | {} | {} | {:.0}% | {} | {:.0}% | {task} | {:.0} ms | {:.1} s / {:.1} s |",
+            "| {} | {} | {} | {} | {:.0}% | {} | {:.0}% | {} | {:.0}% | {task} | {:.0} ms \
+             | {:.1} s / {:.1} s |",
             title(&f.engine),
             f.files,
             time_and_rate(f.zip, f.bytes),
             time_and_rate(f.floor, f.bytes),
             100.0 * f.floor / f.zip,
+            time_and_rate(f.port_floor, f.bytes),
+            100.0 * f.port_floor / f.zip,
             time_and_rate(f.discard, f.bytes),
             100.0 * f.discard / f.zip,
             f.longest_gap,

@@ -241,12 +241,13 @@ impl Windowed {
 /// needs a `max-height` and `overflow: auto`. Only the items in the box's view, plus a
 /// margin, are in the page: thousands of items make a few dozen. Each is an `<li>`
 /// (of class `item_class`) holding `item(pos)` and telling screen readers its place
-/// among `total`. `scroller` is the box, for a caller that scrolls it; `on_scroll` runs
-/// on each of its scrolls.
+/// among `total`. `items` says what the items are (table rows unless told); `scroller`
+/// is the box, for a caller that scrolls it; `on_scroll` runs on each of its scrolls.
 #[component]
 pub fn BoxedList<F, V>(
     total: usize,
     class: &'static str,
+    #[prop(default = Items::TABLE_ROWS)] items: Items,
     #[prop(optional)] item_class: &'static str,
     item: F,
     #[prop(optional)] scroller: NodeRef<leptos::html::Div>,
@@ -256,7 +257,7 @@ where
     F: Fn(usize) -> V + Send + Clone + 'static,
     V: IntoView + 'static,
 {
-    let windowed = Windowed::in_box(Signal::stored(total), Items::TABLE_ROWS);
+    let windowed = Windowed::in_box(Signal::stored(total), items);
     let list = NodeRef::<leptos::html::Ul>::new();
     list.on_load(move |list| windowed.attach(list.into()));
     let scrolled = move |_| {

@@ -26,6 +26,14 @@ impl Items {
         height: 40.0,
         whole_up_to: 200,
     };
+    /// A bulk download's progress lines: each has a bar and two texts that change as
+    /// bytes come, so a run of 200 small files drawn whole held the page for over
+    /// 100 ms as it started in WebKit (`cargo xtask bench download`). A box of them
+    /// shows a dozen.
+    pub const PROGRESS_LINES: Items = Items {
+        height: 24.0,
+        whole_up_to: 20,
+    };
     /// The gallery's cards: each costs as much as a dozen rows, so only a couple of
     /// screenfuls are drawn whole.
     pub const CARDS: Items = Items {
@@ -284,6 +292,17 @@ mod tests {
         assert_eq!(grid.remeasured(&[0.0, 0.0]).per_row, 2);
         // Nothing shown: nothing learnt.
         assert_eq!(grid.remeasured(&[]).row_height, 300.0);
+    }
+
+    #[test]
+    fn a_run_of_200_files_draws_the_progress_lines_in_view_where_a_table_draws_all() {
+        let screen = at(0.0, 800.0);
+        let lines = Window::estimated(Items::PROGRESS_LINES);
+        let table = Window::estimated(Items::TABLE_ROWS);
+        assert_eq!(table.range(200, screen), 0..200);
+        // 800 px of 24 px lines (34) and 400 px of margin below (17).
+        assert_eq!(lines.range(200, screen), 0..51);
+        assert_eq!(lines.range(20, screen), 0..20, "a short run is drawn whole");
     }
 
     #[test]

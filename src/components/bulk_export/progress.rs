@@ -177,6 +177,7 @@ pub(super) fn FileLines(lines: Arc<Lines>) -> impl IntoView {
         <BoxedList
             total
             class="bulk-files"
+            items=Items::PROGRESS_LINES
             item_class="bulk-file"
             item=line
             scroller
@@ -206,7 +207,7 @@ fn scroll_to_show(
             measured
         }
     };
-    let window = Window::estimated(Items::TABLE_ROWS).measured(line_height, 1);
+    let window = Window::estimated(Items::PROGRESS_LINES).measured(line_height, 1);
     let view = Viewport {
         scrolled: f64::from(scroller.scroll_top()),
         height: f64::from(scroller.client_height()),

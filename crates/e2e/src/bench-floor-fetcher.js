@@ -5,7 +5,8 @@
 
 "use strict";
 
-const LANES = 3;
+importScripts("bench-floor-lanes.js");
+
 const WINDOW = 8;
 
 self.onmessage = ({ data: { urls, port } }) => {
@@ -13,7 +14,7 @@ self.onmessage = ({ data: { urls, port } }) => {
   let waiting = [];
   port.onmessage = ({ data }) => {
     if (data === "go") {
-      run(urls, port, send).then(() => port.postMessage("end"));
+      fetchInLanes(urls, send).then(() => port.postMessage("end"));
     } else if (data === "pull") {
       credit += 1;
       const wake = waiting;
@@ -29,24 +30,3 @@ self.onmessage = ({ data: { urls, port } }) => {
     port.postMessage(chunk, [chunk.buffer]);
   };
 };
-
-async function run(urls, port, send) {
-  let next = 0;
-  const lane = async () => {
-    while (next < urls.length) {
-      const response = await fetch(urls[next++], { cache: "no-store" });
-      if (!response.ok) {
-        throw new Error(`${response.status} for ${response.url}`);
-      }
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) {
-          break;
-        }
-        await send(value);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: LANES }, lane));
-}

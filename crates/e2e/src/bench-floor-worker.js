@@ -18,7 +18,7 @@
 
 "use strict";
 
-const LANES = 3;
+importScripts("bench-floor-lanes.js");
 const jobs = new Map();
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -67,29 +67,14 @@ self.addEventListener("fetch", (event) => {
     // As much as the app's download worker keeps queued.
     new ByteLengthQueuingStrategy({ highWaterMark: 4 * 1024 * 1024 }),
   );
-  let next = 0;
-  const lane = async () => {
-    while (next < job.urls.length) {
-      const response = await fetch(job.urls[next++], { cache: "no-store" });
-      if (!response.ok) {
-        throw new Error(`${response.status} for ${response.url}`);
-      }
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) {
-          break;
-        }
-        controller.enqueue(value);
-        while (controller.desiredSize <= 0) {
-          await new Promise((resolve) => waiting.push(resolve));
-        }
-      }
+  const take = async (chunk) => {
+    controller.enqueue(chunk);
+    while (controller.desiredSize <= 0) {
+      await new Promise((resolve) => waiting.push(resolve));
     }
   };
-  const lanes = Array.from({ length: LANES }, lane);
   event.waitUntil(
-    Promise.all(lanes).then(
+    fetchInLanes(job.urls, take).then(
       () => controller.close(),
       (error) => controller.error(error),
     ),

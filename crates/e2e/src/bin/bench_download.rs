@@ -51,6 +51,9 @@ const FLOOR_FILE: &str = "bench-floor-worker.js";
 /// The port floor's fetching worker, and its name in the served web root.
 const FETCHER_WORKER: &str = include_str!("../bench-floor-fetcher.js");
 const FETCHER_FILE: &str = "bench-floor-fetcher.js";
+/// The fetching both floors' workers import, and its name in the served web root.
+const LANES_SCRIPT: &str = include_str!("../bench-floor-lanes.js");
+const LANES_FILE: &str = "bench-floor-lanes.js";
 /// What the floor's download is saved as.
 const FLOOR_NAME: &str = "floor.bin";
 /// The longest any one download may take (the 1 GB file on a busy machine).
@@ -561,6 +564,7 @@ fn web_root_with_floor() -> io::Result<tempfile::TempDir> {
     link_tree(&e2e::web_root(), dir.path())?;
     fs::write(dir.path().join(FLOOR_FILE), FLOOR_WORKER)?;
     fs::write(dir.path().join(FETCHER_FILE), FETCHER_WORKER)?;
+    fs::write(dir.path().join(LANES_FILE), LANES_SCRIPT)?;
     Ok(dir)
 }
 

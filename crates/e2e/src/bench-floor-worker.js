@@ -19,6 +19,7 @@
 "use strict";
 
 importScripts("bench-floor-lanes.js");
+
 const jobs = new Map();
 
 self.addEventListener("install", () => self.skipWaiting());

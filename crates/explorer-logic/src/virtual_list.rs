@@ -27,9 +27,9 @@ impl Items {
         whole_up_to: 200,
     };
     /// A bulk download's progress lines: each has a bar and two texts that change as
-    /// bytes come, so a run of 200 small files drawn whole held the page for over
-    /// 100 ms as it started in WebKit (`cargo xtask bench download`). A box of them
-    /// shows a dozen.
+    /// bytes come. Drawn whole, a run of 200 small files made its start the page's
+    /// longest pause (about 100 ms in WebKit: `cargo xtask bench download`). A box of
+    /// them shows a dozen.
     pub const PROGRESS_LINES: Items = Items {
         height: 24.0,
         whole_up_to: 20,

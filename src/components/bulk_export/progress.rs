@@ -134,7 +134,7 @@ pub(super) fn FileLines(lines: Arc<Lines>) -> impl IntoView {
     // Where the box was last scrolled to by following; any other scroll is the person's.
     let followed_to = StoredValue::new(None::<i32>);
     let following = StoredValue::new(true);
-    // Lines are equally tall: measured once.
+    // Lines are equally tall: their height, by the list's rule, measured once.
     let lines_window = StoredValue::new(None::<Window>);
     let furthest = lines.furthest.clone();
     Effect::new(move |_| {

@@ -23,13 +23,13 @@ pub fn module_graph(src: &Path) -> Result<BTreeMap<String, BTreeSet<String>>, St
         let file = syn::parse_file(&text).map_err(|error| format!("{path:?}: {error}"))?;
         let mut paths = CratePaths::default();
         paths.visit_file(&file);
-        for (name, from) in &paths.1 {
+        for (name, from) in &paths.reexported {
             let within = [segments(module), from.clone()].concat();
             if let Some(target) = longest_module(&modules, &within) {
                 reexports.insert(child(module, name), target);
             }
         }
-        parsed.insert(module.clone(), paths.0);
+        parsed.insert(module.clone(), paths.named);
     }
     let mut graph = BTreeMap::new();
     for (module, paths) in &parsed {
@@ -137,9 +137,10 @@ fn segments(module: &str) -> Vec<String> {
 
 /// The path of `name` inside `module`.
 fn child(module: &str, name: &str) -> String {
-    [segments(module), vec![name.to_owned()]]
-        .concat()
-        .join("::")
+    match module {
+        "" => name.to_owned(),
+        _ => format!("{module}::{name}"),
+    }
 }
 
 /// Whether `module` is `parent` or lies inside it.
@@ -151,7 +152,10 @@ fn is_within(module: &str, parent: &str) -> bool {
 /// and what it re-exports from its own modules (`pub use a::b::Thing`: `Thing` from
 /// `a::b`).
 #[derive(Debug, Default)]
-struct CratePaths(Vec<Vec<String>>, Vec<(String, Vec<String>)>);
+struct CratePaths {
+    named: Vec<Vec<String>>,
+    reexported: Vec<(String, Vec<String>)>,
+}
 
 impl<'ast> Visit<'ast> for CratePaths {
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
@@ -169,14 +173,14 @@ impl<'ast> Visit<'ast> for CratePaths {
     fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
         match &item.tree {
             syn::UseTree::Path(path) if path.ident == "crate" => {
-                use_paths(&path.tree, &mut Vec::new(), &mut self.0);
+                use_paths(&path.tree, &mut Vec::new(), &mut self.named);
             }
             tree if matches!(item.vis, syn::Visibility::Public(_)) => {
                 let mut exported = Vec::new();
                 use_paths(tree, &mut Vec::new(), &mut exported);
                 for mut path in exported {
                     if let Some(name) = path.pop().filter(|_| !path.is_empty()) {
-                        self.1.push((name, path));
+                        self.reexported.push((name, path));
                     }
                 }
             }
@@ -190,7 +194,7 @@ impl<'ast> Visit<'ast> for CratePaths {
             .iter()
             .map(|segment| segment.ident.to_string());
         if segments.next().is_some_and(|first| first == "crate") {
-            self.0.push(segments.collect());
+            self.named.push(segments.collect());
         }
         visit::visit_path(self, path);
     }

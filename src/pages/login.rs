@@ -211,17 +211,7 @@ pub fn Login() -> impl IntoView {
                         </p>
                     </div>
                 </Show>
-                {move || {
-                    error
-                        .get()
-                        .map(|why| {
-                            view! {
-                                <p id=ERROR_ID class="form-error" role="alert">
-                                    {why.to_string()}
-                                </p>
-                            }
-                        })
-                }}
+                {refusal(error, ERROR_ID)}
                 <button type="submit" class="button" disabled=move || pending.get()>
                     {move || {
                         if pending.get() { t::account::signing_in() } else { t::account::sign_in() }
@@ -252,6 +242,16 @@ fn about(error: RwSignal<Option<SignInError>>, field: Field) -> Signal<bool> {
             .as_ref()
             .is_some_and(|why| why.fields().contains(&field))
     })
+}
+
+/// Why the sign-in was refused, as the form's message (`id`, which its marked boxes
+/// point at), while there is one.
+fn refusal(error: RwSignal<Option<SignInError>>, id: &'static str) -> impl IntoView {
+    move || {
+        error.get().map(|why| {
+            view! { <p id=id class="form-error" role="alert">{why.to_string()}</p> }
+        })
+    }
 }
 
 /// The prompt's message, which its fields point at while it is about them.
@@ -309,17 +309,7 @@ pub fn SecretPrompt() -> impl IntoView {
                     if pending.get() { t::account::renewing() } else { t::account::stay_signed_in() }
                 }}
             </button>
-            {move || {
-                error
-                    .get()
-                    .map(|why| {
-                        view! {
-                            <p id=PROBLEM_ID class="form-error" role="alert">
-                                {why.to_string()}
-                            </p>
-                        }
-                    })
-            }}
+            {refusal(error, PROBLEM_ID)}
         </form>
     }
 }

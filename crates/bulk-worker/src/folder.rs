@@ -5,12 +5,13 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::ops::Range;
 use std::rc::Rc;
 
 use explorer_logic::bulk::file::{FileId, ListedFile};
 use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
-use explorer_logic::bulk::worker::{Command, FolderStep, Reply};
+use explorer_logic::bulk::worker::{FolderStep, Reply};
 use js_sys::{Object, Reflect, Uint8Array};
 use md5::{Digest, Md5};
 use wasm_bindgen::JsCast;
@@ -21,7 +22,7 @@ use web_sys::{
 };
 
 use crate::fetch::{Chunks, Transfers, content_length, describe, error_name, open, wait};
-use crate::outbox::Outbox;
+use crate::steer::Steer;
 
 /// How many bytes a [`Writer`] gathers before it hands them to the browser. Each write
 /// is a round trip to the browser's file process: a network chunk (tens of kB) a write
@@ -39,7 +40,7 @@ pub struct FolderRun {
     /// when the folder could not be listed.
     present: RefCell<Option<BTreeSet<String>>>,
     transfers: Transfers,
-    outbox: Rc<Outbox>,
+    steer: Rc<Steer>,
 }
 
 /// A failed folder step of `file`.
@@ -50,88 +51,97 @@ impl FolderRun {
     pub fn start(
         files: Vec<ListedFile>,
         folder: FileSystemDirectoryHandle,
-        outbox: Rc<Outbox>,
+        steer: Rc<Steer>,
     ) -> Rc<FolderRun> {
         let run = Rc::new(FolderRun {
             files,
             folder,
             present: RefCell::default(),
             transfers: Transfers::default(),
-            outbox,
+            steer,
         });
         let listing = Rc::clone(&run);
         spawn_local(async move {
             let present = present_in(&listing.folder, &listing.files).await;
-            let named = present
-                .as_ref()
-                .map(|names| names.iter().cloned().collect());
             *listing.present.borrow_mut() = present;
-            listing.outbox.reply(Reply::Ready { present: named });
+            listing.steer.tell(Reply::Ready);
         });
         run
     }
 
-    pub fn obey(self: &Rc<Self>, command: Command) {
-        let run = Rc::clone(self);
-        match command {
-            Command::Inspect { file } => spawn_local(async move {
-                match run.inspect(file).await {
-                    Ok(size) => run.outbox.reply(Reply::Found { file, size }),
-                    Err(refused) => run.refused(file, refused),
-                }
-            }),
-            Command::Hash { file } => spawn_local(async move {
-                match run.hash(file).await {
-                    Ok(event) => run.outbox.event(event),
-                    Err(refused) => run.refused(file, refused),
-                }
-            }),
-            Command::Fetch { file, url, from } => spawn_local(async move {
-                let Ok(signal) = run.transfers.begin(file) else {
-                    return run.outbox.event(Event::Interrupted { file });
-                };
-                let done = run.transfer(file, &url, from, &signal).await;
-                run.transfers.end(file);
-                match done {
-                    Ok(event) => run.outbox.event(event),
-                    Err(refused) => run.refused(file, refused),
-                }
-            }),
-            Command::Stop { files } => self.transfers.stop(&files),
-            Command::Cancel => self.transfers.stop(&(0..self.files.len())),
-            Command::Report { text } => spawn_local(async move {
-                let written = write_text(&run.folder, REPORT_NAME, &text).await;
-                run.outbox.reply(Reply::Reported(written));
-            }),
-            Command::GivenUp { .. }
-            | Command::SavePart { .. }
-            | Command::Forget { .. }
-            | Command::Zip { .. }
-            | Command::Folder { .. } => {}
-        }
-    }
-
-    fn refused(&self, file: FileId, Refused(step, error): Refused) {
-        self.outbox.reply(Reply::FolderFailed { file, step, error });
-    }
-
-    /// How many bytes the folder holds under the file's name (0: none).
-    async fn inspect(&self, file: FileId) -> Result<u64, Refused> {
+    /// Looks for what the folder holds of `file`: its size goes to the queue.
+    pub fn inspect(self: &Rc<Self>, file: FileId) {
         let absent = self
             .present
             .borrow()
             .as_ref()
             .is_some_and(|present| !present.contains(&self.files[file].name));
         if absent {
-            return Ok(0);
+            return self.steer.found(file, 0);
         }
+        let run = Rc::clone(self);
+        spawn_local(async move {
+            match run.size_of(file).await {
+                Ok(size) => run.steer.found(file, size),
+                Err(refused) => run.refused(file, refused),
+            }
+        });
+    }
+
+    /// Works out the md5 of the copy of `file` the folder holds, for the queue.
+    pub fn hash(self: &Rc<Self>, file: FileId) {
+        let run = Rc::clone(self);
+        spawn_local(async move {
+            match run.md5_of_existing(file).await {
+                Ok(event) => run.steer.event(event),
+                Err(refused) => run.refused(file, refused),
+            }
+        });
+    }
+
+    /// Fetches `file` from `url`, from byte `from` on, into the folder.
+    pub fn fetch(self: &Rc<Self>, file: FileId, url: String, from: u64) {
+        let run = Rc::clone(self);
+        spawn_local(async move {
+            let Ok(signal) = run.transfers.begin(file) else {
+                return run.steer.event(Event::Interrupted { file });
+            };
+            let done = run.transfer(file, &url, from, &signal).await;
+            run.transfers.end(file);
+            match done {
+                Ok(event) => run.steer.event(event),
+                Err(refused) => run.refused(file, refused),
+            }
+        });
+    }
+
+    /// Stops the transfers of `files` (each ends with [`Event::Interrupted`]).
+    pub fn stop(&self, files: &Range<FileId>) {
+        self.transfers.stop(files);
+    }
+
+    /// Writes `text` as the run's report.
+    pub fn report(self: &Rc<Self>, text: String) {
+        let run = Rc::clone(self);
+        spawn_local(async move {
+            let written = write_text(&run.folder, REPORT_NAME, &text).await;
+            run.steer.tell(Reply::Reported(written));
+        });
+    }
+
+    fn refused(&self, file: FileId, Refused(step, error): Refused) {
+        self.steer.tell(Reply::FolderFailed { file, step, error });
+    }
+
+    /// How many bytes the folder holds under the file's name (0: none).
+    async fn size_of(&self, file: FileId) -> Result<u64, Refused> {
         let existing = self.existing(file).await;
         let existing = existing.map_err(|error| Refused(FolderStep::Look, error))?;
         Ok(existing.map_or(0, |existing| existing.size() as u64))
     }
 
     /// The size and md5 of the copy the folder holds.
-    async fn hash(&self, file: FileId) -> Result<Event, Refused> {
+    async fn md5_of_existing(&self, file: FileId) -> Result<Event, Refused> {
         let look = |error| Refused(FolderStep::Look, error);
         let Some(existing) = self.existing(file).await.map_err(look)? else {
             return Ok(Event::Existing {
@@ -206,7 +216,7 @@ impl FolderRun {
             hasher = Md5::new(); // the service sent it all: start over
         }
         // Only now, with the answer in hand, is anything created in the folder.
-        self.outbox.event(Event::Started { file, from: start });
+        self.steer.event(Event::Started { file, from: start });
         let name = &self.files[file].name;
         if let Some(present) = self.present.borrow_mut().as_mut() {
             present.insert(name.clone());
@@ -234,7 +244,7 @@ impl FolderRun {
                         break Some(Err(write(error)));
                     }
                     let bytes = u64::from(chunk.length());
-                    self.outbox.event(Event::Chunk { file, bytes });
+                    self.steer.event(Event::Chunk { file, bytes });
                 }
                 Ok(None) => break None,
                 Err(_) if signal.aborted() => break Some(Ok(Event::Interrupted { file })),

@@ -1,16 +1,18 @@
-//! The web worker that carries a bulk download's bytes for the app
-//! (`src/components/bulk_export/`): it fetches each file the page names, hashes it as it
+//! The web worker that runs a bulk download for the app (`src/components/bulk_export/`):
+//! it keeps the run's queue, fetches each file when the queue says, hashes it as it
 //! passes and writes it into a zip part (streamed to the service worker that answers the
-//! part's address) or into the folder the person picked. The page's thread never
-//! touches a byte of the download, so it stays free however fast the files come.
+//! part's address) or into the folder the person picked. The page's thread touches no
+//! byte of the download and no step from one file to the next, so it stays free however
+//! fast the files come.
 //!
-//! The page keeps the queue, the links and the words; the conversation is
+//! The page keeps the session and the words; the conversation is
 //! `explorer_logic::bulk::worker`'s ([`Command`] in, [`Reply`] out, JSON):
 //! 1. The worker says [`Reply::Listening`] once it listens.
 //! 2. The page sends [`Command::Zip`] or [`Command::Folder`] (with the folder's handle);
 //!    the worker says [`Reply::Ready`].
-//! 3. The page sends what to inspect, fetch, stop and save; the worker answers with
-//!    events for the queue.
+//! 3. The page sends the person's orders (the first: start); the worker carries the
+//!    queue's actions out and logs what the queue applied ([`Reply::Log`]), asking the
+//!    page only for what needs the session or its words.
 //!
 //! Built for wasm32 with wasm-bindgen's `no-modules` output (a classic worker in every
 //! browser) by `cargo xtask build` and by trunk (index.html), which write
@@ -19,7 +21,7 @@
 
 mod fetch;
 mod folder;
-mod outbox;
+mod steer;
 mod zip;
 
 use std::cell::RefCell;
@@ -30,65 +32,36 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use folder::FolderRun;
-use outbox::Outbox;
-use zip::ZipRun;
-
-/// The run this worker carries: one per worker.
-enum Run {
-    None,
-    Zip(Rc<ZipRun>),
-    Folder(Rc<FolderRun>),
-}
+use steer::{Steer, post};
 
 fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let outbox = Rc::new(Outbox::new(scope.clone()));
-    let run = Rc::new(RefCell::new(Run::None));
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
-        let outbox = Rc::clone(&outbox);
-        move |event: MessageEvent| {
-            // `[json, beside]`: the command and the handle or port that comes with it.
-            let message: Array = event.data().unchecked_into();
-            let command = message
-                .get(0)
-                .as_string()
-                .and_then(|json| serde_json::from_str::<Command>(&json).ok());
-            if let Some(command) = command {
-                obey(&run, &outbox, command, message.get(1));
+    // The run this worker carries: one per worker.
+    let run = RefCell::new(None::<Rc<Steer>>);
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        // `[json, beside]`: the command and the handle or port that comes with it.
+        let message: Array = event.data().unchecked_into();
+        let command = message
+            .get(0)
+            .as_string()
+            .and_then(|json| serde_json::from_str::<Command>(&json).ok());
+        let Some(command) = command else { return };
+        let beside = message.get(1);
+        let current = run.borrow().clone();
+        match (current, command) {
+            (Some(steer), command) => steer.obey(command, beside),
+            (None, Command::Zip { run: setup, parts }) => {
+                *run.borrow_mut() = Some(Steer::zip(setup, parts));
             }
+            (None, Command::Folder { run: setup }) => {
+                *run.borrow_mut() = Some(Steer::folder(setup, beside));
+            }
+            // A command before its run began: the page's mistake, dropped.
+            (None, _) => {}
         }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The worker lives as long as the page keeps it; so does its listener.
     on_message.forget();
-    outbox.reply(Reply::Listening);
-}
-
-/// Carries out `command`; `beside` is what travelled with it.
-fn obey(run: &RefCell<Run>, outbox: &Rc<Outbox>, command: Command, beside: JsValue) {
-    let current = std::mem::replace(&mut *run.borrow_mut(), Run::None);
-    *run.borrow_mut() = match (current, command) {
-        (Run::None, Command::Zip { files, parts }) => {
-            outbox.reply(Reply::Ready {
-                present: Some(Vec::new()),
-            });
-            Run::Zip(ZipRun::new(files, parts, Rc::clone(outbox)))
-        }
-        (Run::None, Command::Folder { files }) => Run::Folder(FolderRun::start(
-            files,
-            beside.unchecked_into(),
-            Rc::clone(outbox),
-        )),
-        (Run::Zip(zip), command) => {
-            zip.obey(command, beside);
-            Run::Zip(zip)
-        }
-        (Run::Folder(folder), command) => {
-            folder.obey(command);
-            Run::Folder(folder)
-        }
-        // A command before its run began: the page's mistake, dropped.
-        (Run::None, _) => Run::None,
-    };
+    post(&scope, &Reply::Listening);
 }

@@ -9,6 +9,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, VecDeque};
 use std::io::Write;
+use std::ops::Range;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -16,7 +17,7 @@ use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::file::{FileId, ListedFile};
 use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
-use explorer_logic::bulk::worker::{Command, PartOutcome, Reply};
+use explorer_logic::bulk::worker::{PartOutcome, Reply};
 use explorer_logic::bulk::zip::{CHECKSUMS_NAME, Part, Written, checksums, report, start_entry};
 use futures::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
@@ -28,7 +29,7 @@ use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::{AbortSignal, MessageEvent, MessagePort};
 
 use crate::fetch::{Chunks, Transfers, open};
-use crate::outbox::Outbox;
+use crate::steer::Steer;
 
 /// How many bytes a file may hold before the zip takes them.
 const AHEAD_BYTES: usize = 8 * 1024 * 1024;
@@ -81,11 +82,11 @@ pub struct ZipRun {
     given_up: RefCell<BTreeSet<FileId>>,
     cancelled: Cell<bool>,
     notify: Wakeup,
-    outbox: Rc<Outbox>,
+    steer: Rc<Steer>,
 }
 
 impl ZipRun {
-    pub fn new(files: Vec<ListedFile>, parts: Vec<Part>, outbox: Rc<Outbox>) -> Rc<ZipRun> {
+    pub fn new(files: Vec<ListedFile>, parts: Vec<Part>, steer: Rc<Steer>) -> Rc<ZipRun> {
         Rc::new(ZipRun {
             slots: files.iter().map(|_| RefCell::default()).collect(),
             files,
@@ -96,58 +97,60 @@ impl ZipRun {
             given_up: RefCell::default(),
             cancelled: Cell::new(false),
             notify: Wakeup::default(),
-            outbox,
+            steer,
         })
     }
 
-    pub fn obey(self: &Rc<Self>, command: Command, beside: JsValue) {
-        match command {
-            // What the zip holds of it: the bytes received so far.
-            Command::Inspect { file } => {
-                let size = self.slots[file].borrow().received;
-                self.outbox.reply(Reply::Found { file, size });
-            }
-            Command::Fetch { file, url, from } => {
-                let run = Rc::clone(self);
-                spawn_local(async move {
-                    let event = run.fetch(file, &url, from).await;
-                    run.outbox.event(event);
-                    run.notify.wake();
-                });
-            }
-            Command::Stop { files } => {
-                self.transfers.stop(&files);
-                self.notify.wake();
-            }
-            Command::GivenUp { file } => {
-                self.given_up.borrow_mut().insert(file);
-                self.notify.wake();
-            }
-            Command::Cancel => {
-                self.cancelled.set(true);
-                self.transfers.stop(&(0..self.files.len()));
-                self.notify.wake();
-            }
-            Command::SavePart { part } => {
-                let run = Rc::clone(self);
-                let port: MessagePort = beside.unchecked_into();
-                spawn_local(async move { run.write_part(part, Port::new(port)).await });
-            }
-            Command::Forget { files } => {
-                for file in files {
-                    let old = std::mem::take(&mut *self.slots[file].borrow_mut());
-                    self.held.set(self.held.get() - old.held);
-                    self.given_up.borrow_mut().remove(&file);
-                }
-            }
-            Command::Hash { .. }
-            | Command::Report { .. }
-            | Command::Zip { .. }
-            | Command::Folder { .. } => {}
+    /// What the zip holds of `file`: the bytes received so far.
+    pub fn received(&self, file: FileId) -> u64 {
+        self.slots[file].borrow().received
+    }
+
+    /// Fetches `file` from `url`, from byte `from` on, into its slot.
+    pub fn fetch(self: &Rc<Self>, file: FileId, url: String, from: u64) {
+        let run = Rc::clone(self);
+        spawn_local(async move {
+            let event = run.attempt(file, &url, from).await;
+            run.steer.event(event);
+            run.notify.wake();
+        });
+    }
+
+    /// Stops the transfers of `files` (each ends with [`Event::Interrupted`]).
+    pub fn stop(&self, files: &Range<FileId>) {
+        self.transfers.stop(files);
+        self.notify.wake();
+    }
+
+    /// The queue gave `file` up: the part waiting for it cannot be completed.
+    pub fn given_up(&self, file: FileId) {
+        self.given_up.borrow_mut().insert(file);
+        self.notify.wake();
+    }
+
+    /// The run is cancelled: every transfer stops, and the part being written fails.
+    pub fn cancel(&self) {
+        self.cancelled.set(true);
+        self.transfers.stop(&(0..self.files.len()));
+        self.notify.wake();
+    }
+
+    /// Writes part `part` into `port`, then tells the page how it ended.
+    pub fn save_part(self: &Rc<Self>, part: usize, port: MessagePort) {
+        let run = Rc::clone(self);
+        spawn_local(async move { run.write_part(part, Port::new(port)).await });
+    }
+
+    /// Forgets what `files` hold: their part is fetched again.
+    pub fn forget(&self, files: &Range<FileId>) {
+        for file in files.clone() {
+            let old = std::mem::take(&mut *self.slots[file].borrow_mut());
+            self.held.set(self.held.get() - old.held);
+            self.given_up.borrow_mut().remove(&file);
         }
     }
 
-    async fn fetch(self: &Rc<Self>, file: FileId, url: &str, from: u64) -> Event {
+    async fn attempt(self: &Rc<Self>, file: FileId, url: &str, from: u64) -> Event {
         let signal = match self.transfers.begin(file) {
             Ok(signal) => signal,
             Err(event) => return event,
@@ -160,7 +163,6 @@ impl ZipRun {
         event
     }
 
-    /// Writes part `part` into `port`, then tells the page how it ended.
     async fn write_part(self: Rc<Self>, part: usize, port: Port) {
         let outcome = match self.write_entries(part, &port).await {
             Ok(()) => {
@@ -180,7 +182,7 @@ impl ZipRun {
         }
         self.head.set(None);
         self.notify.wake();
-        self.outbox.reply(Reply::Part { part, outcome });
+        self.steer.tell(Reply::Part { part, outcome });
     }
 
     /// Writes the files of `part` into a zip handed to `port` as it grows, then its
@@ -290,7 +292,7 @@ impl ZipRun {
             Err(event) => return event,
         };
         let mut pass_over = from - start;
-        self.outbox.event(Event::Started { file, from });
+        self.steer.event(Event::Started { file, from });
         let listed = self.files[file].size;
         let Some(body) = response.body() else {
             return self.complete(file, listed, hasher);
@@ -348,7 +350,7 @@ impl ZipRun {
             self.held.set(self.held.get() + length);
             slot.chunks.push_back(bytes);
         }
-        self.outbox.event(Event::Chunk {
+        self.steer.event(Event::Chunk {
             file,
             bytes: length as u64,
         });

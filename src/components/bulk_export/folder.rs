@@ -1,16 +1,15 @@
 //! "Download to a folder": every listed file streamed into a folder the user picks,
 //! several at a time, each one's md5 checked as it arrives. The rules (what goes next,
-//! resume, retry, skip) are `explorer_logic::bulk::queue`'s; the bytes are the bulk
-//! worker's, handed the folder: it fetches, hashes and writes there. The page only
-//! steers.
+//! resume, retry, skip) are `explorer_logic::bulk::queue`'s, run by the bulk worker,
+//! handed the folder: it fetches, hashes and writes there. The page only steers.
 
 use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use explorer_logic::bulk::export::BulkDownload;
-use explorer_logic::bulk::file::ListedFile;
-use explorer_logic::bulk::queue::Queue;
+use explorer_logic::bulk::journal::Order;
+use explorer_logic::bulk::queue::Mode;
 use explorer_logic::bulk::runs::RunKind;
 use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
@@ -59,9 +58,7 @@ impl QueueRun for Run {
     }
 
     fn cancel_run(self: &Rc<Self>) {
-        let actions = self.queue().borrow_mut().cancel();
-        self.worker().send(&Command::Cancel);
-        self.apply(actions);
+        self.order(Order::Cancel);
     }
 }
 
@@ -91,11 +88,9 @@ pub fn FolderDownload(
                 }
             };
             notice.set(None);
-            let listed = ListedFile::all_of(&start.downloads);
+            let setup = start.setup();
             // The worker looks at what the folder holds before it is ready.
-            let set_up = Command::Folder {
-                files: listed.clone(),
-            };
+            let set_up = Command::Folder { run: setup.clone() };
             let (worker, replies) = match BulkWorker::start(&set_up, &folder).await {
                 Ok(started) => started,
                 Err(why) => {
@@ -103,15 +98,13 @@ pub fn FolderDownload(
                     return;
                 }
             };
-            let queue = Queue::new(listed, start.parallel);
             let new = Rc::new(Run {
-                core: start.core(queue, worker),
+                core: start.core(&setup, Mode::Folder, worker),
                 reported: Cell::new(false),
             });
             listen(Rc::downgrade(&new), replies);
             start.keep(Rc::clone(&new));
-            let actions = new.queue().borrow_mut().start();
-            new.apply(actions);
+            new.order(Order::Start);
         });
     };
     // Reads the run's state, redrawn whenever it changes.
@@ -126,18 +119,11 @@ pub fn FolderDownload(
                 <Show when=running>
                     {move || if shown(run, |r| r.queue().borrow().is_paused()) {
                         view! {
-                            <button type="button" class="button secondary" on:click=move |_| control(run, |run| {
-                                let actions = run.queue().borrow_mut().resume();
-                                run.apply(actions);
-                            })>{t::bulk::resume()}</button>
+                            <button type="button" class="button secondary" on:click=move |_| control(run, |run| run.order(Order::Resume))>{t::bulk::resume()}</button>
                         }.into_any()
                     } else {
                         view! {
-                            <button type="button" class="button secondary" on:click=move |_| control(run, |run| {
-                                run.queue().borrow_mut().pause();
-                                run.interrupt_all();
-                                run.redraw(true);
-                            })>{t::bulk::pause()}</button>
+                            <button type="button" class="button secondary" on:click=move |_| control(run, |run| run.order(Order::Pause))>{t::bulk::pause()}</button>
                         }.into_any()
                     }}
                     <button type="button" class="button secondary" on:click=move |_| control(run, |run| {
@@ -155,8 +141,7 @@ pub fn FolderDownload(
                         <Show when=move || shown(run, |r| r.queue().borrow().summary().failed > 0)>
                             <button type="button" class="button" on:click=move |_| control(run, |run| {
                                 run.reported.set(false);
-                                let actions = run.queue().borrow_mut().retry_failed();
-                                run.apply(actions);
+                                run.order(Order::RetryFailed);
                             })>{t::bulk::retry_failed()}</button>
                         </Show>
                     </div>

@@ -39,6 +39,19 @@ impl Links {
         }
     }
 
+    /// Where each file is fetched from for good, where that is known without asking:
+    /// an open product's listed addresses (each redirects afresh). A data package's
+    /// are asked for each time ([`Links::address`]).
+    pub fn lasting(
+        files: &[BulkDownload],
+        package: Option<&PackageVersion>,
+    ) -> Vec<Option<String>> {
+        files
+            .iter()
+            .map(|file| package.is_none().then(|| file.download.url.clone()))
+            .collect()
+    }
+
     /// Where to fetch `file` now: its listed address, or for a data-package file a
     /// fresh direct address (or the listed signed one when the service only redirects,
     /// or when another file has its name, which the service's address would not tell

@@ -18,8 +18,10 @@ use download_api::ProductDownload;
 use explorer_logic::bulk::export::{
     BulkDownload, file_stem, md5_checklist, shell_script, url_list,
 };
-use explorer_logic::bulk::queue::Queue;
+use explorer_logic::bulk::file::ListedFile;
+use explorer_logic::bulk::queue::Mode;
 use explorer_logic::bulk::runs::{RunKey, RunKind};
+use explorer_logic::bulk::worker::Setup;
 use explorer_logic::text::t;
 use leptos::prelude::*;
 
@@ -148,11 +150,21 @@ struct Start {
 }
 
 impl Start {
-    /// The core of the run of `queue`, whose files `worker` fetches.
-    fn core(&self, queue: Queue, worker: BulkWorker) -> RunCore {
+    /// The run as the worker is handed it, and the page's copy of its queue starts.
+    fn setup(&self) -> Setup {
+        Setup {
+            files: ListedFile::all_of(&self.downloads),
+            parallel: self.parallel,
+            addresses: Links::lasting(&self.downloads, self.package.as_ref()),
+        }
+    }
+
+    /// The core of the run of `setup` writing as `mode`, which `worker` runs: the
+    /// page's copy of the queue starts as the worker's does.
+    fn core(&self, setup: &Setup, mode: Mode, worker: BulkWorker) -> RunCore {
         let package = self.package.clone();
         let links = Links::new(&self.downloads, package, self.service, self.session);
-        RunCore::new(queue, links, worker, self.store.trigger())
+        RunCore::new(setup.queue(mode), links, worker, self.store.trigger())
     }
 
     /// Gives the app `run`, the new run of the panel, to keep from page to page.

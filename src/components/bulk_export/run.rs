@@ -1,18 +1,20 @@
-//! What a folder run and a zip run share: a queue whose actions the bulk worker
-//! carries out (it holds the bytes, each run sends them somewhere of its own), steered
-//! while it runs by the panel's "Files at once" and by the session (a run held up
-//! because the sign-in ended goes on once signed in again, whatever page is shown:
-//! `crate::downloads`), and the parts of the panel that show any run.
+//! What a folder run and a zip run share: a queue the bulk worker runs (it holds the
+//! bytes and takes each next file itself, each run sends the bytes somewhere of its
+//! own) and the page's copy of it, fed the worker's log, which everything shown reads;
+//! the person's orders, sent to the worker (the panel's buttons and "Files at once",
+//! and the session: a run held up because the sign-in ended goes on once signed in
+//! again, whatever page is shown: `crate::downloads`); and the parts of the panel that
+//! show any run.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use explorer_logic::bulk::answer::Failure;
-use explorer_logic::bulk::queue::{Action, Event, FileState, Mode, Outcome, Queue};
+use explorer_logic::bulk::journal::{Order, Step};
+use explorer_logic::bulk::queue::{Action, Event, Queue};
 use explorer_logic::bulk::worker::{Command, FolderStep, Reply};
 use explorer_logic::text::t;
 use futures::StreamExt;
-use gloo_timers::future::sleep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -21,9 +23,10 @@ use super::progress::{Bar, Progress};
 use super::worker::{BulkWorker, Replies};
 use crate::downloads::DownloadRun;
 
-/// What every run holds, whatever it writes to: the queue, the addresses it fetches,
-/// the worker that carries the bytes, and what is shown of it.
+/// What every run holds, whatever it writes to: the page's copy of the queue, the
+/// addresses it fetches, the worker that runs it, and what is shown of it.
 pub(super) struct RunCore {
+    /// The worker's queue as its log tells it (`QueueRun::replay`).
     pub queue: RefCell<Queue>,
     pub links: Links,
     pub worker: BulkWorker,
@@ -45,7 +48,8 @@ impl RunCore {
     }
 }
 
-/// A download run: its queue, and the worker that carries its bytes.
+/// A download run: the worker that runs its queue and carries its bytes, and the
+/// page's copy of that queue.
 pub(super) trait QueueRun: Sized + 'static {
     fn core(&self) -> &RunCore;
 
@@ -65,8 +69,8 @@ pub(super) trait QueueRun: Sized + 'static {
     fn stopped(&self) -> &RefCell<Option<String>> {
         &self.core().stopped
     }
-    /// After each batch of actions, before the redraw: whatever else the run does then
-    /// (write the report).
+    /// After each part of the worker's log, before the redraw: whatever else the run
+    /// does then (write the report).
     fn applied(self: &Rc<Self>);
     /// A reply of the worker's only this kind of run hears (a zip part's end, the
     /// folder's report written).
@@ -88,65 +92,26 @@ pub(super) trait QueueRun: Sized + 'static {
             .redraw_soon(self.queue(), move || run.progress().redraw_due(run.queue()));
     }
 
-    fn handle(self: &Rc<Self>, event: Event) {
-        let file = event.file();
-        let actions = self.queue().borrow_mut().handle(event);
-        // Only a zip waits for a file the queue gave up (its part then fails).
-        let queue = self.queue().borrow();
-        let given_up = queue.mode() == Mode::Zip
-            && matches!(
-                queue.state(file),
-                FileState::Done(Outcome::Failed(_) | Outcome::Cancelled)
-            );
-        drop(queue);
-        if given_up {
-            self.worker().send(&Command::GivenUp { file });
-        }
-        self.apply(actions);
+    /// Sends the worker the person's `order`; the copy of the queue changes when the
+    /// worker's log brings it back, in the order the worker applied it.
+    fn order(&self, order: Order) {
+        self.worker().send(&Command::Order(order));
     }
 
-    fn apply(self: &Rc<Self>, actions: Vec<Action>) {
-        // Files the destination cannot hold anything of are answered here, after the
-        // rest: nothing to ask the worker.
-        let mut absent = Vec::new();
-        for action in actions {
-            let run = Rc::clone(self);
-            match action {
-                Action::Inspect { file } => {
-                    let name = self.queue().borrow().file(file).name.clone();
-                    if self.worker().may_hold(file, &name) {
-                        self.worker().send(&Command::Inspect { file });
-                    } else {
-                        absent.push(file);
-                    }
-                }
-                Action::Fetch { file, range_from } => spawn_local(async move {
-                    match run.links().address(file).await {
-                        Ok(url) => run.worker().send(&Command::Fetch {
-                            file,
-                            url,
-                            from: range_from,
-                        }),
-                        Err(failure) => run.handle(Event::Failed { file, failure }),
-                    }
-                }),
-                Action::Retry { file, after } => spawn_local(async move {
-                    sleep(after).await;
-                    run.handle(Event::RetryDue { file });
-                }),
-                Action::Refresh { file } => spawn_local(async move {
-                    let event = run.links().refresh(file).await;
-                    run.handle(event);
-                }),
-                Action::Stop { reason } => {
+    /// Tells the worker's queue what the page saw for it.
+    fn tell(&self, event: Event) {
+        self.worker().send(&Command::Event(event));
+    }
+
+    /// Replays the worker's log on the page's copy of the queue.
+    fn replay(self: &Rc<Self>, steps: Vec<Step>) {
+        for step in steps {
+            for action in step.replay(&mut self.queue().borrow_mut()) {
+                // The worker stopped its transfers; the page says why.
+                if let Action::Stop { reason } = action {
                     *self.stopped().borrow_mut() = Some(reason);
-                    self.worker().send(&Command::Cancel);
                 }
             }
-        }
-        for file in absent {
-            let md5 = None;
-            self.handle(Event::Existing { file, size: 0, md5 });
         }
         self.applied();
         self.redraw_soon();
@@ -155,24 +120,22 @@ pub(super) trait QueueRun: Sized + 'static {
     /// What the worker said.
     fn hear(self: &Rc<Self>, reply: Reply) {
         match reply {
-            Reply::Events(events) => {
-                for event in events {
-                    if let Event::Started { file, .. } = event {
-                        self.worker().begun(file);
+            Reply::Log(steps) => self.replay(steps),
+            Reply::Address { file, from } => {
+                let run = Rc::clone(self);
+                spawn_local(async move {
+                    match run.links().address(file).await {
+                        Ok(url) => run.worker().send(&Command::Fetch { file, url, from }),
+                        Err(failure) => run.tell(Event::Failed { file, failure }),
                     }
-                    self.handle(event);
-                }
+                });
             }
-            Reply::Found { file, size } => {
-                let queue = self.queue().borrow();
-                let hash = queue.mode() == Mode::Folder && queue.wants_md5_of_existing(file, size);
-                drop(queue);
-                if hash {
-                    self.worker().send(&Command::Hash { file });
-                } else {
-                    let md5 = None;
-                    self.handle(Event::Existing { file, size, md5 });
-                }
+            Reply::Refresh { file } => {
+                let run = Rc::clone(self);
+                spawn_local(async move {
+                    let event = run.links().refresh(file).await;
+                    run.tell(event);
+                });
             }
             Reply::FolderFailed { file, step, error } => {
                 let error = if error.is_empty() {
@@ -188,16 +151,10 @@ pub(super) trait QueueRun: Sized + 'static {
                     FolderStep::Save => t::bulk::folder_save_failed(error),
                 };
                 let failure = Failure::Other(reason);
-                self.handle(Event::Failed { file, failure });
+                self.tell(Event::Failed { file, failure });
             }
             other => self.heard(other),
         }
-    }
-
-    /// Stops every transfer under way (pause), keeping what arrived.
-    fn interrupt_all(&self) {
-        let files = 0..self.queue().borrow().len();
-        self.worker().send(&Command::Stop { files });
     }
 }
 
@@ -210,10 +167,11 @@ pub(super) fn listen<R: QueueRun>(run: Weak<R>, mut replies: Replies) {
             match reply {
                 Some(reply) => run.hear(reply),
                 None => {
+                    // Nothing will change in the worker now: the page's copy says so.
                     let reason = t::bulk::file_worker_stopped().to_owned();
-                    let actions = run.queue().borrow_mut().cancel();
+                    run.queue().borrow_mut().cancel();
                     *run.stopped().borrow_mut() = Some(reason);
-                    run.apply(actions);
+                    run.applied();
                     run.redraw(true);
                     return;
                 }
@@ -266,8 +224,7 @@ pub(super) fn steer<R: QueueRun>(run: CurrentRun<R>, parallel: RwSignal<usize>) 
             if let Some(run) = run.get_untracked()
                 && run.queue().borrow().parallel() != n
             {
-                let actions = run.queue().borrow_mut().set_parallel(n);
-                run.apply(actions);
+                run.order(Order::Parallel(n));
             }
         },
         false,
@@ -296,8 +253,7 @@ impl<R: QueueRun> DownloadRun for R {
     /// again (the app calls this from any page).
     fn signed_in(self: Rc<Self>) {
         if self.queue().borrow().is_awaiting_sign_in() {
-            let actions = self.queue().borrow_mut().signed_in();
-            self.apply(actions);
+            self.order(Order::SignedIn);
         }
     }
 }

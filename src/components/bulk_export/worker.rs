@@ -1,11 +1,8 @@
 //! The bulk worker (`crates/bulk-worker`), from the page's side: started when a
-//! download starts (its wasm loads then, never before), told what to fetch and where
-//! the bytes go, and heard. The conversation is `explorer_logic::bulk::worker`'s.
+//! download starts (its wasm loads then, never before), handed the run (what to fetch
+//! and where the bytes go), told the person's orders, and heard. The conversation is
+//! `explorer_logic::bulk::worker`'s.
 
-use std::cell::RefCell;
-use std::collections::BTreeSet;
-
-use explorer_logic::bulk::file::FileId;
 use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
 use futures::StreamExt;
@@ -30,10 +27,6 @@ pub(super) fn available() -> bool {
 /// A running bulk worker. Dropping it stops the worker, and every transfer with it.
 pub(super) struct BulkWorker {
     worker: AppWorker,
-    /// What the destination held when the run began (`None`: unknown).
-    present: Option<BTreeSet<String>>,
-    /// The files the run has begun writing.
-    started: RefCell<BTreeSet<FileId>>,
 }
 
 impl BulkWorker {
@@ -43,39 +36,15 @@ impl BulkWorker {
     pub async fn start(run: &Command, beside: &JsValue) -> Result<(BulkWorker, Replies), String> {
         let stopped = || t::bulk::file_worker_stopped().to_owned();
         let (worker, mut replies) = AppWorker::start(LOADER).map_err(|_| stopped())?;
-        let mut started = BulkWorker {
-            worker,
-            present: None,
-            started: RefCell::default(),
-        };
+        let started = BulkWorker { worker };
         if replies.next().await.flatten() != Some(Reply::Listening) {
             return Err(stopped());
         }
         started.send_beside(run, beside, false);
         match replies.next().await.flatten() {
-            Some(Reply::Ready { present }) => {
-                started.present = present.map(BTreeSet::from_iter);
-                Ok((started, replies))
-            }
+            Some(Reply::Ready) => Ok((started, replies)),
             _ => Err(stopped()),
         }
-    }
-
-    /// Whether the destination may hold something of `file` (saved as `name`): it held
-    /// it when the run began, or the run has begun writing it. Only then is the worker
-    /// asked (a round trip for each of hundreds of small files held a zip to a third of
-    /// its pace).
-    pub fn may_hold(&self, file: FileId, name: &str) -> bool {
-        self.started.borrow().contains(&file)
-            || self
-                .present
-                .as_ref()
-                .is_none_or(|present| present.contains(name))
-    }
-
-    /// The run has begun writing `file`.
-    pub fn begun(&self, file: FileId) {
-        self.started.borrow_mut().insert(file);
     }
 
     /// Tells the worker `command`.

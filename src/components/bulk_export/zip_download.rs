@@ -2,9 +2,9 @@
 //! with its own download manager, a part at a time, each file's md5 checked as it
 //! arrives. The rules (what goes next, resume, retry, fresh links) are
 //! `explorer_logic::bulk::queue`'s, the parts and their exact lengths
-//! `explorer_logic::bulk::zip`'s; the bytes are the bulk worker's, which fetches the
-//! files and writes the zip into the port the service worker answers the part's
-//! address from. The page only steers.
+//! `explorer_logic::bulk::zip`'s; the queue and the bytes are the bulk worker's, which
+//! fetches the files and writes the zip into the port the service worker answers the
+//! part's address from. The page only steers.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use explorer_logic::bulk::export::BulkDownload;
 use explorer_logic::bulk::export::file_stem;
-use explorer_logic::bulk::file::ListedFile;
-use explorer_logic::bulk::queue::{FileState, Outcome, Queue};
+use explorer_logic::bulk::journal::Order;
+use explorer_logic::bulk::queue::{FileState, Mode, Outcome};
 use explorer_logic::bulk::runs::RunKind;
 use explorer_logic::bulk::worker::{Command, PartOutcome, Reply};
 use explorer_logic::bulk::zip::{
@@ -63,9 +63,7 @@ impl QueueRun for ZipRun {
 
     fn cancel_run(self: &Rc<Self>) {
         self.cancelled.set(true);
-        let actions = self.queue().borrow_mut().cancel();
-        self.worker().send(&Command::Cancel);
-        self.apply(actions);
+        self.order(Order::Cancel);
         self.pump(None);
     }
 }
@@ -157,22 +155,14 @@ impl ZipRun {
         let files = self.parts.borrow().part(part).files.clone();
         let reason = t::bulk::part_failed(part + 1);
         self.parts.borrow_mut().failed(part, why);
-        self.worker().send(&Command::Stop {
-            files: files.clone(),
-        });
-        let actions = self.queue().borrow_mut().set_aside(files, &reason);
-        self.apply(actions);
+        self.order(Order::SetAside { files, reason });
     }
 
     /// Fetches part `part` again, alone.
     fn retry_part(self: &Rc<Self>, part: usize) {
         let files = self.parts.borrow().part(part).files.clone();
-        self.worker().send(&Command::Forget {
-            files: files.clone(),
-        });
         self.parts.borrow_mut().retry(part);
-        let actions = self.queue().borrow_mut().restart(files);
-        self.apply(actions);
+        self.order(Order::Restart { files });
         // The person's click: the browser lets this download start.
         self.save_part(part, None);
     }
@@ -207,14 +197,14 @@ pub fn ZipDownload(
         notice.set(None);
         // Read now: the browser takes the zip first.
         let start = button.start();
-        let listed = ListedFile::all_of(&start.downloads);
-        let parts = plan(&listed, part_size_bytes(&part_size.get_untracked()));
+        let setup = start.setup();
+        let parts = plan(&setup.files, part_size_bytes(&part_size.get_untracked()));
         let stem = file_stem(&title.get_untracked());
         let (stop, registration) = AbortHandle::new_pair();
         stop_starting.set_value(Some(stop));
         let start = async move {
             let set_up = Command::Zip {
-                files: listed.clone(),
+                run: setup.clone(),
                 parts: parts.clone(),
             };
             // The worker first: where it cannot start, no download has begun. The
@@ -230,9 +220,8 @@ pub fn ZipDownload(
             };
             let first_name = part_file_name(&stem, 0, parts.len());
             let first_length = parts[0].length;
-            let queue = Queue::for_zip(listed, start.parallel);
             let new = Rc::new(ZipRun {
-                core: start.core(queue, worker),
+                core: start.core(&setup, Mode::Zip, worker),
                 stem,
                 parts: RefCell::new(Parts::new(parts)),
                 saver: RefCell::default(),
@@ -243,8 +232,7 @@ pub fn ZipDownload(
             // bytes wait in the worker): waiting for the browser first cost every zip a
             // tenth of a second or more. Where it cannot open, the run is dropped, and
             // its worker and fetches with it: nothing is saved.
-            let actions = new.queue().borrow_mut().start();
-            new.apply(actions);
+            new.order(Order::Start);
             let first = ZipSaver::open(&first_name, first_length).await;
             starting.set(false);
             match first {

@@ -4,12 +4,14 @@
 //!
 //! The download itself is split by job: the listed files ([`file`](mod@file)), where
 //! each is saved ([`naming`]), reading the service's answers ([`answer`]), the rules
-//! of the run ([`queue`]), what people read of it ([`progress`]), its report
-//! ([`report`]) and the zips it writes ([`zip`]).
+//! of the run ([`queue`]), the worker's queue and the page's copy of it ([`journal`]),
+//! what people read of it ([`progress`]), its report ([`report`]), the zips it writes
+//! ([`zip`]) and what the page and the worker say ([`worker`]).
 
 pub mod answer;
 pub mod export;
 pub mod file;
+pub mod journal;
 pub mod naming;
 pub mod progress;
 pub mod queue;

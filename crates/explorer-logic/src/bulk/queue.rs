@@ -122,7 +122,7 @@ pub enum FileState {
     Done(Outcome),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {
     listed: ListedFile,
     state: FileState,
@@ -157,7 +157,7 @@ pub enum Mode {
 /// A bulk download of listed files, `parallel` at a time. What people read of it
 /// (`progress`, `summary_text` …) is in `bulk::progress`, its report (`report`) in
 /// `bulk::report`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Queue {
     mode: Mode,
     entries: Vec<Entry>,
@@ -297,6 +297,8 @@ impl Queue {
                 if let FileState::Fetching { done } = &mut self.entries[file].state {
                     *done += bytes;
                 }
+                // Bytes take no place and free none: nothing to hand out.
+                return actions;
             }
             Event::Finished { file, md5 } => actions.extend(self.finished(file, md5)),
             Event::Failed { file, failure } => actions.extend(self.failed(file, failure)),

@@ -1,56 +1,71 @@
 //! What the page and the bulk worker (`crates/bulk-worker`) say to each other.
 //!
-//! The page keeps the queue ([`Queue`](crate::bulk::queue::Queue)), the files' links and
-//! the session, and every word a person reads; the worker carries the bytes: it fetches
-//! the files it is told to, hashes them as they pass and writes them into a zip part or
-//! a folder, so no byte of a download crosses the page's thread. The page hands the
-//! worker addresses only, never a credential.
+//! The worker runs the queue ([`Journal`](crate::bulk::journal::Journal)) and carries
+//! the bytes: it fetches the next file as soon as there is a place, hashes each as it
+//! passes and writes it into a zip part or a folder, so neither a byte of a download
+//! nor the step from one file to the next waits for the page's thread. The page keeps
+//! the session and every word a person reads: it replays the worker's log on its copy
+//! of the queue, sends the person's orders, and answers what only it can (a data
+//! package's fresh address, a fresh listing, the wording of a folder's refusal). It
+//! hands the worker addresses only, never a credential.
 //!
 //! Each message is one JSON string. A folder run's folder handle, or a zip part's
 //! message port (to the service worker answering the part's address), travels beside
 //! it, as the message's second element.
 
-use std::ops::Range;
-
 use serde::{Deserialize, Serialize};
 
 use crate::bulk::file::{FileId, ListedFile};
-use crate::bulk::queue::Event;
+use crate::bulk::journal::{Order, Step};
+use crate::bulk::queue::{Event, Mode, Queue};
 use crate::bulk::zip::Part;
 
 /// What the page asks of the worker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     /// A zip run: its files in order and the parts they go into.
-    Zip {
-        files: Vec<ListedFile>,
-        parts: Vec<Part>,
-    },
-    /// A folder run: its files; the folder's handle travels beside.
-    Folder { files: Vec<ListedFile> },
-    /// What there is of `file` already: answered with [`Reply::Found`].
-    Inspect { file: FileId },
-    /// The md5 of the copy of `file` found: answered with [`Event::Existing`].
-    Hash { file: FileId },
-    /// Fetch `file` from `url`, from byte `from` on.
+    Zip { run: Setup, parts: Vec<Part> },
+    /// A folder run; the folder's handle travels beside.
+    Folder { run: Setup },
+    /// What the person asked: applied in the worker's order, and logged.
+    Order(Order),
+    /// What the page saw for the queue: a fresh listing (or why not), a fresh address
+    /// refused, a folder's refusal worded.
+    Event(Event),
+    /// Fetch `file` from `url`, from byte `from` on: the answer to
+    /// [`Reply::Address`].
     Fetch {
         file: FileId,
         url: String,
         from: u64,
     },
-    /// Stop the transfers of `files` (pause, cancel); each answers
-    /// [`Event::Interrupted`].
-    Stop { files: Range<FileId> },
-    /// The queue gave `file` up: the part waiting for it cannot be completed.
-    GivenUp { file: FileId },
-    /// The run is cancelled: every transfer stops, and the part being written fails.
-    Cancel,
     /// Write zip part `part` into the port travelling beside.
     SavePart { part: usize },
-    /// Forget what `files` hold: their part is fetched again.
-    Forget { files: Range<FileId> },
     /// Write `text` as the run's report in the folder.
     Report { text: String },
+}
+
+/// What any run starts from: the page builds its copy of the queue from the same.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub files: Vec<ListedFile>,
+    /// Files fetched at once.
+    pub parallel: usize,
+    /// Where each file is fetched from, when that is known for good (an open
+    /// product's listed address, which redirects afresh each time); `None`: ask the
+    /// page each time ([`Reply::Address`]).
+    pub addresses: Vec<Option<String>>,
+}
+
+impl Setup {
+    /// The run's queue as it starts, in the worker and on the page alike.
+    pub fn queue(&self, mode: Mode) -> Queue {
+        let files = self.files.clone();
+        match mode {
+            Mode::Folder => Queue::new(files, self.parallel),
+            Mode::Zip => Queue::for_zip(files, self.parallel),
+        }
+    }
 }
 
 /// What the worker tells the page.
@@ -58,17 +73,19 @@ pub enum Command {
 pub enum Reply {
     /// It listens: a command sent before is lost.
     Listening,
-    /// The run is set up: the queue may start. `present` names what the destination
-    /// held already (a folder's files, by their paths; nothing for a zip), so the page
-    /// need not ask about the files it does not name; `None` when the folder could not
-    /// be listed.
-    Ready { present: Option<Vec<String>> },
-    /// What happened to the files, in order, for the queue. Bytes arriving are told
-    /// at most a few times a second, as one [`Event::Chunk`] a file.
-    Events(Vec<Event>),
-    /// `size` bytes of `file` are there already (in the folder, or held for the zip).
-    Found { file: FileId, size: u64 },
+    /// The run is set up (a folder's contents listed): the queue may start.
+    Ready,
+    /// What the queue applied since the last log, in order: a few times a second, and
+    /// at once after an order and before any other reply.
+    Log(Vec<Step>),
+    /// Where to fetch `file` from now, from byte `from` on: answered with
+    /// [`Command::Fetch`], or [`Command::Event`] with why not.
+    Address { file: FileId, from: u64 },
+    /// `file`'s link was refused: list the files again, answering with
+    /// [`Event::Refreshed`] or [`Event::RefreshFailed`].
+    Refresh { file: FileId },
     /// The folder refused `step` for `file`; `error` is the browser's reason, if any.
+    /// The page words it and answers with the file's [`Event::Failed`].
     FolderFailed {
         file: FileId,
         step: FolderStep,
@@ -127,40 +144,55 @@ mod tests {
     use super::*;
     use crate::bulk::answer::Failure;
 
+    fn setup(files: Vec<ListedFile>) -> Setup {
+        let addresses = vec![Some("https://example.com/a?sig=x".into()); files.len()];
+        Setup {
+            files,
+            parallel: 3,
+            addresses,
+        }
+    }
+
     #[test]
     fn commands_and_replies_cross_as_json() {
         let files = vec![ListedFile::new(0, "a b.zip", Some(10), Some("ABC"))];
         let commands = [
             Command::Zip {
-                files: files.clone(),
+                run: setup(files.clone()),
                 parts: vec![Part {
                     files: 0..1,
                     length: Some(200),
                 }],
             },
-            Command::Folder { files },
+            Command::Folder { run: setup(files) },
             Command::Fetch {
                 file: 0,
                 url: "https://example.com/a?sig=x".into(),
                 from: 5,
             },
-            Command::Stop { files: 0..3 },
+            Command::Order(Order::SetAside {
+                files: 0..3,
+                reason: "part 1".into(),
+            }),
+            Command::Event(Event::Refreshed { file: 2 }),
         ];
         for command in commands {
             let back: Command = serde_json::from_str(&command.to_json()).unwrap();
             assert_eq!(back, command);
         }
         let replies = [
-            Reply::Events(vec![
-                Event::Chunk { file: 0, bytes: 7 },
-                Event::Failed {
+            Reply::Log(vec![
+                Step::Event(Event::Chunk { file: 0, bytes: 7 }),
+                Step::Event(Event::Failed {
                     file: 1,
                     failure: Failure::Status {
                         status: 429,
                         retry_after: Some(std::time::Duration::from_secs(3)),
                     },
-                },
+                }),
+                Step::Order(Order::Pause),
             ]),
+            Reply::Address { file: 4, from: 10 },
             Reply::FolderFailed {
                 file: 2,
                 step: FolderStep::Write,
@@ -182,7 +214,7 @@ mod tests {
     fn a_listed_file_keeps_its_lower_case_md5_across() {
         let file = ListedFile::new(0, "x.zip", None, Some("ABCDEF"));
         let json = Command::Folder {
-            files: vec![file.clone()],
+            run: setup(vec![file]),
         }
         .to_json();
         assert!(json.contains("abcdef"), "{json}");

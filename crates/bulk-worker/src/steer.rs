@@ -78,7 +78,11 @@ impl Steer {
     pub fn obey(self: &Rc<Self>, command: Command, beside: JsValue) {
         match command {
             Command::Order(order) => self.order(order),
-            Command::Event(event) => self.event(event),
+            Command::Event(event) => {
+                self.event(event);
+                // The page waits for what it answered to show (a session ended).
+                self.tell_log();
+            }
             Command::Fetch { file, url, from } => self.fetch(file, &url, from),
             Command::SavePart { part } => {
                 if let Some(Destination::Zip(zip)) = &*self.destination.borrow() {

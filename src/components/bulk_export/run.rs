@@ -250,9 +250,12 @@ impl<R: QueueRun> DownloadRun for R {
     }
 
     /// A run held up because the session ended goes on, now that it has credentials
-    /// again (the app calls this from any page).
+    /// again (the app calls this from any page). Told whether or not the page's copy
+    /// waits yet: the refusal that ended the session went to the worker before the
+    /// renewal could end, so the worker applies the two in that order, while its log
+    /// may not have brought the wait back yet.
     fn signed_in(self: Rc<Self>) {
-        if self.queue().borrow().is_awaiting_sign_in() {
+        if !self.is_over() {
             self.order(Order::SignedIn);
         }
     }

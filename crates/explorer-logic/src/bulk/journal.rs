@@ -238,6 +238,37 @@ mod tests {
     }
 
     #[test]
+    fn a_sign_in_told_before_the_page_saw_the_wait_still_lets_the_files_go_on() {
+        let mut j = journal();
+        j.apply(Step::Order(Order::Start));
+        j.apply(event(absent(0)));
+        j.apply(event(Event::Started { file: 0, from: 0 }));
+        let expired = Failure::Status {
+            status: 403,
+            retry_after: None,
+        };
+        j.apply(event(Event::Failed {
+            file: 1,
+            failure: expired,
+        }));
+        let ended = Failure::Status {
+            status: 401,
+            retry_after: None,
+        };
+        assert_eq!(
+            j.apply(event(Event::RefreshFailed {
+                file: 1,
+                failure: ended
+            })),
+            []
+        );
+        assert!(j.queue().is_awaiting_sign_in());
+        assert_eq!(j.apply(Step::Order(Order::SignedIn)), [inspect(1)]);
+        // Told again, with nothing waiting: nothing changes.
+        assert_eq!(j.apply(Step::Order(Order::SignedIn)), []);
+    }
+
+    #[test]
     fn orders_and_steps_cross_as_json() {
         let steps = [
             Step::Order(Order::SetAside {

@@ -150,7 +150,7 @@ mod tests {
 
     use super::*;
     use crate::bulk::answer::Failure;
-    use crate::bulk::queue::tests::{absent, fetch, finished, inspect, listed};
+    use crate::bulk::queue::tests::{absent, fetch, finished, inspect, listed, refused};
     use crate::bulk::queue::{FileState, Outcome};
 
     fn journal() -> Journal {
@@ -160,6 +160,15 @@ mod tests {
             listed("c.zip", 30, "cc"),
         ];
         Journal::new(Queue::new(files, 2))
+    }
+
+    /// Started, and the first file's answer in: the others may go.
+    fn first_file_under_way() -> Journal {
+        let mut j = journal();
+        j.apply(Step::Order(Order::Start));
+        j.apply(event(absent(0)));
+        j.apply(event(Event::Started { file: 0, from: 0 }));
+        j
     }
 
     fn event(event: Event) -> Step {
@@ -216,10 +225,7 @@ mod tests {
 
     #[test]
     fn bytes_are_told_once_a_file_and_before_what_follows_them() {
-        let mut j = journal();
-        j.apply(Step::Order(Order::Start));
-        j.apply(event(absent(0)));
-        j.apply(event(Event::Started { file: 0, from: 0 }));
+        let mut j = first_file_under_way();
         j.take();
         for _ in 0..5 {
             j.apply(chunk(0, 1));
@@ -239,22 +245,12 @@ mod tests {
 
     #[test]
     fn a_sign_in_told_before_the_page_saw_the_wait_still_lets_the_files_go_on() {
-        let mut j = journal();
-        j.apply(Step::Order(Order::Start));
-        j.apply(event(absent(0)));
-        j.apply(event(Event::Started { file: 0, from: 0 }));
-        let expired = Failure::Status {
-            status: 403,
-            retry_after: None,
-        };
+        let mut j = first_file_under_way();
         j.apply(event(Event::Failed {
             file: 1,
-            failure: expired,
+            failure: refused(403), // its link expired
         }));
-        let ended = Failure::Status {
-            status: 401,
-            retry_after: None,
-        };
+        let ended = refused(401);
         assert_eq!(
             j.apply(event(Event::RefreshFailed {
                 file: 1,

@@ -705,7 +705,7 @@ pub(crate) mod tests {
         Event::Failed { file, failure }
     }
 
-    fn refused(status: u16) -> Failure {
+    pub(crate) fn refused(status: u16) -> Failure {
         Failure::Status {
             status,
             retry_after: None,

@@ -6,6 +6,9 @@
 //!
 //! The page is asked only what needs it: a data package's fresh address (its
 //! credentials stay on the page), a fresh listing, the words for a folder's refusal.
+//! The words this queue makes itself (a file's reason for failing) are English and
+//! never shown: the page's copy makes its own, in the page's language, from the same
+//! steps.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

@@ -22,7 +22,7 @@ use web_sys::{
 };
 
 use crate::fetch::{Chunks, Transfers, content_length, describe, error_name, open, wait};
-use crate::steer::Steer;
+use crate::news::Steering;
 
 /// How many bytes a [`Writer`] gathers before it hands them to the browser. Each write
 /// is a round trip to the browser's file process: a network chunk (tens of kB) a write
@@ -40,7 +40,7 @@ pub struct FolderRun {
     /// when the folder could not be listed.
     present: RefCell<Option<BTreeSet<String>>>,
     transfers: Transfers,
-    steer: Rc<Steer>,
+    steer: Rc<dyn Steering>,
 }
 
 /// A failed folder step of `file`.
@@ -51,7 +51,7 @@ impl FolderRun {
     pub fn start(
         files: Vec<ListedFile>,
         folder: FileSystemDirectoryHandle,
-        steer: Rc<Steer>,
+        steer: Rc<dyn Steering>,
     ) -> Rc<FolderRun> {
         let run = Rc::new(FolderRun {
             files,

@@ -21,6 +21,7 @@
 
 mod fetch;
 mod folder;
+mod news;
 mod steer;
 mod zip;
 

@@ -11,7 +11,7 @@
 //! steps.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use explorer_logic::bulk::file::FileId;
 use explorer_logic::bulk::journal::{Journal, Order, Step};
@@ -24,6 +24,7 @@ use wasm_bindgen_futures::spawn_local;
 use web_sys::DedicatedWorkerGlobalScope;
 
 use crate::folder::FolderRun;
+use crate::news::Steering;
 use crate::zip::ZipRun;
 
 /// How long the steps applied wait before the page hears of them (unless something
@@ -39,6 +40,8 @@ enum Destination {
 /// One run's queue and where its files go. The worker keeps it for as long as the
 /// page keeps the worker.
 pub struct Steer {
+    /// Itself, for the timers it starts.
+    me: Weak<Steer>,
     journal: RefCell<Journal>,
     /// Where each file is fetched from, where known for good; else the page is asked.
     addresses: Vec<Option<String>>,
@@ -53,7 +56,7 @@ impl Steer {
     /// A zip run of `setup` into `parts`: ready at once.
     pub fn zip(setup: Setup, parts: Vec<Part>) -> Rc<Steer> {
         let steer = Steer::new(setup.queue(Mode::Zip), setup.addresses);
-        let run = ZipRun::new(setup.files, parts, Rc::clone(&steer));
+        let run = ZipRun::new(setup.files, parts, Rc::clone(&steer) as _);
         *steer.destination.borrow_mut() = Some(Destination::Zip(run));
         steer.tell(Reply::Ready);
         steer
@@ -62,13 +65,14 @@ impl Steer {
     /// A folder run of `setup` into `folder`: ready once the folder is listed.
     pub fn folder(setup: Setup, folder: JsValue) -> Rc<Steer> {
         let steer = Steer::new(setup.queue(Mode::Folder), setup.addresses);
-        let run = FolderRun::start(setup.files, folder.unchecked_into(), Rc::clone(&steer));
+        let run = FolderRun::start(setup.files, folder.unchecked_into(), Rc::clone(&steer) as _);
         *steer.destination.borrow_mut() = Some(Destination::Folder(run));
         steer
     }
 
     fn new(queue: Queue, addresses: Vec<Option<String>>) -> Rc<Steer> {
-        Rc::new(Steer {
+        Rc::new_cyclic(|me| Steer {
+            me: me.clone(),
             journal: RefCell::new(Journal::new(queue)),
             addresses,
             destination: RefCell::default(),
@@ -78,7 +82,7 @@ impl Steer {
     }
 
     /// Carries out what the page asks once the run is set up.
-    pub fn obey(self: &Rc<Self>, command: Command, beside: JsValue) {
+    pub fn obey(&self, command: Command, beside: JsValue) {
         match command {
             Command::Order(order) => self.order(order),
             Command::Event(event) => {
@@ -102,51 +106,9 @@ impl Steer {
         }
     }
 
-    /// What a transfer, an inspection or the page saw: applied to the queue, and
-    /// what follows carried out.
-    pub fn event(self: &Rc<Self>, event: Event) {
-        let file = event.file();
-        let chunk = matches!(event, Event::Chunk { .. });
-        let actions = self.journal.borrow_mut().apply(Step::Event(event));
-        if chunk {
-            // Bytes, a thousand times a second: they change nothing else.
-            return self.tell_log_soon();
-        }
-        self.tell_zip_if_given_up(file);
-        self.carry_out(actions);
-        if self.journal.borrow().queue().is_finished() {
-            self.tell_log();
-        } else {
-            self.tell_log_soon();
-        }
-    }
-
-    /// `size` bytes of `file` are there already: hashed first when the queue needs
-    /// their md5 to decide.
-    pub fn found(self: &Rc<Self>, file: FileId, size: u64) {
-        let hash = {
-            let journal = self.journal.borrow();
-            let queue = journal.queue();
-            queue.mode() == Mode::Folder && queue.wants_md5_of_existing(file, size)
-        };
-        match (&*self.destination.borrow(), hash) {
-            (Some(Destination::Folder(folder)), true) => folder.hash(file),
-            _ => {
-                let md5 = None;
-                self.event(Event::Existing { file, size, md5 })
-            }
-        }
-    }
-
-    /// Tells the page `reply`, after the steps it has not heard.
-    pub fn tell(&self, reply: Reply) {
-        self.tell_log();
-        post(&self.scope, &reply);
-    }
-
     /// What the person asked: the transfers it ends stop first, then the queue
     /// applies it, and the page hears at once.
-    fn order(self: &Rc<Self>, order: Order) {
+    fn order(&self, order: Order) {
         let files = 0..self.journal.borrow().queue().len();
         if let Some(destination) = &*self.destination.borrow() {
             match (&order, destination) {
@@ -165,7 +127,7 @@ impl Steer {
     }
 
     /// Carries out the queue's actions.
-    fn carry_out(self: &Rc<Self>, actions: Vec<Action>) {
+    fn carry_out(&self, actions: Vec<Action>) {
         for action in actions {
             match action {
                 Action::Inspect { file } => self.inspect(file),
@@ -177,10 +139,12 @@ impl Steer {
                     }),
                 },
                 Action::Retry { file, after } => {
-                    let steer = Rc::clone(self);
+                    let steer = self.me.clone();
                     spawn_local(async move {
                         sleep(after).await;
-                        steer.event(Event::RetryDue { file });
+                        if let Some(steer) = steer.upgrade() {
+                            steer.event(Event::RetryDue { file });
+                        }
                     });
                 }
                 Action::Refresh { file } => self.tell(Reply::Refresh { file }),
@@ -197,7 +161,7 @@ impl Steer {
     }
 
     /// Looks for what there is of `file` already.
-    fn inspect(self: &Rc<Self>, file: FileId) {
+    fn inspect(&self, file: FileId) {
         let zip = match &*self.destination.borrow() {
             Some(Destination::Zip(zip)) => Some(zip.received(file)),
             Some(Destination::Folder(folder)) => {
@@ -232,12 +196,14 @@ impl Steer {
     }
 
     /// Tells the page the steps applied, in a moment.
-    fn tell_log_soon(self: &Rc<Self>) {
+    fn tell_log_soon(&self) {
         if !self.due.replace(true) {
-            let steer = Rc::clone(self);
+            let steer = self.me.clone();
             spawn_local(async move {
                 TimeoutFuture::new(LOG_EVERY_MS).await;
-                steer.tell_log();
+                if let Some(steer) = steer.upgrade() {
+                    steer.tell_log();
+                }
             });
         }
     }
@@ -248,6 +214,50 @@ impl Steer {
             let steps = self.journal.borrow_mut().take();
             post(&self.scope, &Reply::Log(steps));
         }
+    }
+}
+
+impl Steering for Steer {
+    /// What a transfer, an inspection or the page saw: applied to the queue, and
+    /// what follows carried out.
+    fn event(&self, event: Event) {
+        let file = event.file();
+        let chunk = matches!(event, Event::Chunk { .. });
+        let actions = self.journal.borrow_mut().apply(Step::Event(event));
+        if chunk {
+            // Bytes, a thousand times a second: they change nothing else.
+            return self.tell_log_soon();
+        }
+        self.tell_zip_if_given_up(file);
+        self.carry_out(actions);
+        if self.journal.borrow().queue().is_finished() {
+            self.tell_log();
+        } else {
+            self.tell_log_soon();
+        }
+    }
+
+    /// `size` bytes of `file` are there already: hashed first when the queue needs
+    /// their md5 to decide.
+    fn found(&self, file: FileId, size: u64) {
+        let hash = {
+            let journal = self.journal.borrow();
+            let queue = journal.queue();
+            queue.mode() == Mode::Folder && queue.wants_md5_of_existing(file, size)
+        };
+        match (&*self.destination.borrow(), hash) {
+            (Some(Destination::Folder(folder)), true) => folder.hash(file),
+            _ => {
+                let md5 = None;
+                self.event(Event::Existing { file, size, md5 })
+            }
+        }
+    }
+
+    /// Tells the page `reply`, after the steps it has not heard.
+    fn tell(&self, reply: Reply) {
+        self.tell_log();
+        post(&self.scope, &reply);
     }
 }
 

@@ -29,7 +29,7 @@ use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::{AbortSignal, MessageEvent, MessagePort};
 
 use crate::fetch::{Chunks, Transfers, open};
-use crate::steer::Steer;
+use crate::news::Steering;
 
 /// How many bytes a file may hold before the zip takes them.
 const AHEAD_BYTES: usize = 8 * 1024 * 1024;
@@ -82,11 +82,11 @@ pub struct ZipRun {
     given_up: RefCell<BTreeSet<FileId>>,
     cancelled: Cell<bool>,
     notify: Wakeup,
-    steer: Rc<Steer>,
+    steer: Rc<dyn Steering>,
 }
 
 impl ZipRun {
-    pub fn new(files: Vec<ListedFile>, parts: Vec<Part>, steer: Rc<Steer>) -> Rc<ZipRun> {
+    pub fn new(files: Vec<ListedFile>, parts: Vec<Part>, steer: Rc<dyn Steering>) -> Rc<ZipRun> {
         Rc::new(ZipRun {
             slots: files.iter().map(|_| RefCell::default()).collect(),
             files,

@@ -233,6 +233,8 @@ mod tests {
         for src in [
             "crates/download-api/src",
             "crates/explorer-logic/src",
+            "crates/area-shapes/src",
+            "crates/bulk-worker/src",
             "src",
             "crates/download-server/src",
             "crates/e2e/src",

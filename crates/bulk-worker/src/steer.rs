@@ -109,17 +109,14 @@ impl Steer {
     /// What the person asked: the transfers it ends stop first, then the queue
     /// applies it, and the page hears at once.
     fn order(&self, order: Order) {
-        let files = 0..self.journal.borrow().queue().len();
-        if let Some(destination) = &*self.destination.borrow() {
-            match (&order, destination) {
-                (Order::Pause, Destination::Zip(zip)) => zip.stop(&files),
-                (Order::Pause, Destination::Folder(folder)) => folder.stop(&files),
-                (Order::Cancel, Destination::Zip(zip)) => zip.cancel(),
-                (Order::Cancel, Destination::Folder(folder)) => folder.stop(&files),
-                (Order::SetAside { files, .. }, Destination::Zip(zip)) => zip.stop(files),
-                (Order::Restart { files }, Destination::Zip(zip)) => zip.forget(files),
-                _ => {}
-            }
+        let all = 0..self.addresses.len();
+        match (&order, &*self.destination.borrow()) {
+            (Order::Pause, Some(Destination::Zip(zip))) => zip.stop(&all),
+            (Order::Pause, Some(Destination::Folder(folder))) => folder.stop(&all),
+            (Order::Cancel, _) => self.stop_all(),
+            (Order::SetAside { files, .. }, Some(Destination::Zip(zip))) => zip.stop(files),
+            (Order::Restart { files }, Some(Destination::Zip(zip))) => zip.forget(files),
+            _ => {}
         }
         let actions = self.journal.borrow_mut().apply(Step::Order(order));
         self.carry_out(actions);
@@ -132,7 +129,7 @@ impl Steer {
             match action {
                 Action::Inspect { file } => self.inspect(file),
                 Action::Fetch { file, range_from } => match &self.addresses[file] {
-                    Some(url) => self.fetch(file, &url.clone(), range_from),
+                    Some(url) => self.fetch(file, url, range_from),
                     None => self.tell(Reply::Address {
                         file,
                         from: range_from,
@@ -149,14 +146,18 @@ impl Steer {
                 }
                 Action::Refresh { file } => self.tell(Reply::Refresh { file }),
                 // The page reads why in its copy of the queue.
-                Action::Stop { .. } => match &*self.destination.borrow() {
-                    Some(Destination::Zip(zip)) => zip.cancel(),
-                    Some(Destination::Folder(folder)) => {
-                        folder.stop(&(0..self.addresses.len()));
-                    }
-                    None => {}
-                },
+                Action::Stop { .. } => self.stop_all(),
             }
+        }
+    }
+
+    /// Every transfer stops, for good: the run is cancelled (a zip's part being
+    /// written fails).
+    fn stop_all(&self) {
+        match &*self.destination.borrow() {
+            Some(Destination::Zip(zip)) => zip.cancel(),
+            Some(Destination::Folder(folder)) => folder.stop(&(0..self.addresses.len())),
+            None => {}
         }
     }
 

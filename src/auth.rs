@@ -229,6 +229,27 @@ impl Session {
         result
     }
 
+    /// Calls the service with the session's credentials now, through
+    /// [`Session::guard`]. A refusal that comes back after those credentials were
+    /// renewed (while the call was under way) is asked again with the new ones: it says
+    /// nothing of the session now, and taken as its end it would wait for a sign-in
+    /// that has already happened.
+    pub async fn ask<T>(
+        &self,
+        call: impl AsyncFn(&Api) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
+        let api = self.service.api_untracked();
+        let answer = call(&api).await;
+        let now = self.service.credentials.get_untracked();
+        let renewed = now.is_some() && api.credentials() != now.as_ref();
+        if renewed && answer.as_ref().is_err_and(ServiceError::is_unauthorized) {
+            let api = self.service.api_untracked();
+            let answer = call(&api).await;
+            return self.guard(&api, answer);
+        }
+        self.guard(&api, answer)
+    }
+
     /// A token for a key and secret, with its expiry.
     async fn request_token(&self, key: &str, secret: &str) -> Result<(String, u64), SignInError> {
         check_key_and_secret(key, secret)?;
@@ -411,5 +432,74 @@ pub fn RequireSignIn(children: ChildrenFn) -> impl IntoView {
         >
             {children()}
         </Show>
+    }
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use std::cell::{Cell, RefCell};
+
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::config::ServiceConfig;
+
+    /// A session signed in with the token "old", the service context it reads, and
+    /// their owner (they live as long as it does).
+    fn signed_in_with_old_token() -> (Owner, ServiceContext, Session) {
+        let owner = Owner::new();
+        let (service, session) = owner.with(|| {
+            let service = ServiceContext::provide(ServiceConfig {
+                api_base: "https://service.invalid/downloads/v1".into(),
+                token_url: "https://service.invalid/oauth2/token/v1".into(),
+            });
+            (service, Session::provide(service))
+        });
+        service.credentials.set(Some(token("old")));
+        (owner, service, session)
+    }
+
+    fn token(token: &str) -> Credentials {
+        Credentials::Token(token.into())
+    }
+
+    fn refused() -> ServiceError {
+        ServiceError::Status {
+            status: 401,
+            status_text: "Unauthorized".into(),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_refusal_of_credentials_renewed_meanwhile_is_asked_again_with_the_new_ones() {
+        let (_owner, service, session) = signed_in_with_old_token();
+        let asked = RefCell::new(Vec::new());
+        let answer = session
+            .ask(async |api| {
+                asked.borrow_mut().push(api.credentials().cloned());
+                if api.credentials() == Some(&token("old")) {
+                    // The session is renewed while this call is on its way.
+                    service.credentials.set(Some(token("new")));
+                    return Err(refused());
+                }
+                Ok("listed")
+            })
+            .await;
+        assert_eq!(answer.ok(), Some("listed"));
+        assert!(*asked.borrow() == [Some(token("old")), Some(token("new"))]);
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_refusal_of_the_credentials_in_use_is_not_asked_again() {
+        let (_owner, _, session) = signed_in_with_old_token();
+        let asked = Cell::new(0);
+        let answer: Result<(), _> = session
+            .ask(async |_| {
+                asked.set(asked.get() + 1);
+                Err(refused())
+            })
+            .await;
+        assert!(answer.is_err_and(|error| error.is_unauthorized()));
+        assert_eq!(asked.get(), 1);
     }
 }

@@ -12,29 +12,21 @@ use explorer_logic::bulk::file::FileId;
 use explorer_logic::bulk::queue::Event;
 
 use super::PackageVersion;
-use crate::api::ServiceContext;
 use crate::auth::Session;
 
 /// The files' addresses, kept fresh.
 pub struct Links {
     downloads: RefCell<Vec<Download>>,
     package: Option<PackageVersion>,
-    service: ServiceContext,
     session: Session,
 }
 
 impl Links {
-    pub fn new(
-        files: &[BulkDownload],
-        package: Option<PackageVersion>,
-        service: ServiceContext,
-        session: Session,
-    ) -> Links {
+    pub fn new(files: &[BulkDownload], package: Option<PackageVersion>, session: Session) -> Links {
         let downloads = files.iter().map(|file| file.download.clone()).collect();
         Links {
             downloads: RefCell::new(downloads),
             package,
-            service,
             session,
         }
     }
@@ -68,11 +60,14 @@ impl Links {
         let Some(package) = self.package.as_ref().filter(|_| named_once) else {
             return Ok(listed);
         };
-        let api = self.service.api_untracked();
-        let answer = api
-            .direct_download_url(&package.package_id, &package.version_id, &file_name)
+        let answer = self
+            .session
+            .ask(async |api| {
+                api.direct_download_url(&package.package_id, &package.version_id, &file_name)
+                    .await
+            })
             .await;
-        fetch_address(self.session.guard(&api, answer), &listed)
+        fetch_address(answer, &listed)
     }
 
     /// Lists the files again for fresh links after `file`'s was refused: the version
@@ -82,9 +77,11 @@ impl Links {
         let Some(package) = &self.package else {
             return Event::Refreshed { file };
         };
-        let api = self.service.api_untracked();
-        let answer = api.version(&package.package_id, &package.version_id).await;
-        match self.session.guard(&api, answer) {
+        let answer = self
+            .session
+            .ask(async |api| api.version(&package.package_id, &package.version_id).await)
+            .await;
+        match answer {
             Ok(version) => {
                 relist(&mut self.downloads.borrow_mut(), version.downloads);
                 Event::Refreshed { file }

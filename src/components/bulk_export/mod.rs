@@ -25,7 +25,6 @@ use explorer_logic::bulk::worker::Setup;
 use explorer_logic::text::t;
 use leptos::prelude::*;
 
-use crate::api::ServiceContext;
 use crate::auth::{Session, use_session};
 use crate::components::CopyButton;
 use crate::components::save_file::save_text_file;
@@ -81,7 +80,6 @@ struct RunButton {
     package: StoredValue<Option<PackageVersion>>,
     parallel: RwSignal<usize>,
     store: Downloads,
-    service: ServiceContext,
     session: Session,
 }
 
@@ -116,7 +114,6 @@ impl RunButton {
             package: StoredValue::new(package),
             parallel,
             store,
-            service: expect_context::<ServiceContext>(),
             session: use_session(),
         };
         (button, run)
@@ -131,7 +128,6 @@ impl RunButton {
             panel: self.panel.get_untracked(),
             package: self.package.get_value(),
             store: self.store.clone(),
-            service: self.service,
             session: self.session,
         }
     }
@@ -145,7 +141,6 @@ struct Start {
     panel: Option<(RunKey, Route)>,
     package: Option<PackageVersion>,
     store: Downloads,
-    service: ServiceContext,
     session: Session,
 }
 
@@ -163,7 +158,7 @@ impl Start {
     /// page's copy of the queue starts as the worker's does.
     fn core(&self, setup: &Setup, mode: Mode, worker: BulkWorker) -> RunCore {
         let package = self.package.clone();
-        let links = Links::new(&self.downloads, package, self.service, self.session);
+        let links = Links::new(&self.downloads, package, self.session);
         RunCore::new(setup.queue(mode), links, worker, self.store.trigger())
     }
 

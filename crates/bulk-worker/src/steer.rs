@@ -28,8 +28,10 @@ use crate::news::Steering;
 use crate::zip::ZipRun;
 
 /// How long the steps applied wait before the page hears of them (unless something
-/// it asked for, or another reply, tells them sooner).
-const LOG_EVERY_MS: u32 = 100;
+/// it asked for, or another reply, tells them sooner): half the time between the
+/// page's redraws of the run, so each redraw shows where the run was at most that
+/// long ago.
+const LOG_EVERY_MS: u32 = 250;
 
 /// Where the run writes: what the queue's actions are carried out with.
 enum Destination {

@@ -103,8 +103,10 @@ pub(super) trait QueueRun: Sized + 'static {
         self.worker().send(&Command::Event(event));
     }
 
-    /// Replays the worker's log on the page's copy of the queue.
+    /// Replays the worker's log on the page's copy of the queue. What the person asked
+    /// for shows as soon as it is back; bytes and files at the pace of redraws.
     fn replay(self: &Rc<Self>, steps: Vec<Step>) {
+        let ordered = steps.iter().any(|step| matches!(step, Step::Order(_)));
         for step in steps {
             for action in step.replay(&mut self.queue().borrow_mut()) {
                 // The worker stopped its transfers; the page says why.
@@ -114,7 +116,11 @@ pub(super) trait QueueRun: Sized + 'static {
             }
         }
         self.applied();
-        self.redraw_soon();
+        if ordered {
+            self.redraw(true);
+        } else {
+            self.redraw_soon();
+        }
     }
 
     /// What the worker said.

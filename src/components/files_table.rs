@@ -7,7 +7,6 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::api::use_api;
 use crate::auth::use_session;
 use crate::components::table_tools::{SortHeader, TableFilter};
 use crate::components::virtual_list::{Items, Windowed, WindowedBody, event_index};
@@ -39,7 +38,6 @@ pub fn FilesTable(
     #[prop(optional, into)]
     on_query: Option<Callback<TableQuery>>,
 ) -> impl IntoView {
-    let api = use_api();
     let session = use_session();
     let listed_at = js_sys::Date::now();
     let status = RwSignal::new(None::<String>);
@@ -100,15 +98,17 @@ pub fn FilesTable(
             return; // the browser follows the listed link itself
         }
         ev.prevent_default();
-        let api = api.get_untracked();
         let (package_id, version_id) = (package_id.clone(), version_id.clone());
         let name = files.with_value(|f| f[index].file_name.clone());
         status.set(Some(t::product::getting_address(&name)));
         leptos::task::spawn_local(async move {
-            let result = api
-                .direct_download_url(&package_id, &version_id, &name)
+            let result = session
+                .ask(async |api| {
+                    api.direct_download_url(&package_id, &version_id, &name)
+                        .await
+                })
                 .await;
-            match session.guard(&api, result) {
+            match result {
                 Ok(url) => {
                     status.set(None);
                     start_download(&url, &name);

@@ -25,6 +25,9 @@
 //! catalogue, in this process. It registers with the scope `bench-floor/`, so the
 //! app's own download worker (the scope of the whole app) keeps answering the zip.
 //!
+//! Each measure starts from rest (its button scrolled to first, then the machine left
+//! until nearly idle), so none pays for what the one before left running.
+//!
 //! Each zip and floor also records the CPU time the whole machine spent meanwhile (both
 //! cores, from `/proc/stat`: the browser, its workers and the server): where the zip's
 //! md5 and CRC take more than the cores have spare, its time grows by what they cost.
@@ -62,6 +65,11 @@ const LONGEST: Duration = Duration::from_secs(1800);
 /// Chromium reports the tasks over this long (issue 30's goal for the page while the
 /// zip runs: none).
 const LONG_TASK_MS: f64 = 50.0;
+/// A machine at rest: under a fifth of a core busy over [`QUIET_SPAN`].
+const QUIET_CPU: f64 = 0.2;
+const QUIET_SPAN: Duration = Duration::from_millis(250);
+/// The longest a measure waits for the machine to rest before it starts anyway.
+const QUIET_LIMIT: Duration = Duration::from_secs(10);
 
 /// Watches the page from before the zip's click: its long tasks (where the engine
 /// reports them) and the longest gap of a `setTimeout(0)` chain.
@@ -236,16 +244,12 @@ async fn bench() -> Vec<Figures> {
             h.goto(&format!("/products/{product}?areas=GB")).await;
             h.find(".downloads-table tbody tr").await;
             let profiling = profile_start(&h, run).await;
-            let cpu = machine_cpu_seconds();
-            let (zipped, task, gap) = zip(&h).await;
-            let zip_cpu = machine_cpu_seconds() - cpu;
+            let (zipped, zip_cpu, task, gap) = zip(&h).await;
             profile_stop(&h, profiling, &format!("zip-{product}")).await;
             longest_task = longest_task.zip(task).map(|(a, b)| a.max(b));
             longest_gap = longest_gap.max(gap);
-            let port_floor = floor(&h, &urls, bytes, true).await;
-            let cpu = machine_cpu_seconds();
-            let floor = floor(&h, &urls, bytes, false).await;
-            let floor_cpu = machine_cpu_seconds() - cpu;
+            let (port_floor, _) = floor(&h, &urls, bytes, true).await;
+            let (floor, floor_cpu) = floor(&h, &urls, bytes, false).await;
             let discarded = fetch_and_discard(&h, &urls).await;
             let task = task.map_or("not observable".to_owned(), |ms| format!("{ms:.0} ms"));
             println!(
@@ -313,21 +317,25 @@ async fn bench() -> Vec<Figures> {
 }
 
 /// The app's "Download as .zip" on the product page shown: seconds from the click to
-/// the zip whole on disk, and the page's longest task (ms, `None` where not observable)
-/// and longest `setTimeout(0)` gap (ms) meanwhile.
-async fn zip(h: &Harness) -> (f64, Option<f64>, f64) {
+/// the zip whole on disk, the machine's CPU seconds meanwhile, and the page's longest
+/// task (ms, `None` where not observable) and longest `setTimeout(0)` gap (ms).
+async fn zip(h: &Harness) -> (f64, f64, Option<f64>, f64) {
+    let button = ".zip-download .folder-controls .button";
+    at_rest_with_in_view(h, button).await;
     h.js(WATCH_PAGE).await;
+    let cpu = machine_cpu_seconds();
     let started = Instant::now();
-    h.click(".zip-download .folder-controls .button").await;
+    h.click(button).await;
     let zip = wait_for_a_zip(h).await;
     let zipped = started.elapsed().as_secs_f64();
+    let cpu = machine_cpu_seconds() - cpu;
     let watched = h.js(WATCHED).await;
     let (observable, task, gap): (bool, f64, f64) =
         serde_json::from_value(watched.clone()).unwrap_or_else(|_| panic!("{watched}"));
     h.wait_for_text_within(".zip-download .bulk-summary", "Done", WAIT)
         .await;
     fs::remove_file(&zip).expect("remove the zip");
-    (zipped, observable.then_some(task), gap)
+    (zipped, cpu, observable.then_some(task), gap)
 }
 
 /// The first complete zip in the browser's download folder: no partial file left, and
@@ -372,8 +380,9 @@ fn ends_as_a_zip(zip: &Path) -> bool {
 }
 
 /// The floor: seconds from a click on the page to the floor worker's download of `urls`
-/// (`total` bytes) whole on disk; `via_port`, the port floor's.
-async fn floor(h: &Harness, urls: &[&str], total: u64, via_port: bool) -> f64 {
+/// (`total` bytes) whole on disk, and the machine's CPU seconds meanwhile; `via_port`,
+/// the port floor's.
+async fn floor(h: &Harness, urls: &[&str], total: u64, via_port: bool) -> (f64, f64) {
     let registered = h.driver.execute_async(REGISTER_FLOOR, vec![]).await;
     let registered = registered.expect("register the floor's worker");
     assert_eq!(registered.json(), "ok", "register the floor's worker");
@@ -389,9 +398,11 @@ async fn floor(h: &Harness, urls: &[&str], total: u64, via_port: bool) -> f64 {
         )
         .await
         .expect("the floor's button");
+    at_rest(h).await;
     // The page is watched as during the zip: its timer chain takes the page's thread
     // as often there, on the same two cores.
     h.js(WATCH_PAGE).await;
+    let cpu = machine_cpu_seconds();
     let started = Instant::now();
     h.click("#bench-floor").await;
     let answer = h
@@ -410,9 +421,10 @@ async fn floor(h: &Harness, urls: &[&str], total: u64, via_port: bool) -> f64 {
     })
     .await;
     let time = started.elapsed().as_secs_f64();
+    let cpu = machine_cpu_seconds() - cpu;
     h.js(WATCHED).await;
     fs::remove_file(&saved).expect("remove the floor's file");
-    time
+    (time, cpu)
 }
 
 /// "Download to a folder" on `product`'s page and the plain-JS page writing its files
@@ -420,13 +432,9 @@ async fn floor(h: &Harness, urls: &[&str], total: u64, via_port: bool) -> f64 {
 async fn folder(h: &Harness, product: &str, urls: &[&str]) -> (f64, f64) {
     h.goto(&format!("/products/{product}?areas=GB")).await;
     h.find(".downloads-table tbody tr").await;
-    let app = timed_in_page(
-        h,
-        ".folder-download .folder-controls .button",
-        ".folder-download .bulk-summary",
-        "Done",
-    )
-    .await;
+    let button = ".folder-download .folder-controls .button";
+    at_rest_with_in_view(h, button).await;
+    let app = timed_in_page(h, button, ".folder-download .bulk-summary", "Done").await;
     let summary = h.text(".folder-download .bulk-summary").await;
     assert!(summary.contains(" 0 failed"), "{summary}");
     clear_folder(h).await;
@@ -464,6 +472,7 @@ async fn timed_in_page(h: &Harness, button: &str, shown: &str, text: &str) -> f6
 /// (no md5, no existing-file checks, no progress): streamed into the browser's private
 /// folder (`keep`) or read and discarded.
 async fn plain_js(h: &Harness, urls: &[&str], keep: bool) -> f64 {
+    at_rest(h).await;
     let script = r#"const [urls, keep, done] = arguments;
         (async () => {
           const root = keep ? await navigator.storage.getDirectory() : null;
@@ -623,6 +632,47 @@ fn files_label(listing: &[ProductDownload]) -> String {
 /// The CPU time the whole machine has spent busy since it started, in seconds: the first
 /// line of `/proc/stat` (user, nice, system, irq, softirq and steal; not idle or iowait),
 /// in the kernel's ticks of 1/100 s.
+/// Waits for the machine to rest, so that each measure starts from the same quiet.
+/// WebKitGTK draws its overlay scrollbars in and out for some 3 s after a page loads or
+/// scrolls, which here (no GPU) takes up to a core and a half: the zip, measured right
+/// after its page loaded and its button was scrolled to, paid for that where the
+/// floors, measured later from a fixed button, did not.
+async fn at_rest(h: &Harness) {
+    let deadline = Instant::now() + QUIET_LIMIT;
+    while Instant::now() < deadline {
+        let before = machine_cpu_seconds();
+        tokio::time::sleep(QUIET_SPAN).await;
+        if machine_cpu_seconds() - before < QUIET_CPU * QUIET_SPAN.as_secs_f64() {
+            return;
+        }
+    }
+    println!(
+        "BENCH {}: the machine did not rest within {QUIET_LIMIT:?}; measuring anyway",
+        h.engine
+    );
+}
+
+/// Scrolls `button` to the middle of the window (as a person does before clicking it)
+/// and waits for the machine to rest; again while the page moved it meanwhile (its
+/// lists measure their rows once drawn), so that the click scrolls nothing.
+async fn at_rest_with_in_view(h: &Harness, button: &str) {
+    let centre = format!(
+        "const e = document.querySelector({button:?}); e.scrollIntoView({{block: 'center'}});"
+    );
+    let moved = format!(
+        "const r = document.querySelector({button:?}).getBoundingClientRect(); \
+         return r.top < innerHeight / 4 || r.bottom > innerHeight * 3 / 4;"
+    );
+    for _ in 0..5 {
+        h.js(&centre).await;
+        at_rest(h).await;
+        if h.js(&moved).await != json!(true) {
+            return;
+        }
+    }
+    panic!("{button} kept moving");
+}
+
 fn machine_cpu_seconds() -> f64 {
     let stat = fs::read_to_string("/proc/stat").expect("/proc/stat (Linux)");
     let ticks: Vec<f64> = stat

@@ -325,7 +325,11 @@ async fn zip(h: &Harness) -> (f64, f64, Option<f64>, f64) {
     h.js(WATCH_PAGE).await;
     let cpu = machine_cpu_seconds();
     let started = Instant::now();
-    h.click(button).await;
+    // Clicked by the page's script, as the folder's button is: WebKitWebDriver's click
+    // on it, in the middle of the window, was twice "intercepted by another element"
+    // (unnamed) in the third of three 1 GB runs.
+    h.js(&format!("document.querySelector({button:?}).click()"))
+        .await;
     let zip = wait_for_a_zip(h).await;
     let zipped = started.elapsed().as_secs_f64();
     let cpu = machine_cpu_seconds() - cpu;

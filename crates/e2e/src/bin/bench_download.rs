@@ -633,9 +633,6 @@ fn files_label(listing: &[ProductDownload]) -> String {
     format!("{} x {size}", listing.len())
 }
 
-/// The CPU time the whole machine has spent busy since it started, in seconds: the first
-/// line of `/proc/stat` (user, nice, system, irq, softirq and steal; not idle or iowait),
-/// in the kernel's ticks of 1/100 s.
 /// Waits for the machine to rest, so that each measure starts from the same quiet.
 /// WebKitGTK draws its overlay scrollbars in and out for some 3 s after a page loads or
 /// scrolls, which here (no GPU) takes up to a core and a half: the zip, measured right
@@ -677,6 +674,9 @@ async fn at_rest_with_in_view(h: &Harness, button: &str) {
     panic!("{button} kept moving");
 }
 
+/// The CPU time the whole machine has spent busy since it started, in seconds: the first
+/// line of `/proc/stat` (user, nice, system, irq, softirq and steal; not idle or iowait),
+/// in the kernel's ticks of 1/100 s.
 fn machine_cpu_seconds() -> f64 {
     let stat = fs::read_to_string("/proc/stat").expect("/proc/stat (Linux)");
     let ticks: Vec<f64> = stat

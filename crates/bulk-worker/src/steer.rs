@@ -31,7 +31,7 @@ use crate::zip::ZipRun;
 /// it asked for, or another reply, tells them sooner): half the time between the
 /// page's redraws of the run, so each redraw shows where the run was at most that
 /// long ago.
-const LOG_EVERY_MS: u32 = 250;
+const LOG_EVERY_MS: u32 = 500;
 
 /// Where the run writes: what the queue's actions are carried out with.
 enum Destination {

@@ -15,10 +15,13 @@ use leptos::task::spawn_local;
 
 use crate::components::virtual_list::{BoxedList, Items};
 
-/// How often progress is redrawn while bytes flow: twice a second, as browsers' own
-/// download lists are. The page shares the CPU with the download's workers: redrawn
-/// every 150 ms, a zip of 200 small files took 5% longer in Chromium.
-const REDRAW_MS: f64 = 500.0;
+/// How often progress is redrawn while bytes flow: once a second, as a file manager's
+/// copy dialog is. The page shares the CPU with the download's workers, and each redraw
+/// costs a frame: WebKit, which draws in software on this project's test machine, zipped
+/// 200 small files in 1.22 s redrawing twice a second and in 1.00 s not redrawing at all
+/// (`cargo xtask bench download`); redrawn every 150 ms, the zip took 5% longer in
+/// Chromium than at 500 ms.
+const REDRAW_MS: f64 = 1000.0;
 
 /// Where a run is, as shown: each file's line, the transfer rate, and a trigger for
 /// the summary, the buttons and the total, redrawn as a whole.

@@ -820,21 +820,26 @@ async fn the_url_list_is_saved_as_a_file_with_one_line_per_listed_file() {
     let saved =
         s.h.wait_for_download("os-open-toid-2026-01--su--sz--all-formats--urls.txt", WAIT)
             .await;
-    let text = std::fs::read_to_string(saved).expect("read the URL list");
-    let addresses: Vec<&str> = text
-        .lines()
-        .map(|url| url.trim_start_matches(&s.origin))
-        .collect();
     let api = "/downloads/v1/products/OpenTOID/downloads";
-    assert_eq!(
-        addresses,
-        [
-            format!("{api}?area=SU&format=CSV&redirect"),
-            format!("{api}?area=SU&format=GeoPackage&redirect"),
-            format!("{api}?area=SZ&format=CSV&redirect"),
-            format!("{api}?area=SZ&format=GeoPackage&redirect"),
-        ],
-        "{text}"
-    );
+    let want = [
+        format!("{api}?area=SU&format=CSV&redirect"),
+        format!("{api}?area=SU&format=GeoPackage&redirect"),
+        format!("{api}?area=SZ&format=CSV&redirect"),
+        format!("{api}?area=SZ&format=GeoPackage&redirect"),
+    ];
+    // WebKit writes a download under its final name as its bytes arrive: the list is
+    // read until it is whole, and fails if it never is.
+    e2e::eventually(WAIT, async || {
+        let text = std::fs::read_to_string(&saved).map_err(|e| e.to_string())?;
+        let addresses: Vec<&str> = text
+            .lines()
+            .map(|url| url.trim_start_matches(&s.origin))
+            .collect();
+        match addresses == want {
+            true => Ok(()),
+            false => Err(format!("the URL list is {text:?}")),
+        }
+    })
+    .await;
     s.h.stop().await;
 }

@@ -18,7 +18,7 @@ use crate::components::virtual_list::{BoxedList, Items};
 /// How often progress is redrawn while bytes flow: once a second, as a file manager's
 /// copy dialog is. The page shares the CPU with the download's workers, and each redraw
 /// costs a frame: WebKit, which draws in software on this project's test machine, zipped
-/// 200 small files in 1.22 s redrawing twice a second and in 1.00 s not redrawing at all
+/// 200 small files in 1.19 s redrawing twice a second and in 0.93 s once a second
 /// (`cargo xtask bench download`); redrawn every 150 ms, the zip took 5% longer in
 /// Chromium than at 500 ms.
 const REDRAW_MS: f64 = 1000.0;

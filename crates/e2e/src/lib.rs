@@ -1080,8 +1080,8 @@ impl Harness {
     /// Whether the browser is still writing a download under a partial name
     /// (Chromium's `.crdownload`, Firefox's `.part`). WebKit writes under the final
     /// name as the bytes arrive, and Firefox may show the final name (empty) before its
-    /// `.part`: a caller that must know a file is whole checks its content too (as
-    /// the zip tests check for the zip's own central directory).
+    /// `.part`: a caller that must know a file is whole checks its content too
+    /// ([`Harness::wait_for_whole_download`]).
     pub fn downloading(&self) -> bool {
         self.downloaded().iter().any(|path| {
             path.extension()
@@ -1112,6 +1112,24 @@ impl Harness {
                     self.downloaded()
                 ))
             }
+        })
+        .await
+    }
+
+    /// The download `name` once `whole` accepts its bytes (or says why not), waiting
+    /// up to `within`: WebKit writes a download under its final name as its bytes
+    /// arrive, and Firefox may show the final name (empty) first, so a file there may
+    /// still be short. A download never whole fails with `whole`'s last reason.
+    pub async fn wait_for_whole_download<T>(
+        &self,
+        name: &str,
+        within: Duration,
+        mut whole: impl FnMut(&[u8]) -> Result<T, String>,
+    ) -> T {
+        let path = self.wait_for_download(name, within).await;
+        eventually(within, async || {
+            let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+            whole(&bytes)
         })
         .await
     }

@@ -151,17 +151,12 @@ async fn a_basket_downloads_as_a_zip_with_a_folder_per_product_and_an_md5_list_t
 
     // The md5 list names each file in its product's folder, as `md5sum -c` reads it.
     s.h.click(".bulk-export button:nth-of-type(3)").await;
-    let saved =
-        s.h.wait_for_download(&format!("{THREE_STEM}.md5"), WITHIN)
-            .await;
     let lines: Vec<String> = want
         .iter()
         .map(|(path, md5)| format!("{md5}  {path}"))
         .collect();
-    // WebKit writes a download under its final name as its bytes arrive: the list is
-    // read until it holds every line, and fails if it never does.
-    e2e::eventually(WITHIN, async || {
-        let list = std::fs::read_to_string(&saved).map_err(|e| e.to_string())?;
+    s.h.wait_for_whole_download(&format!("{THREE_STEM}.md5"), WITHIN, |bytes| {
+        let list = String::from_utf8_lossy(bytes);
         match lines.iter().find(|line| !list.lines().any(|l| l == *line)) {
             Some(line) => Err(format!("{line} not in {list}")),
             None => Ok(()),

@@ -817,9 +817,6 @@ async fn verification_of_a_dropped_folder_flags_a_tampered_file_by_name() {
 async fn the_url_list_is_saved_as_a_file_with_one_line_per_listed_file() {
     let s = Setup::on_the_product_page(vec![]).await;
     s.h.click(".bulk-export button:nth-of-type(2)").await;
-    let saved =
-        s.h.wait_for_download("os-open-toid-2026-01--su--sz--all-formats--urls.txt", WAIT)
-            .await;
     let api = "/downloads/v1/products/OpenTOID/downloads";
     let want = [
         format!("{api}?area=SU&format=CSV&redirect"),
@@ -827,10 +824,9 @@ async fn the_url_list_is_saved_as_a_file_with_one_line_per_listed_file() {
         format!("{api}?area=SZ&format=CSV&redirect"),
         format!("{api}?area=SZ&format=GeoPackage&redirect"),
     ];
-    // WebKit writes a download under its final name as its bytes arrive: the list is
-    // read until it is whole, and fails if it never is.
-    e2e::eventually(WAIT, async || {
-        let text = std::fs::read_to_string(&saved).map_err(|e| e.to_string())?;
+    let name = "os-open-toid-2026-01--su--sz--all-formats--urls.txt";
+    s.h.wait_for_whole_download(name, WAIT, |bytes| {
+        let text = String::from_utf8_lossy(bytes);
         let addresses: Vec<&str> = text
             .lines()
             .map(|url| url.trim_start_matches(&s.origin))

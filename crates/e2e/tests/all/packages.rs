@@ -228,12 +228,8 @@ async fn browser_download(h: &Harness, row: &WebElement) -> String {
     let name = link.text().await.expect("the link's text");
     let md5 = md5_of(row).await;
     link.click().await.expect("click the link");
-    let path = h.wait_for_download(&name, Duration::from_secs(15)).await;
-    // Some engines write under the final name as the bytes arrive: the file is
-    // checked until it is whole, and fails if it never matches.
-    e2e::eventually(Duration::from_secs(15), async || {
-        let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
-        match md5_hex(&bytes) == md5 {
+    h.wait_for_whole_download(&name, Duration::from_secs(15), |bytes| {
+        match md5_hex(bytes) == md5 {
             true => Ok(()),
             false => Err(format!(
                 "{name} ({} bytes) differs from its md5 {md5}",

@@ -20,7 +20,7 @@ use super::PackageVersion;
 use super::RunButton;
 use super::progress::FileLines;
 use super::run::{QueueRun, RunCore, RunNotices, RunTotal, control, listen, shown};
-use super::worker::BulkWorker;
+use super::worker::Starting;
 use crate::fs_access::pick_folder;
 
 /// One run of the download: the queue, and the worker writing into the folder.
@@ -78,6 +78,8 @@ pub fn FolderDownload(
     let start = move |_| {
         // Read now: the folder is picked and listed first.
         let start = button.start();
+        // The worker loads while the person picks the folder (dropped if they cancel).
+        let starting = Starting::new();
         spawn_local(async move {
             let folder = match pick_folder().await {
                 Ok(Some(folder)) => folder,
@@ -91,7 +93,11 @@ pub fn FolderDownload(
             let setup = start.setup();
             // The worker looks at what the folder holds before it is ready.
             let set_up = Command::Folder { run: setup.clone() };
-            let (worker, replies) = match BulkWorker::start(&set_up, &folder).await {
+            let started = match starting {
+                Ok(starting) => starting.set_up(&set_up, &folder).await,
+                Err(why) => Err(why),
+            };
+            let (worker, replies) = match started {
                 Ok(started) => started,
                 Err(why) => {
                     notice.set(Some(t::bulk::folder_open_failed(why)));

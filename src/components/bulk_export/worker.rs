@@ -1,7 +1,7 @@
-//! The bulk worker (`crates/bulk-worker`), from the page's side: started when a
-//! download starts (its wasm loads then, never before), handed the run (what to fetch
-//! and where the bytes go), told the person's orders, and heard. The conversation is
-//! `explorer_logic::bulk::worker`'s.
+//! The bulk worker (`crates/bulk-worker`), from the page's side: started when the
+//! person asks for a download (its wasm loads then, never before; for a folder, while
+//! the picker is open), handed the run (what to fetch and where the bytes go), told the
+//! person's orders, and heard. The conversation is `explorer_logic::bulk::worker`'s.
 
 use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
@@ -24,6 +24,51 @@ pub(super) fn available() -> bool {
     js_sys::Reflect::has(&js_sys::global(), &"Worker".into()).unwrap_or(false)
 }
 
+/// A bulk worker loading, not yet handed its run: started while the person still
+/// chooses (the folder picker open), its load overlaps with their choice.
+pub(super) struct Starting {
+    worker: BulkWorker,
+    replies: Replies,
+}
+
+impl Starting {
+    /// Starts loading a worker. An error says why it could not start.
+    pub fn new() -> Result<Starting, String> {
+        let (worker, replies) = AppWorker::start(LOADER).map_err(|_| stopped())?;
+        Ok(Starting {
+            worker: BulkWorker { worker },
+            replies,
+        })
+    }
+
+    /// Once the worker listens, sets up its run (`Command::Zip`, or `Command::Folder`
+    /// with the folder's handle `beside`); once it is ready, hands it back with what
+    /// it says from then on. An error says why it could not start.
+    pub async fn set_up(
+        self,
+        run: &Command,
+        beside: &JsValue,
+    ) -> Result<(BulkWorker, Replies), String> {
+        let Starting {
+            worker,
+            mut replies,
+        } = self;
+        if replies.next().await.flatten() != Some(Reply::Listening) {
+            return Err(stopped());
+        }
+        worker.send_beside(run, beside, false);
+        match replies.next().await.flatten() {
+            Some(Reply::Ready) => Ok((worker, replies)),
+            _ => Err(stopped()),
+        }
+    }
+}
+
+/// Why a worker did not start, for the person.
+fn stopped() -> String {
+    t::bulk::file_worker_stopped().to_owned()
+}
+
 /// A running bulk worker. Dropping it stops the worker, and every transfer with it.
 pub(super) struct BulkWorker {
     worker: AppWorker,
@@ -34,17 +79,7 @@ impl BulkWorker {
     /// the folder's handle `beside`); once it is ready, hands it back with what it
     /// says from then on. An error says why it could not start.
     pub async fn start(run: &Command, beside: &JsValue) -> Result<(BulkWorker, Replies), String> {
-        let stopped = || t::bulk::file_worker_stopped().to_owned();
-        let (worker, mut replies) = AppWorker::start(LOADER).map_err(|_| stopped())?;
-        let started = BulkWorker { worker };
-        if replies.next().await.flatten() != Some(Reply::Listening) {
-            return Err(stopped());
-        }
-        started.send_beside(run, beside, false);
-        match replies.next().await.flatten() {
-            Some(Reply::Ready) => Ok((started, replies)),
-            _ => Err(stopped()),
-        }
+        Starting::new()?.set_up(run, beside).await
     }
 
     /// Tells the worker `command`.

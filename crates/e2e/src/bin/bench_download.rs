@@ -18,7 +18,8 @@
 //! - a plain-JS page fetching the same files 3 at a time and discarding them;
 //! - in Chromium, "Download to a folder" (md5 checked, into the origin-private file
 //!   system) next to a plain-JS page streaming the same files into the same kind of
-//!   folder (both timed in the page, click to done) and curl from the same server.
+//!   folder (both timed in the page, from the folder in hand to done; the app's picker
+//!   answers a second after it opens, as a person's does) and curl from the same server.
 //!
 //! The floor's worker is served from the app's origin: a copy of the web root (the
 //! tests' one, of symbolic links) with the worker added, served by our server with the

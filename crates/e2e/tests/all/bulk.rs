@@ -512,6 +512,34 @@ async fn every_file_lands_with_its_md5_and_a_second_run_downloads_nothing() {
     s.h.stop_clean().await;
 }
 
+/// The bulk worker starts loading as the folder picker opens: a picker the person cancels
+/// starts nothing (no fetch, no message), and a folder chosen after a while (the worker
+/// ready long before) downloads every file.
+#[tokio::test]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
+async fn a_cancelled_picker_starts_nothing_and_a_folder_chosen_after_a_while_downloads() {
+    let s = Setup::on_the_product_page(vec![]).await;
+    s.h.js("window.__asked = 0;
+         window.__downloadExplorerPickDirectory = () => {
+           window.__asked += 1;
+           return Promise.reject(new DOMException('The user aborted a request.', 'AbortError'));
+         };")
+        .await;
+    download_to_folder(&s.h).await;
+    s.h.wait_for_js("window.__asked === 1").await;
+    s.h.js("window.__downloadExplorerPickDirectory = async () => {
+           await new Promise((resolve) => setTimeout(resolve, 500));
+           return navigator.storage.getDirectory();
+         };")
+        .await;
+    download_all(&s.h, 4, Duration::from_secs(20)).await;
+    assert_folder_holds_the_product(&s.h).await;
+    // The cancelled pick said nothing and fetched nothing: each file was asked for once.
+    assert!(s.h.find_all(".folder-download .notice").await.is_empty());
+    assert_eq!(s.requests_for("/files/products/").len(), 4);
+    s.h.stop_clean().await;
+}
+
 /// A folder run started on a product page goes on while the person goes to the gallery
 /// and comes back by the header's link: the panel shows the run under way (not a fresh
 /// button), and every file lands once, with its md5.

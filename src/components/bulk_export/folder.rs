@@ -93,11 +93,7 @@ pub fn FolderDownload(
             let setup = start.setup();
             // The worker looks at what the folder holds before it is ready.
             let set_up = Command::Folder { run: setup.clone() };
-            let started = match starting {
-                Ok(starting) => starting.set_up(&set_up, &folder).await,
-                Err(why) => Err(why),
-            };
-            let (worker, replies) = match started {
+            let (worker, replies) = match starting.set_up(&set_up, &folder).await {
                 Ok(started) => started,
                 Err(why) => {
                     notice.set(Some(t::bulk::folder_open_failed(why)));

@@ -27,18 +27,17 @@ pub(super) fn available() -> bool {
 /// A bulk worker loading, not yet handed its run: started while the person still
 /// chooses (the folder picker open), its load overlaps with their choice.
 pub(super) struct Starting {
-    worker: BulkWorker,
-    replies: Replies,
+    /// The worker and what it says; `None` when the browser would not start it.
+    loading: Option<(BulkWorker, Replies)>,
 }
 
 impl Starting {
-    /// Starts loading a worker. An error says why it could not start.
-    pub fn new() -> Result<Starting, String> {
-        let (worker, replies) = AppWorker::start(LOADER).map_err(|_| stopped())?;
-        Ok(Starting {
-            worker: BulkWorker { worker },
-            replies,
-        })
+    /// Starts loading a worker; whether it could start is told by [`Starting::set_up`].
+    pub fn new() -> Starting {
+        let loading = AppWorker::start(LOADER)
+            .ok()
+            .map(|(worker, replies)| (BulkWorker { worker }, replies));
+        Starting { loading }
     }
 
     /// Once the worker listens, sets up its run (`Command::Zip`, or `Command::Folder`
@@ -49,10 +48,7 @@ impl Starting {
         run: &Command,
         beside: &JsValue,
     ) -> Result<(BulkWorker, Replies), String> {
-        let Starting {
-            worker,
-            mut replies,
-        } = self;
+        let (worker, mut replies) = self.loading.ok_or_else(stopped)?;
         if replies.next().await.flatten() != Some(Reply::Listening) {
             return Err(stopped());
         }
@@ -79,7 +75,7 @@ impl BulkWorker {
     /// the folder's handle `beside`); once it is ready, hands it back with what it
     /// says from then on. An error says why it could not start.
     pub async fn start(run: &Command, beside: &JsValue) -> Result<(BulkWorker, Replies), String> {
-        Starting::new()?.set_up(run, beside).await
+        Starting::new().set_up(run, beside).await
     }
 
     /// Tells the worker `command`.

@@ -448,7 +448,7 @@ async fn folder(h: &Harness, product: &str, urls: &[&str]) -> (f64, f64) {
     // The picker answers after a person's choosing, and the run is timed from its
     // answer, as the plain-JS page is timed from the folder in hand.
     h.js(PICKED_AFTER_A_PERSONS_CHOICE).await;
-    let app = timed_in_page(h, button, ".folder-download .bulk-summary", "Done").await;
+    let app = timed_from_pick(h, button, ".folder-download .bulk-summary", "Done").await;
     let summary = h.text(".folder-download .bulk-summary").await;
     assert!(summary.contains(" 0 failed"), "{summary}");
     clear_folder(h).await;
@@ -468,17 +468,14 @@ const PICKED_AFTER_A_PERSONS_CHOICE: &str = r#"
       return folder;
     };"#;
 
-/// Seconds from a click on `button` (or from the folder picker's answer, when it
-/// noted one: `window.__picked`) until `shown` says `text`, timed in the page.
-async fn timed_in_page(h: &Harness, button: &str, shown: &str, text: &str) -> f64 {
+/// Seconds from the folder picker's answer ([`PICKED_AFTER_A_PERSONS_CHOICE`]), after
+/// a click on `button`, until `shown` says `text`, timed in the page.
+async fn timed_from_pick(h: &Harness, button: &str, shown: &str, text: &str) -> f64 {
     let script = r#"const [button, shown, text, done] = arguments;
         const target = document.querySelector(button);
-        let started = 0;
-        target.addEventListener('click', () => { started = performance.now(); },
-                                {capture: true, once: true});
         const says = () => (document.querySelector(shown)?.textContent ?? '').includes(text);
         const observer = new MutationObserver(() => {
-          if (says()) { observer.disconnect(); done(performance.now() - (window.__picked ?? started)); }
+          if (says()) { observer.disconnect(); done(performance.now() - window.__picked); }
         });
         observer.observe(document.body, {subtree: true, childList: true, characterData: true});
         target.click();"#;
@@ -486,11 +483,11 @@ async fn timed_in_page(h: &Harness, button: &str, shown: &str, text: &str) -> f6
         .driver
         .execute_async(script, vec![json!(button), json!(shown), json!(text)])
         .await
-        .expect("a timed click");
+        .expect("a timed folder run");
     let millis = answer
         .json()
         .as_f64()
-        .unwrap_or_else(|| panic!("a timed click: {}", answer.json()));
+        .unwrap_or_else(|| panic!("a timed folder run: {}", answer.json()));
     millis / 1000.0
 }
 

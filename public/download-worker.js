@@ -1,51 +1,86 @@
-// Download Explorer's download worker: it answers the address of a zip the bulk worker
-// is writing (crates/bulk-worker, started by src/components/bulk_export/) with the
-// bytes it hands over, so the browser saves the zip with its own download manager while
-// it is written, never holding it whole. The page registers it only when a zip
-// download starts.
+// Download Explorer's download worker: it runs a zip's download (the bulk worker's wasm,
+// crates/bulk-worker, which it loads) and answers the zip's address with the bytes the
+// run writes, so the browser saves the zip with its own download manager while it is
+// written, never holding it whole. The page (src/components/bulk_export/) registers it
+// only when a zip download starts, and steers the run.
 //
-// The page sends {type: "zip", id, name, length} with a message port whose other end
-// the bulk worker holds; this worker answers "ready", and when the browser asks for
-// <scope><id>/<name> it answers with a stream the port feeds: each "pull"
-// asks the bulk worker for more, "chunk" and "end" feed the stream, "abort" fails it,
-// and "cancelled" tells both the page and the bulk worker the person stopped the
-// download. "ping" messages from the page keep this worker alive while a zip runs
-// (browsers stop an idle worker after about 30 s).
+// The page sends {type: "engine"} with a message port: the run it steers through that
+// port (the conversation of explorer_logic::bulk::worker). It sends {type: "zip", id,
+// name, length} for each zip it opens; this worker answers "ready", and when the browser
+// asks for <scope><id>/<name> it answers with a stream and says "started". The run then
+// writes the zip into that stream (bulkZipStream below, called from the wasm: the bytes
+// never leave this thread); "cancelled" tells the page the person stopped the download
+// in the browser, and the run learns it at its next write. "ping" messages from the page
+// keep this worker alive while a run lives (browsers stop an idle worker after about
+// 30 s; a port's messages do not count); "abort" fails a zip the page gave up.
 
 "use strict";
 
 const PREFIX = "download-zip/";
 const zips = new Map();
-// How many bytes of a zip wait for the browser before the bulk worker is asked for more.
+// How many bytes of a zip wait for the browser before the run is kept waiting.
 const QUEUED_AT_MOST = 4 * 1024 * 1024;
 
-// Active at once, but never taking over pages: only the zip addresses need it (a
-// navigation is answered by the worker of its scope whether the page is controlled
-// or not). Its scope is <app>download-zip/ (the page registers it so), so it controls
-// no page or worker of the app, and no other request passes through it.
-self.addEventListener("install", () => self.skipWaiting());
+// The bulk worker's wasm, loaded with this script (its loader lies beside it and names
+// its files): once loaded, it calls bulkEngineLoaded with the function that serves a
+// run over a port. The same wasm runs a folder's download in a dedicated worker.
+const engine = new Promise((resolve) => (self.bulkEngineLoaded = resolve));
+importScripts("bulk-worker_loader.js");
 
-function tell(zip, type) {
-  zip.client.postMessage({ type, id: zip.id });
-}
+// Each run's page and what quits it: a run whose page is gone (closed, reloaded without
+// quitting it) quits, as a dedicated worker ends with its page, rather than fetching on
+// for nobody (a data package's run needs its page for every address).
+const runs = new Set();
+const PAGES_CHECKED_EVERY_MS = 2000;
+let checking = null;
 
-// What the bulk worker sends through the zip's port.
-function fed(zip, message) {
-  if (!zip.stream) {
+function checkPages() {
+  if (checking) {
     return;
   }
-  if (message.type === "chunk") {
-    // The bulk worker transferred the buffer: taken as it comes.
-    zip.stream.enqueue(message.chunk);
-  } else if (message.type === "end") {
-    zip.ended = true;
-    closeOnceTaken(zip);
-  } else if (message.type === "abort") {
-    zip.stream.error(new Error(String(message.reason)));
-    zip.finished();
-    zips.delete(zip.id);
-  }
+  checking = setInterval(async () => {
+    for (const run of runs) {
+      if (!(await self.clients.get(run.page))) {
+        runs.delete(run);
+        run.quit();
+      }
+    }
+    if (runs.size === 0) {
+      clearInterval(checking);
+      checking = null;
+    }
+  }, PAGES_CHECKED_EVERY_MS);
 }
+
+// The stream the browser saves zip `id` from, for the run to write into: write(chunk)
+// answers a promise when the browser has enough queued (the run waits for it) and
+// throws once the person cancelled the download; end() completes the zip, abort(reason)
+// fails it. Throws when the zip is not open.
+self.bulkZipStream = (id) => {
+  const zip = zips.get(String(id));
+  if (!zip || !zip.stream) {
+    throw new Error("This zip was never opened, or is over.");
+  }
+  return {
+    write(chunk) {
+      if (zip.cancelled) {
+        throw new Error("cancelled");
+      }
+      zip.stream.enqueue(chunk);
+      if (zip.stream.desiredSize > 0) {
+        return null;
+      }
+      return new Promise((resolve) => (zip.wake = resolve));
+    },
+    end() {
+      zip.ended = true;
+      closeOnceTaken(zip);
+    },
+    abort(reason) {
+      fail(zip, reason);
+    },
+  };
+};
 
 // Ends the zip once the browser has taken every byte of it: only then may this worker
 // stop. Let go with bytes still queued, Firefox stopped it at once (when no event had
@@ -53,28 +88,54 @@ function fed(zip, message) {
 function closeOnceTaken(zip) {
   if (zip.ended && zip.stream.desiredSize >= QUEUED_AT_MOST) {
     zip.stream.close();
-    zip.finished();
-    zips.delete(zip.id);
+    over(zip);
   }
 }
+
+// The browser's download fails rather than looking whole.
+function fail(zip, reason) {
+  if (zip.stream) {
+    zip.stream.error(new Error(String(reason)));
+  }
+  over(zip);
+}
+
+function over(zip) {
+  if (zip.finished) {
+    zip.finished();
+  }
+  if (zip.wake) {
+    zip.wake();
+  }
+  zips.delete(zip.id);
+}
+
+function tell(zip, type) {
+  zip.client.postMessage({ type, id: zip.id });
+}
+
+// Active at once, but never taking over pages: only the zip addresses need it (a
+// navigation is answered by the worker of its scope whether the page is controlled
+// or not). Its scope is <app>download-zip/ (the page registers it so), so it controls
+// no page or worker of the app, and no other request passes through it.
+self.addEventListener("install", () => self.skipWaiting());
 
 self.addEventListener("message", (event) => {
   const message = event.data || {};
   const zip = zips.get(String(message.id));
-  if (message.type === "zip" && event.source && event.ports.length === 1) {
+  if (message.type === "zip" && event.source) {
     const id = String(message.id);
-    const port = event.ports[0];
-    const fresh = { id, client: event.source, port, name: String(message.name), length: message.length };
-    port.onmessage = (feeding) => fed(fresh, feeding.data || {});
-    zips.set(id, fresh);
-    tell(fresh, "ready");
+    zips.set(id, { id, client: event.source, name: String(message.name), length: message.length });
+    tell(zips.get(id), "ready");
+  } else if (message.type === "engine" && event.ports.length === 1) {
+    const [port, page] = [event.ports[0], event.source && event.source.id];
+    event.waitUntil(engine.then((serve) => {
+      runs.add({ page, quit: serve(port) });
+      checkPages();
+    }));
   } else if (message.type === "abort" && zip) {
-    // The page gave the zip up: the browser's download fails rather than looking whole.
-    if (zip.stream) {
-      zip.stream.error(new Error(String(message.reason)));
-      zip.finished();
-    }
-    zips.delete(zip.id);
+    // The page gave the zip up.
+    fail(zip, message.reason);
   } else if (message.type === "ping") {
     // Held open until the next ping is due, so the worker is never idle meanwhile.
     event.waitUntil(new Promise((resolve) => setTimeout(resolve, 15000)));
@@ -107,18 +168,19 @@ self.addEventListener("fetch", (event) => {
         zip.stream = controller;
       },
       pull() {
-        // Asked for after each chunk the browser takes.
+        // Asked for as the browser takes bytes: the run may write more.
         if (zip.ended) {
           closeOnceTaken(zip);
-        } else {
-          zip.port.postMessage({ type: "pull" });
+        } else if (zip.wake) {
+          const wake = zip.wake;
+          zip.wake = null;
+          wake();
         }
       },
       cancel() {
-        zip.port.postMessage({ type: "cancelled" });
+        zip.cancelled = true;
         tell(zip, "cancelled");
-        zip.finished();
-        zips.delete(zip.id);
+        over(zip);
       },
     },
     new ByteLengthQueuingStrategy({ highWaterMark: QUEUED_AT_MOST }),

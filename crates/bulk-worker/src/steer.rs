@@ -21,10 +21,10 @@ use explorer_logic::bulk::zip::Part;
 use gloo_timers::future::{TimeoutFuture, sleep};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::spawn_local;
-use web_sys::DedicatedWorkerGlobalScope;
 
 use crate::folder::FolderRun;
 use crate::news::Steering;
+use crate::page::Page;
 use crate::zip::ZipRun;
 
 /// How long the steps applied wait before the page hears of them (unless something
@@ -49,15 +49,15 @@ pub struct Steer {
     addresses: Vec<Option<String>>,
     /// Set once, right after the run is made (the run reports to its steer).
     destination: RefCell<Option<Destination>>,
-    scope: DedicatedWorkerGlobalScope,
+    page: Page,
     /// A telling of the log is due.
     due: Cell<bool>,
 }
 
 impl Steer {
     /// A zip run of `setup` into `parts`: ready at once.
-    pub fn zip(setup: Setup, parts: Vec<Part>) -> Rc<Steer> {
-        let steer = Steer::new(setup.queue(Mode::Zip), setup.addresses);
+    pub fn zip(setup: Setup, parts: Vec<Part>, page: Page) -> Rc<Steer> {
+        let steer = Steer::new(setup.queue(Mode::Zip), setup.addresses, page);
         let run = ZipRun::new(setup.files, parts, Rc::clone(&steer) as _);
         *steer.destination.borrow_mut() = Some(Destination::Zip(run));
         steer.tell(Reply::Ready);
@@ -65,26 +65,26 @@ impl Steer {
     }
 
     /// A folder run of `setup` into `folder`: ready once the folder is listed.
-    pub fn folder(setup: Setup, folder: JsValue) -> Rc<Steer> {
-        let steer = Steer::new(setup.queue(Mode::Folder), setup.addresses);
+    pub fn folder(setup: Setup, folder: JsValue, page: Page) -> Rc<Steer> {
+        let steer = Steer::new(setup.queue(Mode::Folder), setup.addresses, page);
         let run = FolderRun::start(setup.files, folder.unchecked_into(), Rc::clone(&steer) as _);
         *steer.destination.borrow_mut() = Some(Destination::Folder(run));
         steer
     }
 
-    fn new(queue: Queue, addresses: Vec<Option<String>>) -> Rc<Steer> {
+    fn new(queue: Queue, addresses: Vec<Option<String>>, page: Page) -> Rc<Steer> {
         Rc::new_cyclic(|me| Steer {
             me: me.clone(),
             journal: RefCell::new(Journal::new(queue)),
             addresses,
             destination: RefCell::default(),
-            scope: js_sys::global().unchecked_into(),
+            page,
             due: Cell::new(false),
         })
     }
 
     /// Carries out what the page asks once the run is set up.
-    pub fn obey(&self, command: Command, beside: JsValue) {
+    pub fn obey(&self, command: Command) {
         match command {
             Command::Order(order) => self.order(order),
             Command::Event(event) => {
@@ -93,9 +93,9 @@ impl Steer {
                 self.tell_log();
             }
             Command::Fetch { file, url, from } => self.fetch(file, &url, from),
-            Command::SavePart { part } => {
+            Command::SavePart { part, zip: opened } => {
                 if let Some(Destination::Zip(zip)) = &*self.destination.borrow() {
-                    zip.save_part(part, beside.unchecked_into());
+                    zip.save_part(part, &opened);
                 }
             }
             Command::Report { text } => {
@@ -103,9 +103,17 @@ impl Steer {
                     folder.report(text);
                 }
             }
-            // A second run in one worker: the page's mistake, dropped.
-            Command::Zip { .. } | Command::Folder { .. } => {}
+            // A second run for one page: its mistake, dropped. (`Quit` is the page's.)
+            Command::Zip { .. } | Command::Folder { .. } | Command::Quit => {}
         }
+    }
+
+    /// The page let the run go: every transfer stops (a zip's part being written
+    /// fails), and the run lets go of its destination, which holds it in turn, so both
+    /// go once their last tasks end.
+    pub fn quit(&self) {
+        self.stop_all();
+        self.destination.borrow_mut().take();
     }
 
     /// What the person asked: the transfers it ends stop first, then the queue
@@ -215,7 +223,7 @@ impl Steer {
         self.due.set(false);
         if self.journal.borrow().has_news() {
             let steps = self.journal.borrow_mut().take();
-            post(&self.scope, &Reply::Log(steps));
+            self.page.post(&Reply::Log(steps));
         }
     }
 }
@@ -260,12 +268,6 @@ impl Steering for Steer {
     /// Tells the page `reply`, after the steps it has not heard.
     fn tell(&self, reply: Reply) {
         self.tell_log();
-        post(&self.scope, &reply);
+        self.page.post(&reply);
     }
-}
-
-/// Tells the page `reply`.
-pub fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
-    // Fails only once the page has let the worker go: nobody listens then.
-    let _ = scope.post_message(&JsValue::from_str(&reply.to_json()));
 }

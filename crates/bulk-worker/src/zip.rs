@@ -1,10 +1,16 @@
 //! A zip run: the files fetched several at a time, each one's md5 worked out as it
-//! arrives, and written one after the other into the part being saved, whose bytes go
-//! to the service worker answering the part's address (through a message port the page
-//! handed over), as fast as the browser takes them.
+//! arrives, and written one after the other into the part being saved: into the stream
+//! the service worker answers the part's address with (this run lives in that worker),
+//! as fast as the browser takes them.
 //!
 //! A file ahead of the one being written keeps at most [`AHEAD_BYTES`] in memory, then
 //! waits its turn (its connection waits with it), so no file is ever whole in memory.
+//!
+//! A file's bytes go to the browser as the network gave them: copied once into the
+//! wasm's memory to hash (md5, and the zip's CRC), never into the zip's buffer or back
+//! out. The zip writer writes the zip format's own bytes (headers, descriptors, the
+//! central directory), and is told of each piece of a file by its length; only short
+//! pieces (small files) are gathered with them, into fewer, larger chunks.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, VecDeque};
@@ -21,12 +27,12 @@ use explorer_logic::bulk::worker::{PartOutcome, Reply};
 use explorer_logic::bulk::zip::{CHECKSUMS_NAME, Part, Written, checksums, report, start_entry};
 use futures::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
-use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Function, Promise, Uint8Array};
 use md5::{Digest, Md5};
-use rawzip::ZipArchiveWriter;
+use rawzip::{Crc32, DataDescriptorOutput, ZipArchiveWriter};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
-use web_sys::{AbortSignal, MessageEvent, MessagePort};
+use web_sys::AbortSignal;
 
 use crate::fetch::{Chunks, Transfers, open};
 use crate::news::Steering;
@@ -38,31 +44,49 @@ const AHEAD_BYTES: usize = 8 * 1024 * 1024;
 const ALL_AHEAD_BYTES: usize = 32 * 1024 * 1024;
 /// The most bytes taken from the network at a time.
 const PIECE_BYTES: u32 = 1024 * 1024;
+/// A piece this long or longer goes to the browser as it came; shorter ones are
+/// gathered with the zip format's bytes, so many small files make few chunks (each
+/// chunk is a step of the browser's download, across processes).
+const PASSED_AS_IT_CAME: u32 = 256 * 1024;
 /// How many bytes of zip are gathered before they go to the browser.
-const HAND_OVER_BYTES: usize = 2 * 1024 * 1024;
+const HAND_OVER_BYTES: usize = 1024 * 1024;
 /// How long the zip waits for more bytes before handing over what it gathered.
 const QUIET: Duration = Duration::from_millis(20);
-/// How many chunks may be on their way to the service worker before it asks for more:
-/// waiting for each one's "pull" made every small file a round trip.
-const WINDOW: u32 = 8;
 
 /// What arrived of one file and is not in the zip yet.
 #[derive(Default)]
 struct Slot {
-    chunks: VecDeque<Vec<u8>>,
+    /// Pieces of the network's chunks, as the browser gave them.
+    chunks: VecDeque<Uint8Array>,
     /// Bytes in `chunks`.
     held: usize,
     /// Bytes of the file received so far (in `chunks` or written).
     received: u64,
-    /// The md5 of the bytes received so far; taken by the transfer under way.
-    hasher: Option<Md5>,
-    /// The md5 of the whole file, once every byte is in.
-    md5: Option<String>,
+    /// The sums of the bytes received so far; taken by the transfer under way.
+    sums: Option<Sums>,
+    /// The md5 and the CRC of the whole file, once every byte is in.
+    whole: Option<(String, u32)>,
+}
+
+/// A file's md5 (checked against the listing) and CRC (the zip's), worked out as it
+/// arrives.
+struct Sums {
+    md5: Md5,
+    crc: Crc32,
+}
+
+impl Default for Sums {
+    fn default() -> Sums {
+        Sums {
+            md5: Md5::new(),
+            crc: Crc32::new(),
+        }
+    }
 }
 
 /// What the zip takes next from a file.
 enum Next {
-    Bytes(Vec<u8>),
+    Bytes(Uint8Array),
     End,
     Wait,
     Failed(PartOutcome),
@@ -80,6 +104,8 @@ pub struct ZipRun {
     held: Cell<usize>,
     /// The files the queue gave up.
     given_up: RefCell<BTreeSet<FileId>>,
+    /// Where each piece is copied to be hashed: one buffer, used again.
+    scratch: RefCell<Vec<u8>>,
     cancelled: Cell<bool>,
     notify: Wakeup,
     steer: Rc<dyn Steering>,
@@ -95,6 +121,7 @@ impl ZipRun {
             head: Cell::new(None),
             held: Cell::new(0),
             given_up: RefCell::default(),
+            scratch: RefCell::default(),
             cancelled: Cell::new(false),
             notify: Wakeup::default(),
             steer,
@@ -135,10 +162,17 @@ impl ZipRun {
         self.notify.wake();
     }
 
-    /// Writes part `part` into `port`, then tells the page how it ended.
-    pub fn save_part(self: &Rc<Self>, part: usize, port: MessagePort) {
+    /// Writes part `part` into the zip the page opened as `zip`, then tells the page
+    /// how it ended.
+    pub fn save_part(self: &Rc<Self>, part: usize, zip: &str) {
         let run = Rc::clone(self);
-        spawn_local(async move { run.write_part(part, Port::new(port)).await });
+        match zip_stream(zip) {
+            Ok(stream) => spawn_local(async move { run.write_part(part, Stream(stream)).await }),
+            Err(error) => {
+                let outcome = PartOutcome::Broken(crate::fetch::describe(&error));
+                self.steer.tell(Reply::Part { part, outcome });
+            }
+        }
     }
 
     /// Forgets what `files` hold: their part is fetched again.
@@ -155,22 +189,22 @@ impl ZipRun {
             Ok(signal) => signal,
             Err(event) => return event,
         };
-        let hasher = self.slots[file].borrow_mut().hasher.take();
-        let mut hasher = hasher.unwrap_or_default();
-        let event = self.transfer(file, url, from, &signal, &mut hasher).await;
-        self.slots[file].borrow_mut().hasher = Some(hasher);
+        let sums = self.slots[file].borrow_mut().sums.take();
+        let mut sums = sums.unwrap_or_default();
+        let event = self.transfer(file, url, from, &signal, &mut sums).await;
+        self.slots[file].borrow_mut().sums = Some(sums);
         self.transfers.end(file);
         event
     }
 
-    async fn write_part(self: Rc<Self>, part: usize, port: Port) {
-        let outcome = match self.write_entries(part, &port).await {
+    async fn write_part(self: Rc<Self>, part: usize, stream: Stream) {
+        let outcome = match self.write_entries(part, &stream).await {
             Ok(()) => {
-                port.end();
+                stream.0.end();
                 PartOutcome::Saved
             }
             Err(outcome) => {
-                port.abort(&format!("{outcome:?}"));
+                stream.0.abort(&format!("{outcome:?}"));
                 outcome
             }
         };
@@ -185,53 +219,69 @@ impl ZipRun {
         self.steer.tell(Reply::Part { part, outcome });
     }
 
-    /// Writes the files of `part` into a zip handed to `port` as it grows, then its
+    /// Writes the files of `part` into a zip handed to `stream` as it grows, then its
     /// checksums and report.
-    async fn write_entries(&self, part: usize, port: &Port) -> Result<(), PartOutcome> {
+    async fn write_entries(&self, part: usize, stream: &Stream) -> Result<(), PartOutcome> {
         let broken = |error: rawzip::Error| PartOutcome::Broken(error.to_string());
-        let gathered = Rc::new(RefCell::new(Vec::with_capacity(2 * HAND_OVER_BYTES)));
-        let mut archive = ZipArchiveWriter::new(Gathered(Rc::clone(&gathered)));
+        let written = |error: std::io::Error| PartOutcome::Broken(error.to_string());
+        let format = Rc::new(RefCell::new(Format::default()));
+        let mut archive = ZipArchiveWriter::new(Writing(Rc::clone(&format)));
         let files = self.parts[part].files.clone();
         for file in files.clone() {
             self.head.set(Some(file));
             self.notify.wake();
-            let (mut entry, config) =
+            let (mut entry, _) =
                 start_entry(&mut archive, &self.files[file].name).map_err(broken)?;
-            let mut data = config.wrap(&mut entry);
             loop {
-                if port.cancelled() {
-                    return Err(PartOutcome::CancelledInBrowser);
-                }
                 match self.next_chunk(file) {
-                    Next::Bytes(bytes) => {
-                        data.write_all(&bytes)
-                            .map_err(|e| PartOutcome::Broken(e.to_string()))?;
+                    Next::Bytes(piece) if piece.length() < PASSED_AS_IT_CAME => {
+                        entry.write_all(&piece.to_vec()).map_err(written)?;
                         self.notify.wake();
-                        if gathered.borrow().len() >= HAND_OVER_BYTES {
-                            hand_over(&gathered, port).await?;
+                        if format.borrow().bytes.len() >= HAND_OVER_BYTES {
+                            hand_over(&format, stream).await?;
                         }
+                    }
+                    Next::Bytes(piece) => {
+                        // What is gathered before it first; then the piece itself, which
+                        // the zip writer only counts.
+                        hand_over(&format, stream).await?;
+                        format.borrow_mut().passing = true;
+                        let counted = count(&mut entry, piece.length() as usize);
+                        format.borrow_mut().passing = false;
+                        counted.map_err(written)?;
+                        self.notify.wake();
+                        stream.write(&piece).await?;
                     }
                     Next::End => break,
                     Next::Failed(outcome) => return Err(outcome),
-                    Next::Wait if gathered.borrow().is_empty() => self.notify.wait().await,
+                    Next::Wait if format.borrow().bytes.is_empty() => self.notify.wait().await,
                     Next::Wait => {
                         // What is gathered goes to the browser once nothing came for a
-                        // moment (handing it over at every wait made a message per
+                        // moment (handing it over at every wait made a chunk per
                         // network chunk).
                         if !self.notify.wait_at_most(QUIET).await {
-                            hand_over(&gathered, port).await?;
+                            hand_over(&format, stream).await?;
                         }
                     }
                 }
             }
-            let (_, descriptor) = data.finish().map_err(broken)?;
+            let slot = self.slots[file].borrow();
+            let crc = slot.whole.as_ref().map_or(0, |(_, crc)| *crc);
+            let descriptor = DataDescriptorOutput::new(crc, slot.received);
+            drop(slot);
             entry.finish(descriptor).map_err(broken)?;
         }
         let md5s: Vec<String> = files
             .clone()
-            .map(|file| self.slots[file].borrow().md5.clone().unwrap_or_default())
+            .map(|file| {
+                let slot = self.slots[file].borrow();
+                slot.whole
+                    .as_ref()
+                    .map(|(md5, _)| md5.clone())
+                    .unwrap_or_default()
+            })
             .collect();
-        let written: Vec<Written> = files
+        let written_files: Vec<Written> = files
             .zip(&md5s)
             .map(|(file, md5)| Written {
                 listed: &self.files[file],
@@ -239,29 +289,29 @@ impl ZipRun {
             })
             .collect();
         for (name, text) in [
-            (CHECKSUMS_NAME, checksums(&written)),
-            (REPORT_NAME, report(&written)),
+            (CHECKSUMS_NAME, checksums(&written_files)),
+            (REPORT_NAME, report(&written_files)),
         ] {
             let (mut entry, config) = start_entry(&mut archive, name).map_err(broken)?;
             let mut data = config.wrap(&mut entry);
-            data.write_all(text.as_bytes())
-                .map_err(|e| PartOutcome::Broken(e.to_string()))?;
+            data.write_all(text.as_bytes()).map_err(written)?;
             let (_, descriptor) = data.finish().map_err(broken)?;
             entry.finish(descriptor).map_err(broken)?;
         }
         archive.finish().map_err(broken)?;
-        hand_over(&gathered, port).await
+        hand_over(&format, stream).await
     }
 
     /// The next bytes of `file` for the zip, or why there are none now.
     fn next_chunk(&self, file: FileId) -> Next {
         let mut slot = self.slots[file].borrow_mut();
-        if let Some(bytes) = slot.chunks.pop_front() {
-            slot.held -= bytes.len();
-            self.held.set(self.held.get() - bytes.len());
-            return Next::Bytes(bytes);
+        if let Some(piece) = slot.chunks.pop_front() {
+            let length = piece.length() as usize;
+            slot.held -= length;
+            self.held.set(self.held.get() - length);
+            return Next::Bytes(piece);
         }
-        if slot.md5.is_some() {
+        if slot.whole.is_some() {
             Next::End
         } else if self.cancelled.get() {
             Next::Failed(PartOutcome::Cancelled)
@@ -285,7 +335,7 @@ impl ZipRun {
         url: &str,
         from: u64,
         signal: &AbortSignal,
-        hasher: &mut Md5,
+        sums: &mut Sums,
     ) -> Event {
         let (response, start) = match open(file, url, from, signal).await {
             Ok(opened) => opened,
@@ -295,13 +345,13 @@ impl ZipRun {
         self.steer.event(Event::Started { file, from });
         let listed = self.files[file].size;
         let Some(body) = response.body() else {
-            return self.complete(file, listed, hasher);
+            return self.complete(file, listed, sums);
         };
         let mut chunks = Chunks::of(&body);
         loop {
             let chunk = match chunks.next().await {
                 Ok(Some(chunk)) => chunk,
-                Ok(None) => return self.complete(file, listed, hasher),
+                Ok(None) => return self.complete(file, listed, sums),
                 Err(_) if signal.aborted() => return Event::Interrupted { file },
                 Err(_) => return failed(file, Failure::Dropped),
             };
@@ -313,10 +363,8 @@ impl ZipRun {
             // A piece at a time: WebKit hands over 20 MB at once, which the zip then
             // waited for whole at every step.
             for start in (skip..total).step_by(PIECE_BYTES as usize) {
-                let piece = chunk
-                    .subarray(start, total.min(start + PIECE_BYTES))
-                    .to_vec();
-                if let Err(event) = self.keep(file, piece, hasher) {
+                let piece = chunk.subarray(start, total.min(start + PIECE_BYTES));
+                if let Err(event) = self.keep(file, piece, sums) {
                     chunks.cancel();
                     return event;
                 }
@@ -332,10 +380,10 @@ impl ZipRun {
         }
     }
 
-    /// Hashes `bytes`, the next of `file`, and keeps them in its slot for the zip;
-    /// fails when they go past the listed size.
-    fn keep(&self, file: FileId, bytes: Vec<u8>, hasher: &mut Md5) -> Result<(), Event> {
-        let length = bytes.len();
+    /// Hashes `piece`, the next bytes of `file`, and keeps it in its slot for the zip;
+    /// fails when it goes past the listed size.
+    fn keep(&self, file: FileId, piece: Uint8Array, sums: &mut Sums) -> Result<(), Event> {
+        let length = piece.length() as usize;
         {
             let mut slot = self.slots[file].borrow_mut();
             if self.files[file]
@@ -344,11 +392,15 @@ impl ZipRun {
             {
                 return Err(failed(file, Failure::TooManyBytes));
             }
-            hasher.update(&bytes);
+            let mut scratch = self.scratch.borrow_mut();
+            scratch.resize(length, 0);
+            piece.copy_to(&mut scratch);
+            sums.md5.update(&*scratch);
+            sums.crc.update(&scratch);
             slot.received += length as u64;
             slot.held += length;
             self.held.set(self.held.get() + length);
-            slot.chunks.push_back(bytes);
+            slot.chunks.push_back(piece);
         }
         self.steer.event(Event::Chunk {
             file,
@@ -359,13 +411,14 @@ impl ZipRun {
     }
 
     /// The answer ended: the whole file is in, unless it came short of the listing.
-    fn complete(&self, file: FileId, listed: Option<u64>, hasher: &mut Md5) -> Event {
+    fn complete(&self, file: FileId, listed: Option<u64>, sums: &mut Sums) -> Event {
         let mut slot = self.slots[file].borrow_mut();
         if listed.is_some_and(|size| slot.received < size) {
             return failed(file, Failure::Dropped);
         }
-        let md5 = format!("{:x}", std::mem::take(hasher).finalize());
-        slot.md5 = Some(md5.clone());
+        let Sums { md5, crc } = std::mem::take(sums);
+        let md5 = format!("{:x}", md5.finalize());
+        slot.whole = Some((md5.clone(), crc.checksum()));
         Event::Finished { file, md5 }
     }
 }
@@ -374,28 +427,52 @@ fn failed(file: FileId, failure: Failure) -> Event {
     Event::Failed { file, failure }
 }
 
-/// Hands what is gathered to the browser.
-async fn hand_over(gathered: &Rc<RefCell<Vec<u8>>>, port: &Port) -> Result<(), PartOutcome> {
-    let bytes = std::mem::take(&mut *gathered.borrow_mut());
+/// Hands the zip format's bytes written so far to the browser.
+async fn hand_over(format: &Rc<RefCell<Format>>, stream: &Stream) -> Result<(), PartOutcome> {
+    let bytes = std::mem::take(&mut format.borrow_mut().bytes);
     if bytes.is_empty() {
         return Ok(());
     }
-    port.write(&bytes).await?;
+    stream.write(&Uint8Array::from(bytes.as_slice())).await?;
     // The buffer is used again.
-    let mut kept = gathered.borrow_mut();
-    if kept.is_empty() {
-        *kept = bytes;
-        kept.clear();
+    let mut format = format.borrow_mut();
+    if format.bytes.is_empty() {
+        format.bytes = bytes;
+        format.bytes.clear();
     }
     Ok(())
 }
 
-/// The zip's bytes, gathered until they are handed to the browser.
-struct Gathered(Rc<RefCell<Vec<u8>>>);
+/// Tells the zip writer `length` more bytes of the file went to the browser (they are
+/// passed over: see [`Format`]).
+fn count(entry: &mut impl Write, mut length: usize) -> std::io::Result<()> {
+    static PASSED: [u8; 64 * 1024] = [0; 64 * 1024];
+    while length > 0 {
+        let step = length.min(PASSED.len());
+        entry.write_all(&PASSED[..step])?;
+        length -= step;
+    }
+    Ok(())
+}
 
-impl Write for Gathered {
+/// What the zip writer writes: the zip format's own bytes, gathered until they go to
+/// the browser; while `passing`, a file's bytes, which went to the browser as they came
+/// and are only counted (the writer keeps each entry's offset and length).
+#[derive(Default)]
+struct Format {
+    bytes: Vec<u8>,
+    passing: bool,
+}
+
+/// The zip writer's end of a part's [`Format`].
+struct Writing(Rc<RefCell<Format>>);
+
+impl Write for Writing {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(bytes);
+        let mut format = self.0.borrow_mut();
+        if !format.passing {
+            format.bytes.extend_from_slice(bytes);
+        }
         Ok(bytes.len())
     }
 
@@ -430,114 +507,43 @@ impl Wakeup {
     }
 }
 
-/// What the service worker said about the part through the port.
-#[derive(Default)]
-struct Heard {
-    /// How many chunks its stream asked for and did not get yet.
-    credit: u32,
-    /// The person cancelled the download in the browser.
-    cancelled: bool,
-    wake: Option<Function>,
-}
+#[wasm_bindgen]
+extern "C" {
+    /// A zip's stream in the service worker (`public/download-worker.js`), which the
+    /// browser's download manager saves.
+    type ZipStream;
 
-/// The port to the service worker answering a part's address: its stream asks for
-/// chunks ("pull") as the browser takes them, and says when the person cancelled.
-struct Port {
-    port: MessagePort,
-    heard: Rc<RefCell<Heard>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-}
+    /// The stream of the zip the page opened as `id`; fails when it is not open.
+    #[wasm_bindgen(js_name = bulkZipStream, catch)]
+    fn zip_stream(id: &str) -> Result<ZipStream, JsValue>;
 
-impl Port {
-    fn new(port: MessagePort) -> Port {
-        let heard = Rc::new(RefCell::new(Heard {
-            credit: WINDOW,
-            ..Heard::default()
-        }));
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
-            let heard = Rc::clone(&heard);
-            move |event: MessageEvent| {
-                let kind = Reflect::get(&event.data(), &"type".into())
-                    .ok()
-                    .and_then(|kind| kind.as_string());
-                let mut heard = heard.borrow_mut();
-                match kind.as_deref() {
-                    Some("pull") => heard.credit += 1,
-                    Some("cancelled") => heard.cancelled = true,
-                    _ => {}
-                }
-                if let Some(wake) = heard.wake.take() {
-                    let _ = wake.call0(&JsValue::UNDEFINED);
-                }
-            }
-        });
-        // Setting `onmessage` starts the port.
-        port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        Port {
-            port,
-            heard,
-            _on_message: on_message,
-        }
-    }
+    /// Queues `chunk`; `null`, or a promise to wait for when the browser has enough
+    /// queued. Fails once the person cancelled the download in the browser.
+    #[wasm_bindgen(method, catch)]
+    fn write(this: &ZipStream, chunk: &Uint8Array) -> Result<JsValue, JsValue>;
 
-    fn cancelled(&self) -> bool {
-        self.heard.borrow().cancelled
-    }
-
-    /// Hands `bytes` on once the browser wants more.
-    async fn write(&self, bytes: &[u8]) -> Result<(), PartOutcome> {
-        loop {
-            let promise = {
-                let mut heard = self.heard.borrow_mut();
-                if heard.cancelled {
-                    return Err(PartOutcome::CancelledInBrowser);
-                }
-                if heard.credit > 0 {
-                    heard.credit -= 1;
-                    break;
-                }
-                let mut wake = None;
-                let promise = Promise::new(&mut |resolve, _| wake = Some(resolve));
-                heard.wake = wake;
-                promise
-            };
-            let _ = JsFuture::from(promise).await;
-        }
-        // A copy the service worker owns: its buffer is transferred, not copied again.
-        let chunk = Uint8Array::from(bytes);
-        let message = Object::new();
-        let _ = Reflect::set(&message, &"type".into(), &"chunk".into());
-        let _ = Reflect::set(&message, &"chunk".into(), &chunk);
-        self.port
-            .post_message_with_transferable(&message, &Array::of1(&chunk.buffer()))
-            .map_err(|e| PartOutcome::Broken(crate::fetch::describe(&e)))
-    }
-
-    /// The zip is whole: the browser's download completes.
-    fn end(&self) {
-        self.send("end", None);
-    }
+    /// The zip is whole: the browser's download completes once it took every byte.
+    #[wasm_bindgen(method)]
+    fn end(this: &ZipStream);
 
     /// The zip cannot be completed: the browser's download fails.
-    fn abort(&self, reason: &str) {
-        self.send("abort", Some(reason));
-    }
-
-    fn send(&self, kind: &str, reason: Option<&str>) {
-        let message = Object::new();
-        let _ = Reflect::set(&message, &"type".into(), &kind.into());
-        if let Some(reason) = reason {
-            let _ = Reflect::set(&message, &"reason".into(), &reason.into());
-        }
-        let _ = self.port.post_message(&message);
-    }
+    #[wasm_bindgen(method)]
+    fn abort(this: &ZipStream, reason: &str);
 }
 
-impl Drop for Port {
-    /// The service worker may still ask for more once the part is over: nobody listens
-    /// then (a message to a dropped listener would break the worker).
-    fn drop(&mut self) {
-        self.port.set_onmessage(None);
-        self.port.close();
+/// The stream a part is written into.
+struct Stream(ZipStream);
+
+impl Stream {
+    /// Hands `bytes` to the browser, once it wants more.
+    async fn write(&self, bytes: &Uint8Array) -> Result<(), PartOutcome> {
+        let queued = self
+            .0
+            .write(bytes)
+            .map_err(|_| PartOutcome::CancelledInBrowser)?;
+        if let Some(full) = queued.dyn_ref::<Promise>() {
+            let _ = JsFuture::from(full.clone()).await;
+        }
+        Ok(())
     }
 }

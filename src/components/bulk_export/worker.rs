@@ -1,14 +1,20 @@
 //! The bulk worker (`crates/bulk-worker`), from the page's side: started when the
 //! person asks for a download (its wasm loads then, never before; for a folder, while
-//! the picker is open), handed the run (what to fetch and where the bytes go), told the
-//! person's orders, and heard. The conversation is `explorer_logic::bulk::worker`'s.
+//! the picker is open, in a dedicated worker; for a zip, in the service worker that
+//! answers the zip's address), handed the run (what to fetch and where the bytes go),
+//! told the person's orders, and heard. The conversation is
+//! `explorer_logic::bulk::worker`'s.
 
 use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
+use std::time::Duration;
+
 use futures::StreamExt;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
+use super::zip_saver::{KeptAlive, engine};
+use crate::time::within;
 use crate::workers::{AppWorker, Heard};
 
 /// The worker's loader, beside index.html (trunk and `cargo xtask build` write it),
@@ -34,9 +40,13 @@ pub(super) struct Starting {
 impl Starting {
     /// Starts loading a worker; whether it could start is told by [`Starting::set_up`].
     pub fn new() -> Starting {
-        let loading = AppWorker::start(LOADER)
-            .ok()
-            .map(|(worker, replies)| (BulkWorker { worker }, replies));
+        let loading = AppWorker::start(LOADER).ok().map(|(worker, replies)| {
+            let worker = BulkWorker {
+                worker,
+                _kept: None,
+            };
+            (worker, replies)
+        });
         Starting { loading }
     }
 
@@ -48,15 +58,8 @@ impl Starting {
         run: &Command,
         beside: &JsValue,
     ) -> Result<(BulkWorker, Replies), String> {
-        let (worker, mut replies) = self.loading.ok_or_else(stopped)?;
-        if replies.next().await.flatten() != Some(Reply::Listening) {
-            return Err(stopped());
-        }
-        worker.send_beside(run, beside, false);
-        match replies.next().await.flatten() {
-            Some(Reply::Ready) => Ok((worker, replies)),
-            _ => Err(stopped()),
-        }
+        let (worker, replies) = self.loading.ok_or_else(stopped)?;
+        worker.set_up(replies, run, beside).await
     }
 }
 
@@ -65,29 +68,71 @@ fn stopped() -> String {
     t::bulk::file_worker_stopped().to_owned()
 }
 
-/// A running bulk worker. Dropping it stops the worker, and every transfer with it.
+/// How long a run in the service worker may take to answer: its wasm loads first.
+const ANSWER_LIMIT: Duration = Duration::from_secs(15);
+
+/// A running bulk worker. Dropping it stops the run, and every transfer with it.
 pub(super) struct BulkWorker {
     worker: AppWorker,
+    /// The service worker a zip's run lives in, kept alive meanwhile.
+    _kept: Option<KeptAlive>,
 }
 
 impl BulkWorker {
-    /// Starts a worker and sets up its run (`Command::Zip`, or `Command::Folder` with
-    /// the folder's handle `beside`); once it is ready, hands it back with what it
-    /// says from then on. An error says why it could not start.
-    pub async fn start(run: &Command, beside: &JsValue) -> Result<(BulkWorker, Replies), String> {
-        Starting::new().set_up(run, beside).await
+    /// Starts a zip's run (`Command::Zip`) in the service worker that answers the zip's
+    /// address, where its bytes go without leaving the process; once it is ready, hands
+    /// it back with what it says from then on. An error says why it could not start.
+    pub async fn start_zip(run: &Command) -> Result<(BulkWorker, Replies), String> {
+        let (port, kept) = engine().await?;
+        let (worker, replies) = AppWorker::over_port(port);
+        let worker = BulkWorker {
+            worker,
+            _kept: Some(kept),
+        };
+        worker.set_up(replies, run, &JsValue::UNDEFINED).await
+    }
+
+    /// Once the worker listens, sets up its run; once it is ready, hands it back with
+    /// what it says from then on.
+    async fn set_up(
+        self,
+        mut replies: Replies,
+        run: &Command,
+        beside: &JsValue,
+    ) -> Result<(BulkWorker, Replies), String> {
+        let mut heard = async || {
+            within(ANSWER_LIMIT, replies.next())
+                .await
+                .flatten()
+                .flatten()
+        };
+        if heard().await != Some(Reply::Listening) {
+            return Err(stopped());
+        }
+        self.send_beside(run, beside);
+        match heard().await {
+            Some(Reply::Ready) => Ok((self, replies)),
+            _ => Err(stopped()),
+        }
     }
 
     /// Tells the worker `command`.
     pub fn send(&self, command: &Command) {
-        self.send_beside(command, &JsValue::UNDEFINED, false);
+        self.send_beside(command, &JsValue::UNDEFINED);
     }
 
-    /// Tells the worker `command` with `beside` (a handle, or a port that is moved:
-    /// `moved`).
-    pub fn send_beside(&self, command: &Command, beside: &JsValue, moved: bool) {
+    /// Tells the worker `command` with `beside` (a folder's handle).
+    fn send_beside(&self, command: &Command, beside: &JsValue) {
         let message = Array::of2(&JsValue::from_str(&command.to_json()), beside);
         // Fails only when the worker is gone, which its error event has told.
-        let _ = self.worker.post(&message, moved.then_some(beside));
+        let _ = self.worker.post(&message, None);
+    }
+}
+
+impl Drop for BulkWorker {
+    /// The run quits (a dedicated worker is stopped too; a run in the service worker
+    /// would otherwise go on without its page).
+    fn drop(&mut self) {
+        self.send(&Command::Quit);
     }
 }

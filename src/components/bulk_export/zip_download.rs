@@ -3,7 +3,7 @@
 //! arrives. The rules (what goes next, resume, retry, fresh links) are
 //! `explorer_logic::bulk::queue`'s, the parts and their exact lengths
 //! `explorer_logic::bulk::zip`'s; the queue and the bytes are the bulk worker's, which
-//! fetches the files and writes the zip into the port the service worker answers the
+//! fetches the files and writes the zip into the stream the service worker answers the
 //! part's address from. The page only steers.
 
 use std::cell::{Cell, RefCell};
@@ -23,7 +23,6 @@ use explorer_logic::text::t;
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsValue;
 
 use super::PackageVersion;
 use super::RunButton;
@@ -105,9 +104,9 @@ impl ZipRun {
             };
             match saver {
                 Ok(saver) => {
-                    // The port moves to the worker, which writes the part into it.
-                    run.worker()
-                        .send_beside(&Command::SavePart { part }, saver.port(), true);
+                    // The run writes the part into the zip the browser opened.
+                    let zip = saver.id().to_owned();
+                    run.worker().send(&Command::SavePart { part, zip });
                     *run.saver.borrow_mut() = Some(saver);
                 }
                 Err(why) => run.part_failed(part, t::bulk::part_no_start(why)),
@@ -207,10 +206,8 @@ pub fn ZipDownload(
                 run: setup.clone(),
                 parts: parts.clone(),
             };
-            // The worker first: where it cannot start, no download has begun. The
-            // service worker gets ready meanwhile.
-            spawn_local(ZipSaver::prepare());
-            let (worker, replies) = match BulkWorker::start(&set_up, &JsValue::UNDEFINED).await {
+            // The run first: where it cannot start, no download has begun.
+            let (worker, replies) = match BulkWorker::start_zip(&set_up).await {
                 Ok(started) => started,
                 Err(why) => {
                     starting.set(false);

@@ -1,8 +1,12 @@
 //! A zip handed to the browser's own download manager while it is written: the app's
-//! small service worker (`public/download-worker.js`) answers a download address with
-//! the bytes the bulk worker writes into a message port, asking it for more as the
-//! browser takes them. The page only opens the download and hands the port over. The
-//! service worker script is registered only when a zip starts; nothing of it loads
+//! small service worker (`public/download-worker.js`) answers a download address with a
+//! stream the zip's run writes into as the browser takes the bytes. The run is the bulk
+//! worker's wasm (`crates/bulk-worker`), loaded by that same service worker: [`engine`]
+//! hands it a port the page steers the run through, so the files are fetched, hashed
+//! and zipped on the thread that answers the download, with no port or process between
+//! (Firefox runs service workers in a process of their own, and passes every port's
+//! message through its parent process). The page only steers and opens the download.
+//! The service worker script is registered only when a zip starts; nothing of it loads
 //! before.
 
 use std::cell::RefCell;
@@ -21,14 +25,16 @@ use crate::time::within;
 
 /// The worker script, beside `index.html` (Trunk.toml and the release build copy it).
 const WORKER: &str = "download-worker.js";
+/// The bulk worker's loader, beside it, which the worker's script imports.
+pub(super) const ENGINE_LOADER: &str = "bulk-worker_loader.js";
 /// Where under the worker's scope a zip's address lies (the worker knows it too).
 const PREFIX: &str = "download-zip/";
 /// How long each step of starting a download may take before it is given up.
 const START_LIMIT: Duration = Duration::from_secs(15);
 /// How often the page tells the worker it is still needed: within the shortest idle
 /// time a browser gives it (30 s; the tests give Firefox's 8 s), so it is never let go
-/// while a zip runs.
-const PING_MS: i32 = 5_000;
+/// while a zip's run lives.
+const PING_MS: u32 = 5_000;
 
 // The browser's service worker calls go through `Reflect` rather than web-sys
 // bindings: each binding is an import of the main module, and these would have grown
@@ -84,25 +90,43 @@ fn beside(path: &str) -> Result<String, String> {
 }
 
 /// The worker's script as the page registers it: its address carries the script's own
-/// version, so a registration of this very script is known by its address alone.
-fn script() -> Result<String, String> {
-    /// FNV-1a of the script as built into this app: it changes with the script.
-    const VERSION: u64 = {
-        let script = include_bytes!("../../../public/download-worker.js");
-        let (mut hash, mut i) = (0xcbf2_9ce4_8422_2325_u64, 0);
-        while i < script.len() {
-            hash = (hash ^ script[i] as u64).wrapping_mul(0x100_0000_01b3);
-            i += 1;
+/// version and the bulk worker's it imports (its loader names its files by their
+/// hashes), so a registration of this very script and engine is known by its address
+/// alone. An error: the bulk worker is not there.
+async fn script() -> Result<String, String> {
+    /// The script as built into this app.
+    const VERSION: u64 = fnv(include_bytes!("../../../public/download-worker.js"));
+    thread_local! {
+        /// The engine's loader, read once a page.
+        static ENGINE: std::cell::OnceCell<u64> = const { std::cell::OnceCell::new() };
+    }
+    let engine = match ENGINE.with(|engine| engine.get().copied()) {
+        Some(engine) => engine,
+        None => {
+            let loader = crate::navigation::fetch_beside(ENGINE_LOADER)
+                .await
+                .map_err(|_| t::bulk::file_worker_stopped())?;
+            let engine = fnv(loader.as_bytes());
+            ENGINE.with(|cell| *cell.get_or_init(|| engine))
         }
-        hash
     };
-    Ok(format!("{}?v={VERSION:x}", beside(WORKER)?))
+    Ok(format!("{}?v={VERSION:x}-{engine:x}", beside(WORKER)?))
+}
+
+/// FNV-1a of `bytes`: a version that changes with them.
+const fn fnv(bytes: &[u8]) -> u64 {
+    let (mut hash, mut i) = (0xcbf2_9ce4_8422_2325_u64, 0);
+    while i < bytes.len() {
+        hash = (hash ^ bytes[i] as u64).wrapping_mul(0x100_0000_01b3);
+        i += 1;
+    }
+    hash
 }
 
 /// The app's worker, registered (once) and active.
 async fn worker() -> Result<JsValue, String> {
     let container = service_workers().ok_or(t::bulk::no_workers_here())?;
-    let (scope, script) = (beside(PREFIX)?, script()?);
+    let (scope, script) = (beside(PREFIX)?, script().await?);
     // This script active already: used as it is. Registering it again waited behind
     // the browser's own checks of the worker, up to 2 s in Chromium.
     let finding = call(&container, "getRegistration", &[&scope.as_str().into()])?;
@@ -157,6 +181,35 @@ fn forget_the_folder_scope(container: &JsValue) {
     });
 }
 
+/// A zip's run in the app's service worker, from the page's side: the port the page
+/// steers it through (the conversation of `explorer_logic::bulk::worker`), and the
+/// worker kept alive for as long as the page keeps the run. An error says why the
+/// worker could not take the run.
+pub(super) async fn engine() -> Result<(web_sys::MessagePort, KeptAlive), String> {
+    if let Some(container) = service_workers() {
+        forget_the_folder_scope(&container);
+    }
+    let worker = worker().await.map_err(t::bulk::worker_failed)?;
+    let channel = web_sys::MessageChannel::new().map_err(|e| describe(&e))?;
+    let run = message("engine", "", &[]);
+    call(
+        &worker,
+        "postMessage",
+        &[&run, &Array::of1(&channel.port1())],
+    )?;
+    let ping = message("ping", "", &[]);
+    let keep = gloo_timers::callback::Interval::new(PING_MS, move || {
+        let _ = call(&worker, "postMessage", &[&ping]);
+    });
+    Ok((channel.port2(), KeptAlive { _pinging: keep }))
+}
+
+/// Keeps the service worker alive while a run there lives: browsers stop a worker no
+/// event has come to for a while (30 s), and a port's messages are no such event.
+pub(super) struct KeptAlive {
+    _pinging: gloo_timers::callback::Interval,
+}
+
 /// What the worker said about this zip so far.
 #[derive(Default)]
 struct Heard {
@@ -172,27 +225,13 @@ struct Heard {
 pub struct ZipSaver {
     id: String,
     worker: JsValue,
-    /// The end of the message port the bytes go into, for the bulk worker.
-    port: JsValue,
     container: JsValue,
     heard: Rc<RefCell<Heard>>,
     _on_message: Closure<dyn FnMut(JsValue)>,
     frame: web_sys::Element,
-    ping: i32,
-    _on_ping: Closure<dyn FnMut()>,
 }
 
 impl ZipSaver {
-    /// Registers the app's service worker (once) and waits until it is active, so that
-    /// [`ZipSaver::open`] finds it ready: done while the bulk worker starts, rather
-    /// than after. Any error shows again when the zip opens.
-    pub async fn prepare() {
-        if let Some(container) = service_workers() {
-            forget_the_folder_scope(&container);
-        }
-        let _ = worker().await;
-    }
-
     /// Starts the browser's download of `name`, `length` bytes long when known. Only
     /// once the browser has asked for the bytes is the saver handed back: an error
     /// means nothing started, and so does dropping the future (the person cancelled
@@ -224,47 +263,26 @@ impl ZipSaver {
         };
         // `onmessage`, not a listener: setting it lets the worker's messages through.
         let _ = Reflect::set(&container, &"onmessage".into(), on_message.as_ref());
-
-        let on_ping = {
-            let (worker, ping) = (worker.clone(), message("ping", &id, &[]));
-            Closure::<dyn FnMut()>::new(move || {
-                let _ = call(&worker, "postMessage", &[&ping]);
-            })
-        };
         let window = web_sys::window().ok_or(t::bulk::no_window())?;
-        let ping = window
-            .set_interval_with_callback_and_timeout_and_arguments_0(
-                on_ping.as_ref().unchecked_ref(),
-                PING_MS,
-            )
-            .map_err(|e| describe(&e))?;
         let document = window.document().ok_or(t::bulk::no_document())?;
         let frame = document
             .create_element("iframe")
             .map_err(|e| describe(&e))?;
-        // Built through `Reflect`, as the worker calls are: no binding in the first load.
-        let constructor: Function = field(&window, "MessageChannel").unchecked_into();
-        let channel = Reflect::construct(&constructor, &Array::new()).map_err(|e| describe(&e))?;
         let saver = ZipSaver {
             id,
             worker,
-            port: field(&channel, "port2"),
             container,
             heard,
             _on_message: on_message,
             frame,
-            ping,
-            _on_ping: on_ping,
         };
         let length = length.map_or(JsValue::NULL, |l| JsValue::from_f64(l as f64));
-        // The service worker's end of the port goes with the zip's name.
-        let theirs = field(&channel, "port1");
         let zip = message(
             "zip",
             &saver.id,
             &[("name", name.into()), ("length", length)],
         );
-        call(&saver.worker, "postMessage", &[&zip, &Array::of1(&theirs)])?;
+        call(&saver.worker, "postMessage", &[&zip])?;
         let unopened = AbortUnlessOpened(&saver);
         if !saver.wait(|h| h.ready).await {
             return Err(t::bulk::worker_silent().into());
@@ -294,9 +312,9 @@ impl ZipSaver {
         call(&self.worker, "postMessage", &[&message]).map(drop)
     }
 
-    /// The port the zip's bytes go into, to hand to the bulk worker (moved, once).
-    pub fn port(&self) -> &JsValue {
-        &self.port
+    /// What the service worker knows this zip by: the run writes into it by this name.
+    pub fn id(&self) -> &str {
+        &self.id
     }
 
     /// Waits until `test` holds of what was heard (or the person cancelled); false
@@ -340,9 +358,6 @@ impl Drop for AbortUnlessOpened<'_> {
 
 impl Drop for ZipSaver {
     fn drop(&mut self) {
-        if let Some(window) = web_sys::window() {
-            window.clear_interval_with_handle(self.ping);
-        }
         let _ = Reflect::set(&self.container, &"onmessage".into(), &JsValue::NULL);
         // The download belongs to the browser by now; the frame goes a while later,
         // once the worker has surely handed over the last bytes.

@@ -594,6 +594,18 @@ async fn a_cancelled_zip_ends_its_fetches_and_is_never_saved_whole() {
     s.h.stop().await;
 }
 
+/// The tab reloaded while a file is under way (the person chose to leave at the
+/// browser's prompt): the run, which lives in the service worker, ends with the page
+/// it belonged to: its fetch ends and the browser's download fails rather than waiting
+/// for bytes nobody fetches, or leaving a short zip that looks whole.
+#[tokio::test]
+async fn a_zip_whose_page_is_reloaded_ends_its_fetches_and_is_never_saved_whole() {
+    let s = a_zip_under_way_with_a_stalled_file().await;
+    s.h.driver.refresh().await.expect("reload the page");
+    assert_the_cancelled_zip_ended(&s).await;
+    s.h.stop().await;
+}
+
 /// The file the cancel tests stall: asked for, never answered.
 const STALLED: &str = "/files/products/OpenTOID/optoid_csv_su.zip";
 

@@ -39,10 +39,14 @@ pub enum Command {
         url: String,
         from: u64,
     },
-    /// Write zip part `part` into the port travelling beside.
-    SavePart { part: usize },
+    /// Write zip part `part` into the zip the page opened as `zip` (the service worker's
+    /// stream the browser saves it from).
+    SavePart { part: usize, zip: String },
     /// Write `text` as the run's report in the folder.
     Report { text: String },
+    /// The page let the run go: every transfer stops, a zip's part being written fails,
+    /// and the worker forgets the run (a run in the service worker outlives no page).
+    Quit,
 }
 
 /// What any run starts from: the page builds its copy of the queue from the same.
@@ -175,6 +179,7 @@ mod tests {
                 reason: "part 1".into(),
             }),
             Command::Event(Event::Refreshed { file: 2 }),
+            Command::Quit,
         ];
         for command in commands {
             let back: Command = serde_json::from_str(&command.to_json()).unwrap();

@@ -30,11 +30,16 @@ mod page;
 mod steer;
 mod zip;
 
-use js_sys::{Function, Reflect};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use explorer_logic::bulk::worker::{Command, Reply};
+use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
-use web_sys::MessagePort;
+use web_sys::{MessageEvent, MessagePort};
 
 use page::Page;
+use steer::Steer;
 
 /// What the service worker's script names the function it is handed once this wasm is
 /// loaded there: the function that serves a run over a port.
@@ -49,7 +54,7 @@ fn main() {
         // In the service worker: a run for each port it hands over, and what quits it.
         Some(loaded) => {
             let serve = Closure::<dyn Fn(MessagePort) -> JsValue>::new(|port| {
-                Page::Port(port).serve().into_js_value()
+                serve(Page::Port(port)).into_js_value()
             });
             let _ = loaded.call1(&JsValue::UNDEFINED, serve.as_ref());
             // Called for as long as the service worker lives.
@@ -57,6 +62,54 @@ fn main() {
         }
         // A dedicated worker: one run, over its own scope.
         // (The page stops the worker itself.)
-        None => drop(Page::Scope(global.unchecked_into()).serve()),
+        None => drop(serve(Page::Scope(global.unchecked_into()))),
     }
+}
+
+/// Carries out what `page` says, one run for as long as the page keeps it, and tells it
+/// the worker listens. Hands back what quits the run as `Command::Quit` does, for a page
+/// gone without saying so (closed, reloaded).
+fn serve(page: Page) -> Closure<dyn Fn()> {
+    // The run this page asked for: one per page.
+    let run = Rc::new(RefCell::new(None::<Rc<Steer>>));
+    let quit = {
+        let (run, page) = (Rc::clone(&run), page.clone());
+        move || {
+            if let Some(steer) = run.borrow_mut().take() {
+                steer.quit();
+            }
+            page.stop_listening();
+        }
+    };
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
+        let (run, page, quit) = (Rc::clone(&run), page.clone(), quit.clone());
+        move |event: MessageEvent| {
+            // `[json, beside]`: the command and the folder's handle that comes with it.
+            let message: Array = event.data().unchecked_into();
+            let command = message
+                .get(0)
+                .as_string()
+                .and_then(|json| serde_json::from_str::<Command>(&json).ok());
+            let Some(command) = command else { return };
+            let beside = message.get(1);
+            let current = run.borrow().clone();
+            match (current, command) {
+                (_, Command::Quit) => quit(),
+                (Some(steer), command) => steer.obey(command),
+                (None, Command::Zip { run: setup, parts }) => {
+                    *run.borrow_mut() = Some(Steer::zip(setup, parts, page.clone()));
+                }
+                (None, Command::Folder { run: setup }) => {
+                    *run.borrow_mut() = Some(Steer::folder(setup, beside, page.clone()));
+                }
+                // A command before its run began: the page's mistake, dropped.
+                (None, _) => {}
+            }
+        }
+    });
+    page.listen(on_message.as_ref().unchecked_ref());
+    // Lives as long as the worker: a few bytes once its run has quit.
+    on_message.forget();
+    page.post(&Reply::Listening);
+    Closure::new(quit)
 }

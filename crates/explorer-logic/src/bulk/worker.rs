@@ -9,9 +9,9 @@
 //! package's fresh address, a fresh listing, the wording of a folder's refusal). It
 //! hands the worker addresses only, never a credential.
 //!
-//! Each message is one JSON string. A folder run's folder handle, or a zip part's
-//! message port (to the service worker answering the part's address), travels beside
-//! it, as the message's second element.
+//! Each message is one JSON string; a folder run's folder handle travels beside it, as
+//! the message's second element. A zip's run lives in the service worker that answers
+//! the zip's address, and hears the page on a port; a folder's, in a dedicated worker.
 
 use serde::{Deserialize, Serialize};
 

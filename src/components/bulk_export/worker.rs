@@ -7,19 +7,18 @@
 
 use explorer_logic::bulk::worker::{Command, Reply};
 use explorer_logic::text::t;
-use std::time::Duration;
-
 use futures::StreamExt;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::zip_saver::{KeptAlive, engine};
+use super::zip_saver::{KeptAlive, START_LIMIT, engine};
 use crate::time::within;
 use crate::workers::{AppWorker, Heard};
 
 /// The worker's loader, beside index.html (trunk and `cargo xtask build` write it),
-/// relative to the page's base as the app's other files are.
-const LOADER: &str = "bulk-worker_loader.js";
+/// relative to the page's base as the app's other files are; the service worker's
+/// script imports it too.
+pub(super) const LOADER: &str = "bulk-worker_loader.js";
 
 /// What the worker says ([`Heard`]).
 pub(super) type Replies = Heard<Reply>;
@@ -68,9 +67,6 @@ fn stopped() -> String {
     t::bulk::file_worker_stopped().to_owned()
 }
 
-/// How long a run in the service worker may take to answer: its wasm loads first.
-const ANSWER_LIMIT: Duration = Duration::from_secs(15);
-
 /// A running bulk worker. Dropping it stops the run, and every transfer with it.
 pub(super) struct BulkWorker {
     worker: AppWorker,
@@ -101,7 +97,7 @@ impl BulkWorker {
         beside: &JsValue,
     ) -> Result<(BulkWorker, Replies), String> {
         let mut heard = async || {
-            within(ANSWER_LIMIT, replies.next())
+            within(START_LIMIT, replies.next())
                 .await
                 .flatten()
                 .flatten()

@@ -25,12 +25,10 @@ use crate::time::within;
 
 /// The worker script, beside `index.html` (Trunk.toml and the release build copy it).
 const WORKER: &str = "download-worker.js";
-/// The bulk worker's loader, beside it, which the worker's script imports.
-pub(super) const ENGINE_LOADER: &str = "bulk-worker_loader.js";
 /// Where under the worker's scope a zip's address lies (the worker knows it too).
 const PREFIX: &str = "download-zip/";
 /// How long each step of starting a download may take before it is given up.
-const START_LIMIT: Duration = Duration::from_secs(15);
+pub(super) const START_LIMIT: Duration = Duration::from_secs(15);
 /// How often the page tells the worker it is still needed: within the shortest idle
 /// time a browser gives it (30 s; the tests give Firefox's 8 s), so it is never let go
 /// while a zip's run lives.
@@ -103,7 +101,7 @@ async fn script() -> Result<String, String> {
     let engine = match ENGINE.with(|engine| engine.get().copied()) {
         Some(engine) => engine,
         None => {
-            let loader = crate::navigation::fetch_beside(ENGINE_LOADER)
+            let loader = crate::navigation::fetch_beside(super::worker::LOADER)
                 .await
                 .map_err(|_| t::bulk::file_worker_stopped())?;
             let engine = fnv(loader.as_bytes());

@@ -167,7 +167,7 @@ impl ZipRun {
     pub fn save_part(self: &Rc<Self>, part: usize, zip: &str) {
         let run = Rc::clone(self);
         match zip_stream(zip) {
-            Ok(stream) => spawn_local(async move { run.write_part(part, Stream(stream)).await }),
+            Ok(stream) => spawn_local(async move { run.write_part(part, stream).await }),
             Err(error) => {
                 let outcome = PartOutcome::Broken(crate::fetch::describe(&error));
                 self.steer.tell(Reply::Part { part, outcome });
@@ -197,14 +197,14 @@ impl ZipRun {
         event
     }
 
-    async fn write_part(self: Rc<Self>, part: usize, stream: Stream) {
+    async fn write_part(self: Rc<Self>, part: usize, stream: ZipStream) {
         let outcome = match self.write_entries(part, &stream).await {
             Ok(()) => {
-                stream.0.end();
+                stream.end();
                 PartOutcome::Saved
             }
             Err(outcome) => {
-                stream.0.abort(&format!("{outcome:?}"));
+                stream.abort(&format!("{outcome:?}"));
                 outcome
             }
         };
@@ -221,7 +221,7 @@ impl ZipRun {
 
     /// Writes the files of `part` into a zip handed to `stream` as it grows, then its
     /// checksums and report.
-    async fn write_entries(&self, part: usize, stream: &Stream) -> Result<(), PartOutcome> {
+    async fn write_entries(&self, part: usize, stream: &ZipStream) -> Result<(), PartOutcome> {
         let broken = |error: rawzip::Error| PartOutcome::Broken(error.to_string());
         let written = |error: std::io::Error| PartOutcome::Broken(error.to_string());
         let format = Rc::new(RefCell::new(Format::default()));
@@ -428,19 +428,18 @@ fn failed(file: FileId, failure: Failure) -> Event {
 }
 
 /// Hands the zip format's bytes written so far to the browser.
-async fn hand_over(format: &Rc<RefCell<Format>>, stream: &Stream) -> Result<(), PartOutcome> {
-    let bytes = std::mem::take(&mut format.borrow_mut().bytes);
-    if bytes.is_empty() {
-        return Ok(());
-    }
-    stream.write(&Uint8Array::from(bytes.as_slice())).await?;
-    // The buffer is used again.
-    let mut format = format.borrow_mut();
-    if format.bytes.is_empty() {
-        format.bytes = bytes;
+async fn hand_over(format: &Rc<RefCell<Format>>, stream: &ZipStream) -> Result<(), PartOutcome> {
+    let chunk = {
+        let mut format = format.borrow_mut();
+        if format.bytes.is_empty() {
+            return Ok(());
+        }
+        let chunk = Uint8Array::from(format.bytes.as_slice());
+        // The buffer is used again.
         format.bytes.clear();
-    }
-    Ok(())
+        chunk
+    };
+    stream.write(&chunk).await
 }
 
 /// Tells the zip writer `length` more bytes of the file went to the browser (they are
@@ -519,8 +518,8 @@ extern "C" {
 
     /// Queues `chunk`; `null`, or a promise to wait for when the browser has enough
     /// queued. Fails once the person cancelled the download in the browser.
-    #[wasm_bindgen(method, catch)]
-    fn write(this: &ZipStream, chunk: &Uint8Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = write)]
+    fn queue(this: &ZipStream, chunk: &Uint8Array) -> Result<JsValue, JsValue>;
 
     /// The zip is whole: the browser's download completes once it took every byte.
     #[wasm_bindgen(method)]
@@ -531,15 +530,11 @@ extern "C" {
     fn abort(this: &ZipStream, reason: &str);
 }
 
-/// The stream a part is written into.
-struct Stream(ZipStream);
-
-impl Stream {
+impl ZipStream {
     /// Hands `bytes` to the browser, once it wants more.
     async fn write(&self, bytes: &Uint8Array) -> Result<(), PartOutcome> {
         let queued = self
-            .0
-            .write(bytes)
+            .queue(bytes)
             .map_err(|_| PartOutcome::CancelledInBrowser)?;
         if let Some(full) = queued.dyn_ref::<Promise>() {
             let _ = JsFuture::from(full.clone()).await;

@@ -18,16 +18,22 @@
 //!    page only for what needs the session or its words.
 //! 4. `Command::Quit`: the page let the run go; everything of it stops.
 //!
+//! A dedicated worker may instead be told `Command::Hash`, with a port beside: it then
+//! hashes the long files of the zip's run whose `Command::Zip` came with the port's
+//! other end (`beside.rs`).
+//!
 //! Built for wasm32 with wasm-bindgen's `no-modules` output (a classic worker in every
 //! browser, and a script a service worker imports) by `cargo xtask build` and by trunk
 //! (index.html), which write `bulk-worker_loader.js` to start it. Built for speed rather
 //! than size (its md5 is the download's pace), and loaded only when a download starts.
 
+mod beside;
 mod fetch;
 mod folder;
 mod news;
 mod page;
 mod steer;
+mod wakeup;
 mod zip;
 
 use std::cell::RefCell;
@@ -38,6 +44,7 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, MessagePort};
 
+use beside::Hashing;
 use page::Page;
 use steer::Steer;
 
@@ -84,7 +91,8 @@ fn serve(page: Page) -> Closure<dyn Fn()> {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
         let (run, page, quit) = (Rc::clone(&run), page.clone(), quit.clone());
         move |event: MessageEvent| {
-            // `[json, beside]`: the command and the folder's handle that comes with it.
+            // `[json, beside]`: the command and what comes with it (the folder's handle,
+            // the port to or from the worker that hashes a zip's long files).
             let message: Array = event.data().unchecked_into();
             let command = message
                 .get(0)
@@ -97,7 +105,14 @@ fn serve(page: Page) -> Closure<dyn Fn()> {
                 (_, Command::Quit) => quit(),
                 (Some(steer), command) => steer.obey(command),
                 (None, Command::Zip { run: setup, parts }) => {
-                    *run.borrow_mut() = Some(Steer::zip(setup, parts, page.clone()));
+                    let hashing = beside.dyn_into::<MessagePort>().ok().map(Hashing::new);
+                    *run.borrow_mut() = Some(Steer::zip(setup, parts, hashing, page.clone()));
+                }
+                (None, Command::Hash) => {
+                    if let Ok(port) = beside.dyn_into::<MessagePort>() {
+                        beside::serve(port);
+                        page.post(&Reply::Ready);
+                    }
                 }
                 (None, Command::Folder { run: setup }) => {
                     *run.borrow_mut() = Some(Steer::folder(setup, beside, page.clone()));

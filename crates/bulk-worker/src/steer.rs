@@ -22,6 +22,7 @@ use gloo_timers::future::{TimeoutFuture, sleep};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::spawn_local;
 
+use crate::beside::Hashing;
 use crate::folder::FolderRun;
 use crate::news::Steering;
 use crate::page::Page;
@@ -55,10 +56,16 @@ pub struct Steer {
 }
 
 impl Steer {
-    /// A zip run of `setup` into `parts`: ready at once.
-    pub fn zip(setup: Setup, parts: Vec<Part>, page: Page) -> Rc<Steer> {
+    /// A zip run of `setup` into `parts`, its long files hashed by `hashing` where given:
+    /// ready at once.
+    pub fn zip(
+        setup: Setup,
+        parts: Vec<Part>,
+        hashing: Option<Rc<Hashing>>,
+        page: Page,
+    ) -> Rc<Steer> {
         let steer = Steer::new(setup.queue(Mode::Zip), setup.addresses, page);
-        let run = ZipRun::new(setup.files, parts, Rc::clone(&steer) as _);
+        let run = ZipRun::new(setup.files, parts, hashing, Rc::clone(&steer) as _);
         *steer.destination.borrow_mut() = Some(Destination::Zip(run));
         steer.tell(Reply::Ready);
         steer
@@ -104,7 +111,7 @@ impl Steer {
                 }
             }
             // A second run for one page: its mistake, dropped. (`Quit` is the page's.)
-            Command::Zip { .. } | Command::Folder { .. } | Command::Quit => {}
+            Command::Zip { .. } | Command::Folder { .. } | Command::Hash | Command::Quit => {}
         }
     }
 

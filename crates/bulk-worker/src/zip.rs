@@ -6,8 +6,9 @@
 //! A file ahead of the one being written keeps at most [`AHEAD_BYTES`] in memory, then
 //! waits its turn (its connection waits with it), so no file is ever whole in memory.
 //!
-//! A file's bytes go to the browser as the network gave them: copied once into the
-//! wasm's memory to hash (md5, and the zip's CRC), never into the zip's buffer or back
+//! A file's bytes go to the browser as the network gave them: copied once to be hashed
+//! (md5, and the zip's CRC), into the wasm's memory or, for a long file, to the worker
+//! beside where the page started one (`beside.rs`), never into the zip's buffer or back
 //! out. The zip writer writes the zip format's own bytes (headers, descriptors, the
 //! central directory), and is told of each piece of a file by its length; only short
 //! pieces (small files) are gathered with them, into fewer, larger chunks.
@@ -23,19 +24,19 @@ use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::file::{FileId, ListedFile};
 use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
-use explorer_logic::bulk::worker::{PartOutcome, Reply};
+use explorer_logic::bulk::worker::{HASH_BESIDE_FROM, PartOutcome, Reply};
 use explorer_logic::bulk::zip::{CHECKSUMS_NAME, Part, Written, checksums, report, start_entry};
-use futures::future::{Either, select};
-use gloo_timers::future::TimeoutFuture;
-use js_sys::{Function, Promise, Uint8Array};
+use js_sys::{Promise, Uint8Array};
 use md5::{Digest, Md5};
 use rawzip::{Crc32, DataDescriptorOutput, ZipArchiveWriter};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::AbortSignal;
 
+use crate::beside::{FileSums, Hashing, Whole};
 use crate::fetch::{Chunks, Transfers, open};
 use crate::news::Steering;
+use crate::wakeup::Wakeup;
 
 /// How many bytes a file may hold before the zip takes them.
 const AHEAD_BYTES: usize = 8 * 1024 * 1024;
@@ -64,24 +65,15 @@ struct Slot {
     received: u64,
     /// The sums of the bytes received so far; taken by the transfer under way.
     sums: Option<Sums>,
-    /// The md5 and the CRC of the whole file, once every byte is in.
-    whole: Option<(String, u32)>,
+    /// The sums of the whole file, once every byte is in.
+    whole: Option<Whole>,
 }
 
 /// A file's md5 (checked against the listing) and CRC (the zip's), worked out as it
-/// arrives.
-struct Sums {
-    md5: Md5,
-    crc: Crc32,
-}
-
-impl Default for Sums {
-    fn default() -> Sums {
-        Sums {
-            md5: Md5::new(),
-            crc: Crc32::new(),
-        }
-    }
+/// arrives: here, or in the worker beside ([`crate::beside`]).
+enum Sums {
+    Here { md5: Md5, crc: Crc32 },
+    Beside(FileSums),
 }
 
 /// What the zip takes next from a file.
@@ -106,13 +98,21 @@ pub struct ZipRun {
     given_up: RefCell<BTreeSet<FileId>>,
     /// Where each piece is copied to be hashed: one buffer, used again.
     scratch: RefCell<Vec<u8>>,
+    /// The worker beside that hashes the long files, where the page started one.
+    hashing: Option<Rc<Hashing>>,
     cancelled: Cell<bool>,
     notify: Wakeup,
     steer: Rc<dyn Steering>,
 }
 
 impl ZipRun {
-    pub fn new(files: Vec<ListedFile>, parts: Vec<Part>, steer: Rc<dyn Steering>) -> Rc<ZipRun> {
+    /// A run of `files` into `parts`, its long files hashed by `hashing` where given.
+    pub fn new(
+        files: Vec<ListedFile>,
+        parts: Vec<Part>,
+        hashing: Option<Rc<Hashing>>,
+        steer: Rc<dyn Steering>,
+    ) -> Rc<ZipRun> {
         Rc::new(ZipRun {
             slots: files.iter().map(|_| RefCell::default()).collect(),
             files,
@@ -122,6 +122,7 @@ impl ZipRun {
             held: Cell::new(0),
             given_up: RefCell::default(),
             scratch: RefCell::default(),
+            hashing,
             cancelled: Cell::new(false),
             notify: Wakeup::default(),
             steer,
@@ -159,6 +160,9 @@ impl ZipRun {
     pub fn cancel(&self) {
         self.cancelled.set(true);
         self.transfers.stop(&(0..self.files.len()));
+        if let Some(hashing) = &self.hashing {
+            hashing.stop();
+        }
         self.notify.wake();
     }
 
@@ -190,11 +194,30 @@ impl ZipRun {
             Err(event) => return event,
         };
         let sums = self.slots[file].borrow_mut().sums.take();
-        let mut sums = sums.unwrap_or_default();
-        let event = self.transfer(file, url, from, &signal, &mut sums).await;
-        self.slots[file].borrow_mut().sums = Some(sums);
+        let mut sums = sums.unwrap_or_else(|| self.new_sums(file));
+        let event = match self.transfer(file, url, from, &signal, &mut sums).await {
+            Ok(()) => self.complete(file, sums).await,
+            Err(event) => {
+                self.slots[file].borrow_mut().sums = Some(sums);
+                event
+            }
+        };
         self.transfers.end(file);
         event
+    }
+
+    /// The sums of `file`'s first bytes.
+    fn new_sums(&self, file: FileId) -> Sums {
+        let long = self.files[file]
+            .size
+            .is_some_and(|size| size >= HASH_BESIDE_FROM);
+        match &self.hashing {
+            Some(hashing) if long => Sums::Beside(hashing.file()),
+            _ => Sums::Here {
+                md5: Md5::new(),
+                crc: Crc32::new(),
+            },
+        }
     }
 
     async fn write_part(self: Rc<Self>, part: usize, stream: ZipStream) {
@@ -266,7 +289,7 @@ impl ZipRun {
                 }
             }
             let slot = self.slots[file].borrow();
-            let crc = slot.whole.as_ref().map_or(0, |(_, crc)| *crc);
+            let crc = slot.whole.as_ref().map_or(0, |whole| whole.crc);
             let descriptor = DataDescriptorOutput::new(crc, slot.received);
             drop(slot);
             entry.finish(descriptor).map_err(broken)?;
@@ -277,7 +300,7 @@ impl ZipRun {
                 let slot = self.slots[file].borrow();
                 slot.whole
                     .as_ref()
-                    .map(|(md5, _)| md5.clone())
+                    .map(|whole| whole.md5.clone())
                     .unwrap_or_default()
             })
             .collect();
@@ -328,7 +351,8 @@ impl ZipRun {
             || (self.head.get() != Some(file) && self.held.get() > ALL_AHEAD_BYTES)
     }
 
-    /// Streams the file from byte `from` into its slot, where the zip takes it.
+    /// Streams the file from byte `from` into its slot, where the zip takes it, until
+    /// the answer ends; or the event that ends this try.
     async fn transfer(
         self: &Rc<Self>,
         file: FileId,
@@ -336,24 +360,20 @@ impl ZipRun {
         from: u64,
         signal: &AbortSignal,
         sums: &mut Sums,
-    ) -> Event {
-        let (response, start) = match open(file, url, from, signal).await {
-            Ok(opened) => opened,
-            Err(event) => return event,
-        };
+    ) -> Result<(), Event> {
+        let (response, start) = open(file, url, from, signal).await?;
         let mut pass_over = from - start;
         self.steer.event(Event::Started { file, from });
-        let listed = self.files[file].size;
         let Some(body) = response.body() else {
-            return self.complete(file, listed, sums);
+            return Ok(());
         };
         let mut chunks = Chunks::of(&body);
         loop {
             let chunk = match chunks.next().await {
                 Ok(Some(chunk)) => chunk,
-                Ok(None) => return self.complete(file, listed, sums),
-                Err(_) if signal.aborted() => return Event::Interrupted { file },
-                Err(_) => return failed(file, Failure::Dropped),
+                Ok(None) => return Ok(()),
+                Err(_) if signal.aborted() => return Err(Event::Interrupted { file }),
+                Err(_) => return Err(failed(file, Failure::Dropped)),
             };
             // The service sent it all where a part was asked for: what the zip holds
             // already is passed over.
@@ -366,15 +386,19 @@ impl ZipRun {
                 let piece = chunk.subarray(start, total.min(start + PIECE_BYTES));
                 if let Err(event) = self.keep(file, piece, sums) {
                     chunks.cancel();
-                    return event;
+                    return Err(event);
                 }
                 // Ahead of the zip: wait until it has taken enough.
                 while self.holds_too_much(file) && !signal.aborted() {
                     self.notify.wait().await;
                 }
+                // Ahead of the worker beside: wait until it has hashed enough.
+                if let Some(hashing) = &self.hashing {
+                    hashing.caught_up().await;
+                }
                 if signal.aborted() {
                     chunks.cancel();
-                    return Event::Interrupted { file };
+                    return Err(Event::Interrupted { file });
                 }
             }
         }
@@ -392,11 +416,16 @@ impl ZipRun {
             {
                 return Err(failed(file, Failure::TooManyBytes));
             }
-            let mut scratch = self.scratch.borrow_mut();
-            scratch.resize(length, 0);
-            piece.copy_to(&mut scratch);
-            sums.md5.update(&*scratch);
-            sums.crc.update(&scratch);
+            match sums {
+                Sums::Here { md5, crc } => {
+                    let mut scratch = self.scratch.borrow_mut();
+                    scratch.resize(length, 0);
+                    piece.copy_to(&mut scratch);
+                    md5.update(&*scratch);
+                    crc.update(&scratch);
+                }
+                Sums::Beside(sums) => sums.update(&piece),
+            }
             slot.received += length as u64;
             slot.held += length;
             self.held.set(self.held.get() + length);
@@ -411,14 +440,30 @@ impl ZipRun {
     }
 
     /// The answer ended: the whole file is in, unless it came short of the listing.
-    fn complete(&self, file: FileId, listed: Option<u64>, sums: &mut Sums) -> Event {
-        let mut slot = self.slots[file].borrow_mut();
-        if listed.is_some_and(|size| slot.received < size) {
+    async fn complete(&self, file: FileId, sums: Sums) -> Event {
+        let received = self.slots[file].borrow().received;
+        if self.files[file].size.is_some_and(|size| received < size) {
+            self.slots[file].borrow_mut().sums = Some(sums);
             return failed(file, Failure::Dropped);
         }
-        let Sums { md5, crc } = std::mem::take(sums);
-        let md5 = format!("{:x}", md5.finalize());
-        slot.whole = Some((md5.clone(), crc.checksum()));
+        let whole = match sums {
+            Sums::Here { md5, crc } => Whole {
+                md5: format!("{:x}", md5.finalize()),
+                crc: crc.checksum(),
+            },
+            // The run is over.
+            Sums::Beside(sums) => match sums.finish().await {
+                Some(whole) => whole,
+                None => return Event::Interrupted { file },
+            },
+        };
+        let mut slot = self.slots[file].borrow_mut();
+        if slot.received != received {
+            // Forgotten while the md5 came: fetched again.
+            return Event::Interrupted { file };
+        }
+        let md5 = whole.md5.clone();
+        slot.whole = Some(whole);
         Event::Finished { file, md5 }
     }
 }
@@ -477,32 +522,6 @@ impl Write for Writing {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-/// Wakes every task waiting for something to change (bytes arrived, bytes taken).
-#[derive(Default)]
-struct Wakeup(RefCell<Vec<Function>>);
-
-impl Wakeup {
-    async fn wait(&self) {
-        let mut resolve = None;
-        let promise = Promise::new(&mut |r, _| resolve = Some(r));
-        self.0.borrow_mut().extend(resolve);
-        let _ = JsFuture::from(promise).await;
-    }
-
-    /// Waits for a wake or `limit`, whichever comes first: true when woken.
-    async fn wait_at_most(&self, limit: Duration) -> bool {
-        let woken = std::pin::pin!(self.wait());
-        let timer = TimeoutFuture::new(limit.as_millis() as u32);
-        matches!(select(woken, timer).await, Either::Left(_))
-    }
-
-    fn wake(&self) {
-        for resolve in self.0.take() {
-            let _ = resolve.call0(&JsValue::UNDEFINED);
-        }
     }
 }
 

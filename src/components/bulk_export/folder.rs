@@ -20,7 +20,7 @@ use super::PackageVersion;
 use super::RunButton;
 use super::progress::FileLines;
 use super::run::{QueueRun, RunCore, RunNotices, RunTotal, control, listen, shown};
-use super::worker::Starting;
+use super::worker::{Beside, Starting};
 use crate::fs_access::pick_folder;
 
 /// One run of the download: the queue, and the worker writing into the folder.
@@ -93,7 +93,7 @@ pub fn FolderDownload(
             let setup = start.setup();
             // The worker looks at what the folder holds before it is ready.
             let set_up = Command::Folder { run: setup.clone() };
-            let (worker, replies) = match starting.set_up(&set_up, &folder).await {
+            let (worker, replies) = match starting.set_up(&set_up, Beside::Folder(folder)).await {
                 Ok(started) => started,
                 Err(why) => {
                     notice.set(Some(t::bulk::folder_open_failed(why)));

@@ -5,13 +5,13 @@
 //! told the person's orders, and heard. The conversation is
 //! `explorer_logic::bulk::worker`'s.
 
-use explorer_logic::bulk::worker::{Command, Reply};
+use explorer_logic::bulk::worker::{Command, Reply, hash_beside};
 use explorer_logic::text::t;
 use futures::StreamExt;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::zip_saver::{KeptAlive, START_LIMIT, engine};
+use super::zip_saver::{KeptAlive, START_LIMIT, engine, field};
 use crate::time::within;
 use crate::workers::{AppWorker, Heard};
 
@@ -19,6 +19,15 @@ use crate::workers::{AppWorker, Heard};
 /// relative to the page's base as the app's other files are; the service worker's
 /// script imports it too.
 pub(super) const LOADER: &str = "bulk-worker_loader.js";
+
+/// What travels beside a command to the worker.
+pub(super) enum Beside {
+    Nothing,
+    /// The picked folder's handle (a folder's run), copied.
+    Folder(web_sys::FileSystemDirectoryHandle),
+    /// A port between a zip's run and the worker that hashes its long files, moved.
+    Port(web_sys::MessagePort),
+}
 
 /// What the worker says ([`Heard`]).
 pub(super) type Replies = Heard<Reply>;
@@ -43,6 +52,7 @@ impl Starting {
             let worker = BulkWorker {
                 worker,
                 _kept: None,
+                _hashing: None,
             };
             (worker, replies)
         });
@@ -50,12 +60,12 @@ impl Starting {
     }
 
     /// Once the worker listens, sets up its run (`Command::Zip`, or `Command::Folder`
-    /// with the folder's handle `beside`); once it is ready, hands it back with what
+    /// with the folder's handle beside); once it is ready, hands it back with what
     /// it says from then on. An error says why it could not start.
     pub async fn set_up(
         self,
         run: &Command,
-        beside: &JsValue,
+        beside: Beside,
     ) -> Result<(BulkWorker, Replies), String> {
         let (worker, replies) = self.loading.ok_or_else(stopped)?;
         worker.set_up(replies, run, beside).await
@@ -72,20 +82,49 @@ pub(super) struct BulkWorker {
     worker: AppWorker,
     /// The service worker a zip's run lives in, kept alive meanwhile.
     _kept: Option<KeptAlive>,
+    /// The worker that hashes a zip's long files beside the service worker, where one
+    /// runs.
+    _hashing: Option<Box<BulkWorker>>,
 }
 
 impl BulkWorker {
     /// Starts a zip's run (`Command::Zip`) in the service worker that answers the zip's
     /// address, where its bytes go without leaving the process; once it is ready, hands
     /// it back with what it says from then on. An error says why it could not start.
+    /// In Chromium (`hash_beside`), the long files are hashed in a dedicated worker
+    /// beside it, started meanwhile; one that will not start leaves them to the run.
     pub async fn start_zip(run: &Command) -> Result<(BulkWorker, Replies), String> {
-        let (port, kept) = engine().await?;
+        let hashing = async {
+            // Read through `Reflect`, as the zip saver's calls are: a binding would grow
+            // the first load.
+            let navigator = web_sys::window()?.navigator();
+            let user_agent = field(&navigator, "userAgent").as_string()?;
+            let Command::Zip { run: setup, .. } = run else {
+                return None;
+            };
+            if !hash_beside(&user_agent, &setup.files) {
+                return None;
+            }
+            let channel = web_sys::MessageChannel::new().ok()?;
+            let (worker, _) = Starting::new()
+                .set_up(&Command::Hash, Beside::Port(channel.port1()))
+                .await
+                .ok()?;
+            Some((Box::new(worker), channel.port2()))
+        };
+        let (engine, hashing) = futures::join!(engine(), hashing);
+        let (port, kept) = engine?;
         let (worker, replies) = AppWorker::over_port(port);
+        let (hashing, beside) = match hashing {
+            Some((worker, port)) => (Some(worker), Beside::Port(port)),
+            None => (None, Beside::Nothing),
+        };
         let worker = BulkWorker {
             worker,
             _kept: Some(kept),
+            _hashing: hashing,
         };
-        worker.set_up(replies, run, &JsValue::UNDEFINED).await
+        worker.set_up(replies, run, beside).await
     }
 
     /// Once the worker listens, sets up its run; once it is ready, hands it back with
@@ -94,7 +133,7 @@ impl BulkWorker {
         self,
         mut replies: Replies,
         run: &Command,
-        beside: &JsValue,
+        beside: Beside,
     ) -> Result<(BulkWorker, Replies), String> {
         let mut heard = async || {
             within(START_LIMIT, replies.next())
@@ -114,14 +153,20 @@ impl BulkWorker {
 
     /// Tells the worker `command`.
     pub fn send(&self, command: &Command) {
-        self.send_beside(command, &JsValue::UNDEFINED);
+        self.send_beside(command, Beside::Nothing);
     }
 
-    /// Tells the worker `command` with `beside` (a folder's handle).
-    fn send_beside(&self, command: &Command, beside: &JsValue) {
-        let message = Array::of2(&JsValue::from_str(&command.to_json()), beside);
+    /// Tells the worker `command` with `beside`.
+    fn send_beside(&self, command: &Command, beside: Beside) {
+        let json = JsValue::from_str(&command.to_json());
+        let (beside, moved) = match beside {
+            Beside::Nothing => (JsValue::UNDEFINED, None),
+            Beside::Folder(handle) => (handle.into(), None),
+            Beside::Port(port) => (port.clone().into(), Some(port.into())),
+        };
+        let message = Array::of2(&json, &beside);
         // Fails only when the worker is gone, which its error event has told.
-        let _ = self.worker.post(&message, None);
+        let _ = self.worker.post(&message, moved.as_ref());
     }
 }
 

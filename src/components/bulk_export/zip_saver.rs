@@ -39,7 +39,7 @@ const PING_MS: u32 = 5_000;
 // the gallery's first load for a feature used rarely.
 
 /// `target[name]`, or `undefined`.
-fn field(target: &JsValue, name: &str) -> JsValue {
+pub(super) fn field(target: &JsValue, name: &str) -> JsValue {
     Reflect::get(target, &name.into()).unwrap_or(JsValue::UNDEFINED)
 }
 

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -95,7 +95,7 @@ pub(crate) struct Setup {
     /// The proxy's origin: the address the browser uses (and the server's public URL).
     pub(crate) origin: String,
     pub(crate) proxy: Arc<ProxyState>,
-    /// The demo catalogue the server serves.
+    /// The catalogue the server serves: the demo's, unless the test wrote its own.
     demo: PathBuf,
 }
 
@@ -127,6 +127,14 @@ impl Setup {
         // The folder hook is kept by the origin the app is served from: the proxy's.
         s.goto(&format!("/{}", e2e::web_root::BLANK_FILE)).await;
         s.h.pick_private_folder().await;
+        s
+    }
+
+    /// [`Setup::start`] with the server serving the catalogue in `dir` instead.
+    pub(crate) async fn start_with_catalogue(faults: Vec<Fault>, dir: &Path) -> Setup {
+        let catalogue = dir.display().to_string();
+        let mut s = Setup::start_with(faults, &["--catalogue", &catalogue]).await;
+        s.demo = dir.to_path_buf();
         s
     }
 

@@ -261,6 +261,68 @@ async fn a_resume_answered_with_the_whole_file_keeps_each_byte_once() {
     s.h.stop().await;
 }
 
+/// Files over a megabyte: Chromium hashes them (md5 and the zip's CRC) in a worker
+/// beside the service worker, Firefox and WebKit in the run itself
+/// (`explorer_logic::bulk::worker::hash_beside`). A long file dropped half-way and
+/// resumed, between a short one and another long one: each entry holds the catalogue's
+/// bytes (the `zip` crate checks each CRC as it reads), and `checksums.md5` and the
+/// report give their md5s.
+#[tokio::test]
+async fn long_files_are_zipped_with_their_md5_and_crc_through_a_resume() {
+    const LONG: &str = "/files/products/Long/long_1.bin";
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let files = [
+        ("long_1.bin", 3_000_000),
+        ("short.bin", 10_000),
+        ("long_2.bin", 1_500_000),
+    ];
+    write_product(dir.path(), "Long", &files);
+    let s =
+        Setup::start_with_catalogue(vec![Fault::DropHalfway { prefix: LONG }], dir.path()).await;
+    s.goto("/products/Long?areas=GB").await;
+    s.h.find(".zip-download").await;
+    let zip = download_zip(&s, "long-2026-01--gb--all-formats.zip").await;
+    let names = files.map(|(name, _)| name);
+    assert_holds(&s, zip, "files/Long", &names);
+    assert_eq!(s.requests_for(LONG).len(), 2, "tried once, then again");
+    s.h.stop().await;
+}
+
+/// Writes product `id` into the catalogue in `dir`: one download of area GB per file,
+/// `(name, length)`, of pseudo-random bytes (no two pieces alike, so a piece in the
+/// wrong place shows in the md5).
+fn write_product(dir: &std::path::Path, id: &str, files: &[(&str, usize)]) {
+    let folder = dir.join("files").join(id);
+    std::fs::create_dir_all(&folder).expect("the files' folder");
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut downloads = Vec::new();
+    for (i, (name, length)) in files.iter().enumerate() {
+        let bytes: Vec<u8> = (0..length.div_ceil(8))
+            .flat_map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state.to_le_bytes()
+            })
+            .take(*length)
+            .collect();
+        std::fs::write(folder.join(name), bytes).expect("a file");
+        downloads.push(serde_json::json!({
+            "area": "GB",
+            "format": format!("Binary {i}"),
+            "path": format!("files/{id}/{name}"),
+        }));
+    }
+    let catalogue = serde_json::json!({"products": [{
+        "id": id,
+        "name": id,
+        "description": "Long files.",
+        "version": "2026-01",
+        "downloads": downloads,
+    }]});
+    std::fs::write(dir.join("catalogue.json"), catalogue.to_string()).expect("catalogue.json");
+}
+
 /// The zip's first file stalls for longer than Firefox lets an idle service worker live
 /// (the harness shortens Firefox's limits to 8 s + 8 s: `Engine::capabilities`): the
 /// page's pings keep the download worker, and the zip, alive. Firefox alone lets a test

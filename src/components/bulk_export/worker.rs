@@ -1,7 +1,8 @@
 //! The bulk worker (`crates/bulk-worker`), from the page's side: started when the
 //! person asks for a download (its wasm loads then, never before; for a folder, while
 //! the picker is open, in a dedicated worker; for a zip, in the service worker that
-//! answers the zip's address), handed the run (what to fetch and where the bytes go),
+//! answers the zip's address, with, in Chromium, a dedicated worker beside it hashing
+//! the zip's long files), handed the run (what to fetch and where the bytes go),
 //! told the person's orders, and heard. The conversation is
 //! `explorer_logic::bulk::worker`'s.
 
@@ -59,9 +60,9 @@ impl Starting {
         Starting { loading }
     }
 
-    /// Once the worker listens, sets up its run (`Command::Zip`, or `Command::Folder`
-    /// with the folder's handle beside); once it is ready, hands it back with what
-    /// it says from then on. An error says why it could not start.
+    /// Once the worker listens, sets up its run (`Command::Folder` with the folder's
+    /// handle beside, or `Command::Hash` with a port); once it is ready, hands it back
+    /// with what it says from then on. An error says why it could not start.
     pub async fn set_up(
         self,
         run: &Command,

@@ -45,10 +45,14 @@ const AHEAD_BYTES: usize = 8 * 1024 * 1024;
 const ALL_AHEAD_BYTES: usize = 32 * 1024 * 1024;
 /// The most bytes taken from the network at a time.
 const PIECE_BYTES: u32 = 1024 * 1024;
-/// A piece this long or longer goes to the browser as it came; shorter ones are
-/// gathered with the zip format's bytes, so many small files make few chunks (each
-/// chunk is a step of the browser's download, across processes).
+/// A piece this long or longer goes to the browser as it came, as does every piece of a
+/// file listed at least [`LONG_FILE`] long; shorter ones are gathered with the zip
+/// format's bytes, so many small files make few chunks (each chunk is a step of the
+/// browser's download, across processes).
 const PASSED_AS_IT_CAME: u32 = 256 * 1024;
+/// A file whose pieces all pass as they came: however short a piece the network gives
+/// (Firefox gives pieces of 64-256 kB), gathering it would copy it three times more.
+const LONG_FILE: u64 = 1024 * 1024;
 /// How many bytes of zip are gathered before they go to the browser.
 const HAND_OVER_BYTES: usize = 1024 * 1024;
 /// How long the zip waits for more bytes before handing over what it gathered.
@@ -255,9 +259,10 @@ impl ZipRun {
             self.notify.wake();
             let (mut entry, _) =
                 start_entry(&mut archive, &self.files[file].name).map_err(broken)?;
+            let long = self.files[file].size.is_some_and(|size| size >= LONG_FILE);
             loop {
                 match self.next_chunk(file) {
-                    Next::Bytes(piece) if piece.length() < PASSED_AS_IT_CAME => {
+                    Next::Bytes(piece) if piece.length() < PASSED_AS_IT_CAME && !long => {
                         entry.write_all(&piece.to_vec()).map_err(written)?;
                         self.notify.wake();
                         if format.borrow().bytes.len() >= HAND_OVER_BYTES {

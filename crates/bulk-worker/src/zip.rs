@@ -24,7 +24,7 @@ use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::file::{FileId, ListedFile};
 use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
-use explorer_logic::bulk::worker::{HASH_BESIDE_FROM, PartOutcome, Reply};
+use explorer_logic::bulk::worker::{PartOutcome, Reply};
 use explorer_logic::bulk::zip::{CHECKSUMS_NAME, Part, Written, checksums, report, start_entry};
 use js_sys::{Promise, Uint8Array};
 use md5::{Digest, Md5};
@@ -46,13 +46,11 @@ const ALL_AHEAD_BYTES: usize = 32 * 1024 * 1024;
 /// The most bytes taken from the network at a time.
 const PIECE_BYTES: u32 = 1024 * 1024;
 /// A piece this long or longer goes to the browser as it came, as does every piece of a
-/// file listed at least [`LONG_FILE`] long; shorter ones are gathered with the zip
-/// format's bytes, so many small files make few chunks (each chunk is a step of the
-/// browser's download, across processes).
+/// long file (`ListedFile::is_long`: however short a piece the network gives, as Firefox
+/// gives pieces of 64-256 kB, gathering it would copy it three times more); shorter ones
+/// are gathered with the zip format's bytes, so many small files make few chunks (each
+/// chunk is a step of the browser's download, across processes).
 const PASSED_AS_IT_CAME: u32 = 256 * 1024;
-/// A file whose pieces all pass as they came: however short a piece the network gives
-/// (Firefox gives pieces of 64-256 kB), gathering it would copy it three times more.
-const LONG_FILE: u64 = 1024 * 1024;
 /// How many bytes of zip are gathered before they go to the browser.
 const HAND_OVER_BYTES: usize = 1024 * 1024;
 /// How long the zip waits for more bytes before handing over what it gathered.
@@ -212,11 +210,8 @@ impl ZipRun {
 
     /// The sums of `file`'s first bytes.
     fn new_sums(&self, file: FileId) -> Sums {
-        let long = self.files[file]
-            .size
-            .is_some_and(|size| size >= HASH_BESIDE_FROM);
         match &self.hashing {
-            Some(hashing) if long => Sums::Beside(hashing.file()),
+            Some(hashing) if self.files[file].is_long() => Sums::Beside(hashing.file()),
             _ => Sums::Here {
                 md5: Md5::new(),
                 crc: Crc32::new(),
@@ -259,7 +254,7 @@ impl ZipRun {
             self.notify.wake();
             let (mut entry, _) =
                 start_entry(&mut archive, &self.files[file].name).map_err(broken)?;
-            let long = self.files[file].size.is_some_and(|size| size >= LONG_FILE);
+            let long = self.files[file].is_long();
             loop {
                 match self.next_chunk(file) {
                     Next::Bytes(piece) if piece.length() < PASSED_AS_IT_CAME && !long => {

@@ -6,6 +6,12 @@ use serde::{Deserialize, Serialize};
 use crate::bulk::export::BulkDownload;
 use crate::bulk::naming::saved_path;
 
+/// A file listed this long or longer is a long file ([`ListedFile::is_long`]): in a zip,
+/// its pieces pass to the browser as they came, and in Chromium it is hashed in a worker
+/// beside the service worker (`crate::bulk::worker::hash_beside`). A shorter one costs
+/// the run under 2 ms to hash, less than waiting at its end for that worker's answer.
+pub const LONG_FILE: u64 = 1024 * 1024;
+
 /// One file the service listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListedFile {
@@ -23,6 +29,11 @@ pub struct ListedFile {
 }
 
 impl ListedFile {
+    /// Whether it is listed at least [`LONG_FILE`] long.
+    pub fn is_long(&self) -> bool {
+        self.size.is_some_and(|size| size >= LONG_FILE)
+    }
+
     /// The file of `download`, the `index`-th of its listing.
     pub fn new(index: usize, file_name: &str, size: Option<u64>, md5: Option<&str>) -> Self {
         Self::in_folder(None, index, file_name, size, md5)

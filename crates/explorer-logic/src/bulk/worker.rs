@@ -56,23 +56,17 @@ pub enum Command {
     Quit,
 }
 
-/// Files listed this long or longer are hashed in a worker beside the service worker,
-/// where one was started ([`hash_beside`]); a shorter one costs the run under 2 ms to
-/// hash, less than the wait at its end for the worker beside's answer.
-pub const HASH_BESIDE_FROM: u64 = 1024 * 1024;
-
 /// Whether a zip run of `files`, in the engine whose user agent is `user_agent`, has its
-/// long files hashed (md5 and CRC) in a worker beside the service worker: in Chromium
-/// only. There the service worker's one thread also carries the download's bytes to the
+/// long files ([`ListedFile::is_long`]) hashed (md5 and CRC) in a worker beside the
+/// service worker: in Chromium only. There the service worker's one thread also carries the download's bytes to the
 /// browser, which waits for it meanwhile: a gigabyte took 7.7-8.9 s hashed in the run,
 /// 6.3-6.6 s beside (4.9 s not hashed at all). WebKit was slower with it (5.5-6.0 s
 /// against 6.6-6.7 s), and Firefox passes every port message through its parent
 /// process (each piece would cross processes twice).
 pub fn hash_beside(user_agent: &str, files: &[ListedFile]) -> bool {
-    let long = |file: &ListedFile| file.size.is_some_and(|size| size >= HASH_BESIDE_FROM);
     // Chromium's browsers say `Chrome/`; Safari, Chrome on iOS (WebKit: `CriOS/`) and
     // Firefox do not.
-    user_agent.contains("Chrome/") && files.iter().any(long)
+    user_agent.contains("Chrome/") && files.iter().any(ListedFile::is_long)
 }
 
 /// What any run starts from: the page builds its copy of the queue from the same.
@@ -173,6 +167,7 @@ impl Reply {
 mod tests {
     use super::*;
     use crate::bulk::answer::Failure;
+    use crate::bulk::file::LONG_FILE;
 
     fn setup(files: Vec<ListedFile>) -> Setup {
         let addresses = vec![Some("https://example.com/a?sig=x".into()); files.len()];
@@ -260,8 +255,8 @@ mod tests {
         let edge = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 Edg/140.0.0.0";
         let chrome_on_ios = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/140.0.0.0 Mobile/15E148 Safari/604.1";
         let file = |id, size| ListedFile::new(id, "a.zip", size, None);
-        let long = [file(0, Some(10)), file(1, Some(HASH_BESIDE_FROM))];
-        let short = [file(0, Some(HASH_BESIDE_FROM - 1)), file(1, None)];
+        let long = [file(0, Some(10)), file(1, Some(LONG_FILE))];
+        let short = [file(0, Some(LONG_FILE - 1)), file(1, None)];
         assert!(hash_beside(chromium, &long));
         assert!(!hash_beside(safari, &long));
         assert!(!hash_beside(firefox, &long));

@@ -13,8 +13,8 @@ use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, AbortSignal, ReadableStream, ReadableStreamDefaultReader, RequestCache,
-    RequestInit, Response, WorkerGlobalScope,
+    AbortController, AbortSignal, ReadableStream, ReadableStreamDefaultReader,
+    ReadableStreamReadResult, RequestCache, RequestInit, Response, WorkerGlobalScope,
 };
 
 /// The transfers under way, each with what stops it.
@@ -109,12 +109,14 @@ impl Chunks {
 
     /// The next chunk as the browser gave it; `None` at the end.
     pub async fn next(&mut self) -> Result<Option<Uint8Array>, String> {
-        let next = wait(self.reader.read()).await?;
-        if Reflect::get(&next, &"done".into()).is_ok_and(|d| d.is_truthy()) {
+        // Read through the result's typed getters: `Reflect::get` with a `&str` key
+        // decoded the key from wasm's memory at every chunk (6% of the service worker's
+        // thread in Firefox's profile of a gigabyte's zip).
+        let next: ReadableStreamReadResult = wait(self.reader.read()).await?.unchecked_into();
+        if next.get_done() == Some(true) {
             return Ok(None);
         }
-        let chunk = Reflect::get(&next, &"value".into()).map_err(|e| describe(&e))?;
-        Ok(Some(chunk.unchecked_into()))
+        Ok(Some(next.get_value().unchecked_into()))
     }
 
     /// Stops reading (ends the request a response stream belongs to).

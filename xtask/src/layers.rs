@@ -188,6 +188,21 @@ impl<'ast> Visit<'ast> for CratePaths {
         }
     }
 
+    /// A doc comment's `crate::…` paths (links, names in backticks) count as code's do:
+    /// a reader follows them the same way.
+    fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+        if let syn::Meta::NameValue(doc) = &attr.meta
+            && doc.path.is_ident("doc")
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) = &doc.value
+        {
+            self.named.extend(doc_paths(&text.value()));
+        }
+        visit::visit_attribute(self, attr);
+    }
+
     fn visit_path(&mut self, path: &'ast syn::Path) {
         let mut segments = path
             .segments
@@ -198,6 +213,23 @@ impl<'ast> Visit<'ast> for CratePaths {
         }
         visit::visit_path(self, path);
     }
+}
+
+/// The segments after each `crate::` in a doc comment's text.
+fn doc_paths(text: &str) -> Vec<Vec<String>> {
+    text.split("crate::")
+        .skip(1)
+        .map(|after| {
+            let end = after
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(after.len());
+            after[..end]
+                .split("::")
+                .filter(|part| !part.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .collect()
 }
 
 /// The paths of a `use crate::…` tree, braces expanded.
@@ -270,6 +302,22 @@ mod tests {
             ),
         ];
         assert_eq!(circles_in(&files), [["a", "b", "c"]]);
+    }
+
+    /// A doc comment naming a module is read as code naming it is (a test module's are
+    /// not).
+    #[test]
+    fn a_circle_through_a_doc_comment_is_found() {
+        let files = [
+            ("lib.rs", "mod a; mod b; mod c;"),
+            ("a.rs", "use crate::b::B; pub struct A;"),
+            ("b.rs", "//! Used by [`A`](crate::a::A).\npub struct B;"),
+            (
+                "c.rs",
+                "pub struct C;\n#[cfg(test)]\nmod tests {\n    /// Beside `crate::a`.\n    fn t() {}\n}",
+            ),
+        ];
+        assert_eq!(circles_in(&files), [["a", "b"]]);
     }
 
     /// `a` names `crate::m::Thing`, which `m` re-exports from `m::inner`, which names

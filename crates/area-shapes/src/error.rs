@@ -12,7 +12,8 @@ pub enum FileKind {
 /// Everything that can be wrong with a boundary file. Each variant is shown as one
 /// sentence by the app (which writes the sentences, in English and Welsh), so each carries
 /// only what such a sentence needs; the messages here are for logs. It crosses from the
-/// worker that reads files to the page as JSON ([`crate::Reply`]).
+/// worker that reads files to the page as JSON (in the worker module's `Reply`, above
+/// this one).
 #[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize, Deserialize)]
 pub enum ShapeError {
     /// The file (or the shapefile's `.shp` inside its zip) is larger than the limit.

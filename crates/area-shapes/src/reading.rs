@@ -1,5 +1,6 @@
 //! Reading a boundary as a job done in slices, so that whoever runs it (the app's worker,
-//! `crate::read_reporting`) can say how far it is between them.
+//! through the worker module's `read_reporting`, above this one) can say how far it is
+//! between them.
 
 use crate::boundary::Boundary;
 use crate::grid::Cover;

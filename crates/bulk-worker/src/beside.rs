@@ -16,11 +16,10 @@ use std::rc::Rc;
 
 use futures::channel::oneshot;
 use js_sys::{Array, Uint8Array};
-use md5::{Digest, Md5};
-use rawzip::Crc32;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, MessagePort};
 
+use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
 
 /// How many bytes may wait for the worker beside before the run's fetches wait too.
@@ -81,10 +80,10 @@ impl Hashing {
     }
 
     /// A new file's sums, worked out beside.
-    pub fn file(self: &Rc<Self>) -> FileSums {
+    pub fn file(self: &Rc<Self>) -> SumsBeside {
         let key = self.next_key.get();
         self.next_key.set(key + 1);
-        FileSums {
+        SumsBeside {
             hashing: Rc::clone(self),
             key,
             finished: false,
@@ -118,21 +117,14 @@ impl Hashing {
     }
 }
 
-/// A whole file's sums: its md5 (checked against the listing), in lower-case hex, and
-/// its CRC (the zip's).
-pub struct Whole {
-    pub md5: String,
-    pub crc: u32,
-}
-
 /// One file's sums, worked out beside; forgotten there when dropped unfinished.
-pub struct FileSums {
+pub struct SumsBeside {
     hashing: Rc<Hashing>,
     key: u32,
     finished: bool,
 }
 
-impl FileSums {
+impl SumsBeside {
     /// The file's next bytes: a copy goes to the worker beside.
     pub fn update(&self, piece: &Uint8Array) {
         let copy = piece.slice(0, piece.length());
@@ -158,7 +150,7 @@ impl FileSums {
     }
 }
 
-impl Drop for FileSums {
+impl Drop for SumsBeside {
     fn drop(&mut self) {
         if !self.finished {
             self.hashing.post(&Array::of1(&self.key.into()), None);
@@ -168,7 +160,7 @@ impl Drop for FileSums {
 
 /// The worker beside's end: hashes what comes on `port`, for as long as the worker lives.
 pub fn serve(port: MessagePort) {
-    let files = RefCell::new(HashMap::<u32, (Md5, Crc32)>::new());
+    let files = RefCell::new(HashMap::<u32, Sums>::new());
     let scratch = RefCell::new(Vec::<u8>::new());
     let answer = port.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
@@ -181,19 +173,14 @@ pub fn serve(port: MessagePort) {
         }
         let bytes = message.get(1);
         if bytes.is_null() {
-            let (md5, crc) = files.remove(&key).unwrap_or_default();
-            let md5 = JsValue::from_str(&format!("{:x}", md5.finalize()));
-            let whole = Array::of3(&key.into(), &md5, &crc.checksum().into());
-            let _ = answer.post_message(&whole);
+            let whole = files.remove(&key).unwrap_or_default().finish();
+            let md5 = JsValue::from_str(&whole.md5);
+            let _ = answer.post_message(&Array::of3(&key.into(), &md5, &whole.crc.into()));
             return;
         }
         let bytes: Uint8Array = bytes.unchecked_into();
-        let mut scratch = scratch.borrow_mut();
-        scratch.resize(bytes.length() as usize, 0);
-        bytes.copy_to(&mut scratch);
-        let (md5, crc) = files.entry(key).or_default();
-        md5.update(&*scratch);
-        crc.update(&scratch);
+        let sums = files.entry(key).or_default();
+        sums.update(&bytes, &mut scratch.borrow_mut());
         let hashed = Array::of2(&HASHED.into(), &bytes.length().into());
         let _ = answer.post_message(&hashed);
     });

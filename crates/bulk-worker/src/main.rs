@@ -33,6 +33,7 @@ mod folder;
 mod news;
 mod page;
 mod steer;
+mod sums;
 mod wakeup;
 mod zip;
 

@@ -27,15 +27,15 @@ use explorer_logic::bulk::report::REPORT_NAME;
 use explorer_logic::bulk::worker::{PartOutcome, Reply};
 use explorer_logic::bulk::zip::{CHECKSUMS_NAME, Part, Written, checksums, report, start_entry};
 use js_sys::{Promise, Uint8Array};
-use md5::{Digest, Md5};
-use rawzip::{Crc32, DataDescriptorOutput, ZipArchiveWriter};
+use rawzip::{DataDescriptorOutput, ZipArchiveWriter};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::AbortSignal;
 
-use crate::beside::{FileSums, Hashing, Whole};
+use crate::beside::{Hashing, SumsBeside};
 use crate::fetch::{Chunks, Transfers, open};
 use crate::news::Steering;
+use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
 
 /// How many bytes a file may hold before the zip takes them.
@@ -66,16 +66,16 @@ struct Slot {
     /// Bytes of the file received so far (in `chunks` or written).
     received: u64,
     /// The sums of the bytes received so far; taken by the transfer under way.
-    sums: Option<Sums>,
+    sums: Option<FileSums>,
     /// The sums of the whole file, once every byte is in.
     whole: Option<Whole>,
 }
 
-/// A file's md5 (checked against the listing) and CRC (the zip's), worked out as it
-/// arrives: here, or in the worker beside ([`crate::beside`]).
-enum Sums {
-    Here { md5: Md5, crc: Crc32 },
-    Beside(FileSums),
+/// Where a file's sums are worked out as it arrives: here, or in the worker beside
+/// ([`crate::beside`]).
+enum FileSums {
+    Here(Sums),
+    Beside(SumsBeside),
 }
 
 /// What the zip takes next from a file.
@@ -209,13 +209,10 @@ impl ZipRun {
     }
 
     /// The sums of `file`'s first bytes.
-    fn new_sums(&self, file: FileId) -> Sums {
+    fn new_sums(&self, file: FileId) -> FileSums {
         match &self.hashing {
-            Some(hashing) if self.files[file].is_long() => Sums::Beside(hashing.file()),
-            _ => Sums::Here {
-                md5: Md5::new(),
-                crc: Crc32::new(),
-            },
+            Some(hashing) if self.files[file].is_long() => FileSums::Beside(hashing.file()),
+            _ => FileSums::Here(Sums::default()),
         }
     }
 
@@ -359,7 +356,7 @@ impl ZipRun {
         url: &str,
         from: u64,
         signal: &AbortSignal,
-        sums: &mut Sums,
+        sums: &mut FileSums,
     ) -> Result<(), Event> {
         let (response, start) = open(file, url, from, signal).await?;
         let mut pass_over = from - start;
@@ -406,7 +403,7 @@ impl ZipRun {
 
     /// Hashes `piece`, the next bytes of `file`, and keeps it in its slot for the zip;
     /// fails when it goes past the listed size.
-    fn keep(&self, file: FileId, piece: Uint8Array, sums: &mut Sums) -> Result<(), Event> {
+    fn keep(&self, file: FileId, piece: Uint8Array, sums: &mut FileSums) -> Result<(), Event> {
         let length = piece.length() as usize;
         {
             let mut slot = self.slots[file].borrow_mut();
@@ -417,14 +414,8 @@ impl ZipRun {
                 return Err(failed(file, Failure::TooManyBytes));
             }
             match sums {
-                Sums::Here { md5, crc } => {
-                    let mut scratch = self.scratch.borrow_mut();
-                    scratch.resize(length, 0);
-                    piece.copy_to(&mut scratch);
-                    md5.update(&*scratch);
-                    crc.update(&scratch);
-                }
-                Sums::Beside(sums) => sums.update(&piece),
+                FileSums::Here(sums) => sums.update(&piece, &mut self.scratch.borrow_mut()),
+                FileSums::Beside(sums) => sums.update(&piece),
             }
             slot.received += length as u64;
             slot.held += length;
@@ -440,19 +431,16 @@ impl ZipRun {
     }
 
     /// The answer ended: the whole file is in, unless it came short of the listing.
-    async fn complete(&self, file: FileId, sums: Sums) -> Event {
+    async fn complete(&self, file: FileId, sums: FileSums) -> Event {
         let received = self.slots[file].borrow().received;
         if self.files[file].size.is_some_and(|size| received < size) {
             self.slots[file].borrow_mut().sums = Some(sums);
             return failed(file, Failure::Dropped);
         }
         let whole = match sums {
-            Sums::Here { md5, crc } => Whole {
-                md5: format!("{:x}", md5.finalize()),
-                crc: crc.checksum(),
-            },
+            FileSums::Here(sums) => sums.finish(),
             // The run is over.
-            Sums::Beside(sums) => match sums.finish().await {
+            FileSums::Beside(sums) => match sums.finish().await {
                 Some(whole) => whole,
                 None => return Event::Interrupted { file },
             },

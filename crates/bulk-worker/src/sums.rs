@@ -1,0 +1,36 @@
+//! A file's md5 (checked against the listing) and CRC (the zip's), worked out as its
+//! bytes pass: in a zip's run (`zip.rs`), or in the worker beside it (`beside.rs`).
+
+use js_sys::Uint8Array;
+use md5::{Digest, Md5};
+use rawzip::Crc32;
+
+/// The sums of the bytes given so far.
+#[derive(Default)]
+pub struct Sums {
+    md5: Md5,
+    crc: Crc32,
+}
+
+impl Sums {
+    /// Adds `piece`, copied into `scratch` (one buffer, used again) to be hashed.
+    pub fn update(&mut self, piece: &Uint8Array, scratch: &mut Vec<u8>) {
+        scratch.resize(piece.length() as usize, 0);
+        piece.copy_to(scratch);
+        self.md5.update(&*scratch);
+        self.crc.update(scratch);
+    }
+
+    pub fn finish(self) -> Whole {
+        Whole {
+            md5: format!("{:x}", self.md5.finalize()),
+            crc: self.crc.checksum(),
+        }
+    }
+}
+
+/// A whole file's sums: its md5 in lower-case hex, and its CRC.
+pub struct Whole {
+    pub md5: String,
+    pub crc: u32,
+}

@@ -2,8 +2,9 @@
 //! Firefox, WebKit), the web app's "Download as .zip" next to a plain-JS service worker
 //! fetching the same files and saving them as one download (the floor of a streamed
 //! download), the same with the zip's path (a plain-JS dedicated worker fetching, its
-//! bytes through a port to that service worker: the port floor) and a plain-JS page
-//! fetching them and discarding them, with the page's
+//! bytes through a port to that service worker: the port floor), the same service worker
+//! hashing each file (md5 and CRC, the zip's own code) as it passes (the hashing floor)
+//! and a plain-JS page fetching them and discarding them, with the page's
 //! longest task and `setTimeout(0)` gap during the zip; in Chromium also its "Download
 //! to a folder" next to a plain-JS page writing the same files into the same kind of
 //! folder, and curl; for 200 small files and for one 1 GB file.

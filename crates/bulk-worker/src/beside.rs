@@ -1,109 +1,322 @@
-//! A zip's long files hashed (md5 and CRC) in a dedicated worker beside the service
-//! worker its run lives in, in Chromium (`explorer_logic::bulk::worker::hash_beside`):
+//! A zip's long files fetched and hashed (md5 and CRC) in a dedicated worker beside the
+//! service worker its run lives in, in Chromium (`explorer_logic::bulk::worker::fetch_beside`):
 //! the service worker's one thread also hands the download's bytes to the browser,
-//! which waits for it meanwhile. Both ends are here: [`Hashing`], the run's, posts a
-//! copy of each piece and asks for a file's sums at its end; [`serve`], the dedicated
-//! worker's.
+//! which waits for it meanwhile, so it only takes each chunk the worker beside posts and
+//! hands it on. Both ends are here: [`Beside`], the run's; [`serve`], the dedicated
+//! worker's. The queue stays the run's: the worker beside makes one try at a time, as
+//! the run asks, and says how it ended.
 //!
-//! On the port, run to worker: `[key, bytes]`, more of the file known as `key`;
-//! `[key, null]`, its end, answered `[key, md5, crc]`; `[key]`, forget it. Worker to
-//! run: `[-1, length]` once a piece is hashed, so the run keeps at most
-//! [`BEHIND_BYTES`] waiting there.
+//! On the port, each message an array, its kind first and the file's id second. Run to
+//! worker: `["fetch", file, url, from, size]` (a try of the file from byte `from`, its
+//! listed size or `null`); `["stop", file]`, stop that try; `["forget", file]`, forget
+//! the file's sums (fetched again from its start); `["took", 0, length]`, the run took
+//! `length` bytes of the chunks posted (at most [`AHEAD_BYTES`] are on their way).
+//! Worker to run: `["opened", file, start]`, the answer's first byte; `["bytes", file,
+//! chunk]`, the next bytes, hashed; `["whole", file, md5, crc]`, every byte in;
+//! `["over", file, event]`, the try ended otherwise (the queue's event, as JSON).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::ops::Range;
 use std::rc::Rc;
 
-use futures::channel::oneshot;
+use explorer_logic::bulk::answer::Failure;
+use explorer_logic::bulk::file::FileId;
+use explorer_logic::bulk::queue::Event;
+use futures::channel::mpsc;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::spawn_local;
 use web_sys::{MessageEvent, MessagePort};
 
+use crate::fetch::{Chunks, Transfers, open};
 use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
 
-/// How many bytes may wait for the worker beside before the run's fetches wait too.
-const BEHIND_BYTES: usize = 8 * 1024 * 1024;
-/// The key of the worker's word that a piece is hashed.
-const HASHED: f64 = -1.0;
+/// How many bytes the worker beside may have posted that the run has not taken.
+const AHEAD_BYTES: f64 = 8.0 * 1024.0 * 1024.0;
+/// How many bytes the run takes before it says so (a message per chunk taken would be
+/// a step of both threads for each of the network's chunks).
+const TOLD_EVERY: u32 = 1024 * 1024;
 
-/// The run's end: the files' sums worked out beside.
-pub struct Hashing {
+/// What the run hears of a try beside.
+pub enum Heard {
+    Opened,
+    Bytes(Uint8Array),
+    Whole(Whole),
+    Over(Event),
+}
+
+/// The run's end: its long files' tries, made beside.
+pub struct Beside {
     port: MessagePort,
-    heard: Rc<Heard>,
-    next_key: Cell<u32>,
+    /// Each try under way, and where what is heard of it goes.
+    tries: Rc<RefCell<HashMap<FileId, mpsc::UnboundedSender<Heard>>>>,
+    /// Bytes taken and not told yet.
+    untold: Cell<u32>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
 }
 
-/// What the worker beside said, and who waits for it.
-#[derive(Default)]
-struct Heard {
-    /// Bytes posted and not hashed yet.
-    behind: Cell<usize>,
-    caught_up: Wakeup,
-    answers: RefCell<HashMap<u32, oneshot::Sender<Whole>>>,
-    /// The run is over: nothing more is waited for.
-    stopped: Cell<bool>,
-}
-
-impl Hashing {
-    /// Hashing through `port`, whose other end the page handed to the worker beside.
-    pub fn new(port: MessagePort) -> Rc<Hashing> {
-        let heard = Rc::new(Heard::default());
+impl Beside {
+    /// Tries made through `port`, whose other end the page handed to the worker beside.
+    pub fn new(port: MessagePort) -> Rc<Beside> {
+        let tries = Rc::new(RefCell::new(
+            HashMap::<FileId, mpsc::UnboundedSender<Heard>>::new(),
+        ));
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
-            let heard = Rc::clone(&heard);
+            let tries = Rc::clone(&tries);
             move |event: MessageEvent| {
                 let message: Array = event.data().unchecked_into();
-                let number = |at| message.get(at).as_f64().unwrap_or_default();
-                let key = number(0);
-                if key == HASHED {
-                    let hashed = number(1) as usize;
-                    heard.behind.set(heard.behind.get().saturating_sub(hashed));
-                    heard.caught_up.wake();
-                } else if let Some(answer) = heard.answers.borrow_mut().remove(&(key as u32)) {
-                    let md5 = message.get(1).as_string().unwrap_or_default();
-                    let _ = answer.send(Whole {
-                        md5,
-                        crc: number(2) as u32,
-                    });
+                let file = message.get(1).as_f64().unwrap_or_default() as FileId;
+                let heard = match message.get(0).as_string().as_deref() {
+                    Some("opened") => Heard::Opened,
+                    Some("bytes") => Heard::Bytes(message.get(2).unchecked_into()),
+                    Some("whole") => Heard::Whole(Whole {
+                        md5: message.get(2).as_string().unwrap_or_default(),
+                        crc: message.get(3).as_f64().unwrap_or_default() as u32,
+                    }),
+                    _ => {
+                        let event = message.get(2).as_string();
+                        let event = event.and_then(|json| serde_json::from_str(&json).ok());
+                        Heard::Over(event.unwrap_or(Event::Interrupted { file }))
+                    }
+                };
+                if let Some(try_) = tries.borrow().get(&file) {
+                    let _ = try_.unbounded_send(heard);
                 }
             }
         });
         // Setting `onmessage` starts the port.
         port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        Rc::new(Hashing {
+        Rc::new(Beside {
             port,
-            heard,
-            next_key: Cell::new(0),
+            tries,
+            untold: Cell::new(0),
             _on_message: on_message,
         })
     }
 
-    /// A new file's sums, worked out beside.
-    pub fn file(self: &Rc<Self>) -> SumsBeside {
-        let key = self.next_key.get();
-        self.next_key.set(key + 1);
-        SumsBeside {
-            hashing: Rc::clone(self),
-            key,
-            finished: false,
+    /// A try of `file` from byte `from`: what is heard of it, ending with
+    /// [`Heard::Whole`] or [`Heard::Over`] (or nothing more, once the run is over).
+    pub fn fetch(
+        &self,
+        file: FileId,
+        url: &str,
+        from: u64,
+        size: Option<u64>,
+    ) -> mpsc::UnboundedReceiver<Heard> {
+        let (sender, heard) = mpsc::unbounded();
+        self.tries.borrow_mut().insert(file, sender);
+        let size = size.map_or(JsValue::NULL, |size| (size as f64).into());
+        let message = Array::of5(
+            &"fetch".into(),
+            &(file as f64).into(),
+            &url.into(),
+            &(from as f64).into(),
+            &size,
+        );
+        self.post(&message);
+        heard
+    }
+
+    /// The try of `file` is over here.
+    pub fn done(&self, file: FileId) {
+        self.tries.borrow_mut().remove(&file);
+    }
+
+    /// Stops the tries of `files` under way (each ends with [`Event::Interrupted`]).
+    pub fn stop(&self, files: &Range<FileId>) {
+        let under_way: Vec<FileId> = self.tries.borrow().keys().copied().collect();
+        for file in under_way.into_iter().filter(|file| files.contains(file)) {
+            self.post(&Array::of2(&"stop".into(), &(file as f64).into()));
         }
     }
 
-    /// Waits until the worker beside has few enough bytes left to hash.
-    pub async fn caught_up(&self) {
-        while self.heard.behind.get() > BEHIND_BYTES && !self.heard.stopped.get() {
-            self.heard.caught_up.wait().await;
+    /// The run took `length` bytes of what came.
+    pub fn took(&self, length: u32) {
+        let untold = self.untold.get() + length;
+        if untold < TOLD_EVERY {
+            self.untold.set(untold);
+            return;
+        }
+        self.untold.set(0);
+        self.post(&Array::of3(&"took".into(), &0.into(), &untold.into()));
+    }
+
+    /// Forgets the sums of `file`'s bytes so far.
+    pub fn forget(&self, file: FileId) {
+        self.post(&Array::of2(&"forget".into(), &(file as f64).into()));
+    }
+
+    /// The run is over: whoever waits for a try hears no more.
+    pub fn end(&self) {
+        self.tries.borrow_mut().clear();
+    }
+
+    fn post(&self, message: &Array) {
+        // Fails only once the page has let the run go.
+        let _ = self.port.post_message(message);
+    }
+}
+
+/// The worker beside's end: makes the tries the run asks for on `port`, for as long as
+/// the worker lives.
+pub fn serve(port: MessagePort) {
+    let worker = Rc::new(Worker {
+        port: port.clone(),
+        files: RefCell::default(),
+        transfers: Transfers::default(),
+        ahead: Cell::new(0.0),
+        taken: Wakeup::default(),
+    });
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let message: Array = event.data().unchecked_into();
+        let number = |at| message.get(at).as_f64().unwrap_or_default();
+        let file = number(1) as FileId;
+        match message.get(0).as_string().as_deref() {
+            Some("fetch") => {
+                let url = message.get(2).as_string().unwrap_or_default();
+                let (from, size) = (number(3) as u64, message.get(4).as_f64());
+                let worker = Rc::clone(&worker);
+                spawn_local(async move {
+                    worker
+                        .try_file(file, &url, from, size.map(|s| s as u64))
+                        .await;
+                });
+            }
+            Some("stop") => worker.transfers.stop(&(file..file + 1)),
+            Some("forget") => drop(worker.files.borrow_mut().remove(&file)),
+            Some("took") => {
+                worker.ahead.set(worker.ahead.get() - number(2));
+                worker.taken.wake();
+            }
+            _ => {}
+        }
+    });
+    port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // Lives as long as the worker, which the page stops with the run.
+    on_message.forget();
+}
+
+/// The worker beside: the files' sums so far, its transfers, and how far ahead it is.
+struct Worker {
+    port: MessagePort,
+    /// Each file's sums, and how many of its bytes they cover.
+    files: RefCell<HashMap<FileId, (Sums, u64)>>,
+    transfers: Transfers,
+    /// Bytes posted and not taken by the run.
+    ahead: Cell<f64>,
+    taken: Wakeup,
+}
+
+impl Worker {
+    /// One try of `file` from byte `from`, said to the run as it goes.
+    async fn try_file(&self, file: FileId, url: &str, from: u64, size: Option<u64>) {
+        let signal = match self.transfers.begin(file) {
+            Ok(signal) => signal,
+            Err(event) => return self.over(file, &event),
+        };
+        let event = match self.transfer(file, url, from, size, &signal).await {
+            Ok(()) => self.whole(file, size),
+            Err(event) => Some(event),
+        };
+        self.transfers.end(file);
+        if let Some(event) = event {
+            self.over(file, &event);
         }
     }
 
-    /// The run is over: whoever waits for the worker beside waits no more (a file's
-    /// sums come as `None`).
-    pub fn stop(&self) {
-        self.heard.stopped.set(true);
-        self.heard.answers.borrow_mut().clear();
-        self.heard.behind.set(0);
-        self.heard.caught_up.wake();
+    /// Streams the file from byte `from` to the run, hashing it as it passes.
+    async fn transfer(
+        &self,
+        file: FileId,
+        url: &str,
+        from: u64,
+        size: Option<u64>,
+        signal: &web_sys::AbortSignal,
+    ) -> Result<(), Event> {
+        let (response, start) = open(file, url, from, signal).await?;
+        let mut pass_over = from - start;
+        self.post(
+            &Array::of3(
+                &"opened".into(),
+                &(file as f64).into(),
+                &(start as f64).into(),
+            ),
+            None,
+        );
+        let Some(body) = response.body() else {
+            return Ok(());
+        };
+        let mut chunks = Chunks::of(&body);
+        let mut scratch = Vec::new();
+        loop {
+            let chunk = match chunks.next().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => return Ok(()),
+                Err(_) if signal.aborted() => return Err(Event::Interrupted { file }),
+                Err(_) => return Err(failed(file, Failure::Dropped)),
+            };
+            // The service sent it all where a part was asked for: what the run holds
+            // already is passed over.
+            let skip = pass_over.min(u64::from(chunk.length())) as u32;
+            pass_over -= u64::from(skip);
+            let chunk = chunk.subarray(skip, chunk.length());
+            let length = chunk.length();
+            if length == 0 {
+                continue;
+            }
+            {
+                let mut files = self.files.borrow_mut();
+                let (sums, received) = files.entry(file).or_insert_with(|| (Sums::default(), from));
+                if size.is_some_and(|size| *received + u64::from(length) > size) {
+                    chunks.cancel();
+                    return Err(failed(file, Failure::TooManyBytes));
+                }
+                sums.update(&chunk, &mut scratch);
+                *received += u64::from(length);
+            }
+            self.ahead.set(self.ahead.get() + f64::from(length));
+            let message = Array::of3(&"bytes".into(), &(file as f64).into(), &chunk);
+            // The chunk itself goes: the network's buffer, never copied on this side.
+            self.post(&message, Some(&chunk.buffer()));
+            while self.ahead.get() > AHEAD_BYTES && !signal.aborted() {
+                self.taken.wait().await;
+            }
+            if signal.aborted() {
+                chunks.cancel();
+                return Err(Event::Interrupted { file });
+            }
+        }
+    }
+
+    /// The answer ended: the file's sums, said to the run, unless it came short of
+    /// the listing (then the event that says so).
+    fn whole(&self, file: FileId, size: Option<u64>) -> Option<Event> {
+        let mut files = self.files.borrow_mut();
+        let received = files.get(&file).map_or(0, |(_, received)| *received);
+        if size.is_some_and(|size| received < size) {
+            return Some(failed(file, Failure::Dropped));
+        }
+        let whole = files
+            .remove(&file)
+            .map(|(sums, _)| sums)
+            .unwrap_or_default()
+            .finish();
+        let message = Array::of4(
+            &"whole".into(),
+            &(file as f64).into(),
+            &whole.md5.into(),
+            &whole.crc.into(),
+        );
+        self.post(&message, None);
+        None
+    }
+
+    fn over(&self, file: FileId, event: &Event) {
+        let json = serde_json::to_string(event).unwrap_or_default();
+        let message = Array::of3(&"over".into(), &(file as f64).into(), &json.into());
+        self.post(&message, None);
     }
 
     fn post(&self, message: &Array, moved: Option<&JsValue>) {
@@ -117,74 +330,6 @@ impl Hashing {
     }
 }
 
-/// One file's sums, worked out beside; forgotten there when dropped unfinished.
-pub struct SumsBeside {
-    hashing: Rc<Hashing>,
-    key: u32,
-    finished: bool,
-}
-
-impl SumsBeside {
-    /// The file's next bytes: a copy goes to the worker beside.
-    pub fn update(&self, piece: &Uint8Array) {
-        let copy = piece.slice(0, piece.length());
-        let heard = &self.hashing.heard;
-        heard
-            .behind
-            .set(heard.behind.get() + piece.length() as usize);
-        let message = Array::of2(&self.key.into(), &copy);
-        self.hashing.post(&message, Some(&copy.buffer()));
-    }
-
-    /// The sums of every byte given; `None` once the run is over.
-    pub async fn finish(mut self) -> Option<Whole> {
-        let (answer, answered) = oneshot::channel();
-        let hashing = Rc::clone(&self.hashing);
-        if hashing.heard.stopped.get() {
-            return None;
-        }
-        hashing.heard.answers.borrow_mut().insert(self.key, answer);
-        hashing.post(&Array::of2(&self.key.into(), &JsValue::NULL), None);
-        self.finished = true;
-        answered.await.ok()
-    }
-}
-
-impl Drop for SumsBeside {
-    fn drop(&mut self) {
-        if !self.finished {
-            self.hashing.post(&Array::of1(&self.key.into()), None);
-        }
-    }
-}
-
-/// The worker beside's end: hashes what comes on `port`, for as long as the worker lives.
-pub fn serve(port: MessagePort) {
-    let files = RefCell::new(HashMap::<u32, Sums>::new());
-    let scratch = RefCell::new(Vec::<u8>::new());
-    let answer = port.clone();
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let message: Array = event.data().unchecked_into();
-        let key = message.get(0).as_f64().unwrap_or_default() as u32;
-        let mut files = files.borrow_mut();
-        if message.length() == 1 {
-            files.remove(&key);
-            return;
-        }
-        let bytes = message.get(1);
-        if bytes.is_null() {
-            let whole = files.remove(&key).unwrap_or_default().finish();
-            let md5 = JsValue::from_str(&whole.md5);
-            let _ = answer.post_message(&Array::of3(&key.into(), &md5, &whole.crc.into()));
-            return;
-        }
-        let bytes: Uint8Array = bytes.unchecked_into();
-        let sums = files.entry(key).or_default();
-        sums.update(&bytes, &mut scratch.borrow_mut());
-        let hashed = Array::of2(&HASHED.into(), &bytes.length().into());
-        let _ = answer.post_message(&hashed);
-    });
-    port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    // Lives as long as the worker, which the page stops with the run.
-    on_message.forget();
+fn failed(file: FileId, failure: Failure) -> Event {
+    Event::Failed { file, failure }
 }

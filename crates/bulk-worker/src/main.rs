@@ -18,9 +18,9 @@
 //!    page only for what needs the session or its words.
 //! 4. `Command::Quit`: the page let the run go; everything of it stops.
 //!
-//! A dedicated worker may instead be told `Command::Hash`, with a port beside: it then
-//! hashes the long files of the zip's run whose `Command::Zip` came with the port's
-//! other end (`beside.rs`).
+//! A dedicated worker may instead be told `Command::FetchBeside`, with a port beside: it then
+//! fetches and hashes the long files of the zip's run whose `Command::Zip` came with the
+//! port's other end, as that run asks (`beside.rs`).
 //!
 //! Built for wasm32 with wasm-bindgen's `no-modules` output (a classic worker in every
 //! browser, and a script a service worker imports) by `cargo xtask build` and by trunk
@@ -45,7 +45,7 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, MessagePort};
 
-use beside::Hashing;
+use beside::Beside;
 use page::Page;
 use steer::Steer;
 
@@ -106,10 +106,10 @@ fn serve(page: Page) -> Closure<dyn Fn()> {
                 (_, Command::Quit) => quit(),
                 (Some(steer), command) => steer.obey(command),
                 (None, Command::Zip { run: setup, parts }) => {
-                    let hashing = beside.dyn_into::<MessagePort>().ok().map(Hashing::new);
-                    *run.borrow_mut() = Some(Steer::zip(setup, parts, hashing, page.clone()));
+                    let beside = beside.dyn_into::<MessagePort>().ok().map(Beside::new);
+                    *run.borrow_mut() = Some(Steer::zip(setup, parts, beside, page.clone()));
                 }
-                (None, Command::Hash) => {
+                (None, Command::FetchBeside) => {
                     if let Ok(port) = beside.dyn_into::<MessagePort>() {
                         beside::serve(port);
                         page.post(&Reply::Ready);

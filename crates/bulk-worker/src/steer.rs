@@ -22,7 +22,7 @@ use gloo_timers::future::{TimeoutFuture, sleep};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::spawn_local;
 
-use crate::beside::Hashing;
+use crate::beside::Beside;
 use crate::folder::FolderRun;
 use crate::news::Steering;
 use crate::page::Page;
@@ -56,16 +56,16 @@ pub struct Steer {
 }
 
 impl Steer {
-    /// A zip run of `setup` into `parts`, its long files hashed by `hashing` where given:
-    /// ready at once.
+    /// A zip run of `setup` into `parts`, its long files fetched and hashed by `beside`
+    /// where given: ready at once.
     pub fn zip(
         setup: Setup,
         parts: Vec<Part>,
-        hashing: Option<Rc<Hashing>>,
+        beside: Option<Rc<Beside>>,
         page: Page,
     ) -> Rc<Steer> {
         let steer = Steer::new(setup.queue(Mode::Zip), setup.addresses, page);
-        let run = ZipRun::new(setup.files, parts, hashing, Rc::clone(&steer) as _);
+        let run = ZipRun::new(setup.files, parts, beside, Rc::clone(&steer) as _);
         *steer.destination.borrow_mut() = Some(Destination::Zip(run));
         steer.tell(Reply::Ready);
         steer
@@ -111,7 +111,8 @@ impl Steer {
                 }
             }
             // A second run for one page: its mistake, dropped. (`Quit` is the page's.)
-            Command::Zip { .. } | Command::Folder { .. } | Command::Hash | Command::Quit => {}
+            Command::Zip { .. } | Command::Folder { .. } | Command::FetchBeside | Command::Quit => {
+            }
         }
     }
 

@@ -4,9 +4,10 @@
 use js_sys::Uint8Array;
 use md5::{Digest, Md5};
 use rawzip::Crc32;
+use wasm_bindgen::prelude::*;
 
 /// The sums of the bytes given so far.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Sums {
     md5: Md5,
     crc: Crc32,
@@ -33,4 +34,31 @@ impl Sums {
 pub struct Whole {
     pub md5: String,
     pub crc: u32,
+}
+
+/// [`Sums`] for a script, as `Sums` (`new`, `update`, `finish`): the floor of
+/// `cargo xtask bench download` that hashes (`crates/e2e/src/bench-floor-worker.js`)
+/// works out md5 and CRC with the zip's own code, on its service worker's thread.
+#[wasm_bindgen(js_name = Sums)]
+#[derive(Debug, Default)]
+pub struct ScriptSums {
+    sums: Sums,
+    scratch: Vec<u8>,
+}
+
+#[wasm_bindgen(js_class = Sums)]
+impl ScriptSums {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> ScriptSums {
+        ScriptSums::default()
+    }
+
+    pub fn update(&mut self, piece: &Uint8Array) {
+        self.sums.update(piece, &mut self.scratch);
+    }
+
+    /// The md5 in hex (the CRC is worked out as the zip's is, and not needed).
+    pub fn finish(self) -> String {
+        self.sums.finish().md5
+    }
 }

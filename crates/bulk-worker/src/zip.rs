@@ -7,11 +7,12 @@
 //! waits its turn (its connection waits with it), so no file is ever whole in memory.
 //!
 //! A file's bytes go to the browser as the network gave them: copied once to be hashed
-//! (md5, and the zip's CRC), into the wasm's memory or, for a long file, to the worker
-//! beside where the page started one (`beside.rs`), never into the zip's buffer or back
-//! out. The zip writer writes the zip format's own bytes (headers, descriptors, the
-//! central directory), and is told of each piece of a file by its length; only short
-//! pieces (small files) are gathered with them, into fewer, larger chunks.
+//! (md5, and the zip's CRC) into the wasm's memory, never into the zip's buffer or back
+//! out. Where the page started a worker beside (`beside.rs`), that worker fetches and
+//! hashes the long files, and posts their chunks here, as the network gave them. The
+//! zip writer writes the zip format's own bytes (headers, descriptors, the central
+//! directory), and is told of each piece of a file by its length; only short pieces
+//! (small files) are gathered with them, into fewer, larger chunks.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, VecDeque};
@@ -26,13 +27,14 @@ use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
 use explorer_logic::bulk::worker::{PartOutcome, Reply};
 use explorer_logic::bulk::zip::{CHECKSUMS_NAME, Part, Written, checksums, report, start_entry};
+use futures::StreamExt;
 use js_sys::{Promise, Uint8Array};
 use rawzip::{DataDescriptorOutput, ZipArchiveWriter};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::AbortSignal;
 
-use crate::beside::{Hashing, SumsBeside};
+use crate::beside::{Beside, Heard};
 use crate::fetch::{Chunks, Transfers, open};
 use crate::news::Steering;
 use crate::sums::{Sums, Whole};
@@ -65,17 +67,11 @@ struct Slot {
     held: usize,
     /// Bytes of the file received so far (in `chunks` or written).
     received: u64,
-    /// The sums of the bytes received so far; taken by the transfer under way.
-    sums: Option<FileSums>,
+    /// The sums of the bytes received so far (worked out here); taken by the transfer
+    /// under way.
+    sums: Option<Sums>,
     /// The sums of the whole file, once every byte is in.
     whole: Option<Whole>,
-}
-
-/// Where a file's sums are worked out as it arrives: here, or in the worker beside
-/// ([`crate::beside`]).
-enum FileSums {
-    Here(Sums),
-    Beside(SumsBeside),
 }
 
 /// What the zip takes next from a file.
@@ -100,19 +96,21 @@ pub struct ZipRun {
     given_up: RefCell<BTreeSet<FileId>>,
     /// Where each piece is copied to be hashed: one buffer, used again.
     scratch: RefCell<Vec<u8>>,
-    /// The worker beside that hashes the long files, where the page started one.
-    hashing: Option<Rc<Hashing>>,
+    /// The worker beside that fetches and hashes the long files, where the page started
+    /// one.
+    beside: Option<Rc<Beside>>,
     cancelled: Cell<bool>,
     notify: Wakeup,
     steer: Rc<dyn Steering>,
 }
 
 impl ZipRun {
-    /// A run of `files` into `parts`, its long files hashed by `hashing` where given.
+    /// A run of `files` into `parts`, its long files fetched and hashed by `beside` where
+    /// given.
     pub fn new(
         files: Vec<ListedFile>,
         parts: Vec<Part>,
-        hashing: Option<Rc<Hashing>>,
+        beside: Option<Rc<Beside>>,
         steer: Rc<dyn Steering>,
     ) -> Rc<ZipRun> {
         Rc::new(ZipRun {
@@ -124,7 +122,7 @@ impl ZipRun {
             held: Cell::new(0),
             given_up: RefCell::default(),
             scratch: RefCell::default(),
-            hashing,
+            beside,
             cancelled: Cell::new(false),
             notify: Wakeup::default(),
             steer,
@@ -149,6 +147,9 @@ impl ZipRun {
     /// Stops the transfers of `files` (each ends with [`Event::Interrupted`]).
     pub fn stop(&self, files: &Range<FileId>) {
         self.transfers.stop(files);
+        if let Some(beside) = &self.beside {
+            beside.stop(files);
+        }
         self.notify.wake();
     }
 
@@ -162,8 +163,9 @@ impl ZipRun {
     pub fn cancel(&self) {
         self.cancelled.set(true);
         self.transfers.stop(&(0..self.files.len()));
-        if let Some(hashing) = &self.hashing {
-            hashing.stop();
+        if let Some(beside) = &self.beside {
+            beside.stop(&(0..self.files.len()));
+            beside.end();
         }
         self.notify.wake();
     }
@@ -187,6 +189,9 @@ impl ZipRun {
             let old = std::mem::take(&mut *self.slots[file].borrow_mut());
             self.held.set(self.held.get() - old.held);
             self.given_up.borrow_mut().remove(&file);
+            if let Some(beside) = self.beside_for(file) {
+                beside.forget(file);
+            }
         }
     }
 
@@ -195,25 +200,30 @@ impl ZipRun {
             Ok(signal) => signal,
             Err(event) => return event,
         };
-        let sums = self.slots[file].borrow_mut().sums.take();
-        let mut sums = sums.unwrap_or_else(|| self.new_sums(file));
-        let event = match self.transfer(file, url, from, &signal, &mut sums).await {
-            Ok(()) => self.complete(file, sums).await,
-            Err(event) => {
-                self.slots[file].borrow_mut().sums = Some(sums);
-                event
+        let event = match self.beside_for(file) {
+            Some(beside) => self.transfer_beside(beside, file, url, from, &signal).await,
+            None => {
+                let mut sums = self.slots[file]
+                    .borrow_mut()
+                    .sums
+                    .take()
+                    .unwrap_or_default();
+                match self.transfer(file, url, from, &signal, &mut sums).await {
+                    Ok(()) => self.complete(file, sums),
+                    Err(event) => {
+                        self.slots[file].borrow_mut().sums = Some(sums);
+                        event
+                    }
+                }
             }
         };
         self.transfers.end(file);
         event
     }
 
-    /// The sums of `file`'s first bytes.
-    fn new_sums(&self, file: FileId) -> FileSums {
-        match &self.hashing {
-            Some(hashing) if self.files[file].is_long() => FileSums::Beside(hashing.file()),
-            _ => FileSums::Here(Sums::default()),
-        }
+    /// The worker beside, where `file` is fetched and hashed there.
+    fn beside_for(&self, file: FileId) -> Option<&Rc<Beside>> {
+        self.beside.as_ref().filter(|_| self.files[file].is_long())
     }
 
     async fn write_part(self: Rc<Self>, part: usize, stream: ZipStream) {
@@ -356,7 +366,7 @@ impl ZipRun {
         url: &str,
         from: u64,
         signal: &AbortSignal,
-        sums: &mut FileSums,
+        sums: &mut Sums,
     ) -> Result<(), Event> {
         let (response, start) = open(file, url, from, signal).await?;
         let mut pass_over = from - start;
@@ -381,17 +391,13 @@ impl ZipRun {
             // waited for whole at every step.
             for start in (skip..total).step_by(PIECE_BYTES as usize) {
                 let piece = chunk.subarray(start, total.min(start + PIECE_BYTES));
-                if let Err(event) = self.keep(file, piece, sums) {
+                if let Err(event) = self.keep(file, piece, Some(sums)) {
                     chunks.cancel();
                     return Err(event);
                 }
                 // Ahead of the zip: wait until it has taken enough.
                 while self.holds_too_much(file) && !signal.aborted() {
                     self.notify.wait().await;
-                }
-                // Ahead of the worker beside: wait until it has hashed enough.
-                if let Some(hashing) = &self.hashing {
-                    hashing.caught_up().await;
                 }
                 if signal.aborted() {
                     chunks.cancel();
@@ -401,9 +407,54 @@ impl ZipRun {
         }
     }
 
-    /// Hashes `piece`, the next bytes of `file`, and keeps it in its slot for the zip;
-    /// fails when it goes past the listed size.
-    fn keep(&self, file: FileId, piece: Uint8Array, sums: &mut FileSums) -> Result<(), Event> {
+    /// A try of `file` made by the worker beside: its chunks come hashed, and go into
+    /// its slot for the zip; the event that ends the try.
+    async fn transfer_beside(
+        &self,
+        beside: &Beside,
+        file: FileId,
+        url: &str,
+        from: u64,
+        signal: &AbortSignal,
+    ) -> Event {
+        let mut heard = beside.fetch(file, url, from, self.files[file].size);
+        // What ends the try here; the worker beside is heard until it ends there too,
+        // so the bytes kept here are the bytes hashed there.
+        let mut ended = None;
+        let event = loop {
+            let Some(next) = heard.next().await else {
+                break Event::Interrupted { file };
+            };
+            match next {
+                Heard::Opened => self.steer.event(Event::Started { file, from }),
+                Heard::Bytes(chunk) => {
+                    let length = chunk.length();
+                    if ended.is_some() {
+                        beside.took(length);
+                        continue;
+                    }
+                    if let Err(event) = self.keep(file, chunk, None) {
+                        beside.stop(&(file..file + 1));
+                        ended = Some(event);
+                        continue;
+                    }
+                    // Ahead of the zip: wait until it has taken enough.
+                    while self.holds_too_much(file) && !signal.aborted() {
+                        self.notify.wait().await;
+                    }
+                    beside.took(length);
+                }
+                Heard::Whole(whole) => break self.finished(file, whole),
+                Heard::Over(event) => break event,
+            }
+        };
+        beside.done(file);
+        ended.unwrap_or(event)
+    }
+
+    /// Hashes `piece`, the next bytes of `file`, where `sums` are worked out here, and
+    /// keeps it in its slot for the zip; fails when it goes past the listed size.
+    fn keep(&self, file: FileId, piece: Uint8Array, sums: Option<&mut Sums>) -> Result<(), Event> {
         let length = piece.length() as usize;
         {
             let mut slot = self.slots[file].borrow_mut();
@@ -413,9 +464,8 @@ impl ZipRun {
             {
                 return Err(failed(file, Failure::TooManyBytes));
             }
-            match sums {
-                FileSums::Here(sums) => sums.update(&piece, &mut self.scratch.borrow_mut()),
-                FileSums::Beside(sums) => sums.update(&piece),
+            if let Some(sums) = sums {
+                sums.update(&piece, &mut self.scratch.borrow_mut());
             }
             slot.received += length as u64;
             slot.held += length;
@@ -431,27 +481,19 @@ impl ZipRun {
     }
 
     /// The answer ended: the whole file is in, unless it came short of the listing.
-    async fn complete(&self, file: FileId, sums: FileSums) -> Event {
+    fn complete(&self, file: FileId, sums: Sums) -> Event {
         let received = self.slots[file].borrow().received;
         if self.files[file].size.is_some_and(|size| received < size) {
             self.slots[file].borrow_mut().sums = Some(sums);
             return failed(file, Failure::Dropped);
         }
-        let whole = match sums {
-            FileSums::Here(sums) => sums.finish(),
-            // The run is over.
-            FileSums::Beside(sums) => match sums.finish().await {
-                Some(whole) => whole,
-                None => return Event::Interrupted { file },
-            },
-        };
-        let mut slot = self.slots[file].borrow_mut();
-        if slot.received != received {
-            // Forgotten while the md5 came: fetched again.
-            return Event::Interrupted { file };
-        }
+        self.finished(file, sums.finish())
+    }
+
+    /// Every byte of `file` is in, with these sums.
+    fn finished(&self, file: FileId, whole: Whole) -> Event {
         let md5 = whole.md5.clone();
-        slot.whole = Some(whole);
+        self.slots[file].borrow_mut().whole = Some(whole);
         Event::Finished { file, md5 }
     }
 }

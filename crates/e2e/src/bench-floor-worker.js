@@ -15,12 +15,23 @@
 // dedicated worker (bench-floor-fetcher.js) fetches and posts through the port: the
 // zip's own path (a worker fetching, a port, this worker answering the download), in
 // plain JS, with no md5, no CRC and no zip format.
+//
+// The hashing floor: sent {id, urls, length, hashing: true}, it is the floor with each
+// file's md5 and CRC worked out on this worker's thread as its chunks pass, by the app's
+// own code (the bulk worker's wasm, which the zip's run uses, loaded here as the app's
+// download worker loads it): the least a zip hashed where its bytes pass can take.
 
 "use strict";
 
 importScripts("bench-floor-lanes.js");
+// The bulk worker's wasm: once loaded it calls bulkEngineLoaded (as in the app's
+// download worker); its `Sums` is what this floor hashes with.
+const wasmLoaded = new Promise((resolve) => (self.bulkEngineLoaded = resolve));
+importScripts("bulk-worker_loader.js");
 
 const jobs = new Map();
+// The most the hashing floor hashes at a time (the zip run's PIECE_BYTES).
+const PIECE_BYTES = 1024 * 1024;
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -34,8 +45,10 @@ self.addEventListener("message", (event) => {
     urls: message.urls,
     length: message.length,
     port: message.viaPort ? event.ports[0] : null,
+    hashing: Boolean(message.hashing),
   });
-  event.ports[0].postMessage("ready");
+  // Answered once the wasm is loaded, so the hashing floor is timed without it.
+  wasmLoaded.then(() => event.ports[0].postMessage("ready"));
 });
 
 self.addEventListener("fetch", (event) => {
@@ -68,14 +81,39 @@ self.addEventListener("fetch", (event) => {
     // As much as the app's download worker keeps queued.
     new ByteLengthQueuingStrategy({ highWaterMark: 4 * 1024 * 1024 }),
   );
-  const take = async (chunk) => {
-    controller.enqueue(chunk);
+  // Each file's sums, while it passes (the hashing floor).
+  const sums = new Map();
+  const take = async (chunk, index) => {
+    if (!job.hashing) {
+      controller.enqueue(chunk);
+      await room();
+      return;
+    }
+    if (!sums.has(index)) {
+      sums.set(index, new wasm_bindgen.Sums());
+    }
+    // A megabyte at a time, as the zip's run hashes and hands on (WebKit hands over
+    // 20 MB at once: hashed whole, the download waited for it at every step).
+    for (let at = 0; at < chunk.length; at += PIECE_BYTES) {
+      const piece = chunk.subarray(at, at + PIECE_BYTES);
+      sums.get(index).update(piece);
+      controller.enqueue(piece);
+      await room();
+    }
+  };
+  const room = async () => {
     while (controller.desiredSize <= 0) {
       await new Promise((resolve) => waiting.push(resolve));
     }
   };
+  const ended = (index) => {
+    if (job.hashing) {
+      sums.get(index)?.finish();
+      sums.delete(index);
+    }
+  };
   event.waitUntil(
-    fetchInLanes(job.urls, take).then(
+    fetchInLanes(job.urls, take, ended).then(
       () => controller.close(),
       (error) => controller.error(error),
     ),

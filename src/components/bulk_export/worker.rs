@@ -1,12 +1,12 @@
 //! The bulk worker (`crates/bulk-worker`), from the page's side: started when the
 //! person asks for a download (its wasm loads then, never before; for a folder, while
 //! the picker is open, in a dedicated worker; for a zip, in the service worker that
-//! answers the zip's address, with, in Chromium, a dedicated worker beside it hashing
+//! answers the zip's address, with, in Chromium, a dedicated worker beside it fetching and hashing
 //! the zip's long files), handed the run (what to fetch and where the bytes go),
 //! told the person's orders, and heard. The conversation is
 //! `explorer_logic::bulk::worker`'s.
 
-use explorer_logic::bulk::worker::{Command, Reply, hash_beside};
+use explorer_logic::bulk::worker::{Command, Reply, fetch_beside};
 use explorer_logic::text::t;
 use futures::StreamExt;
 use js_sys::Array;
@@ -53,7 +53,7 @@ impl Starting {
             let worker = BulkWorker {
                 worker,
                 _kept: None,
-                _hashing: None,
+                _beside: None,
             };
             (worker, replies)
         });
@@ -61,7 +61,7 @@ impl Starting {
     }
 
     /// Once the worker listens, sets up its run (`Command::Folder` with the folder's
-    /// handle beside, or `Command::Hash` with a port); once it is ready, hands it back
+    /// handle beside, or `Command::FetchBeside` with a port); once it is ready, hands it back
     /// with what it says from then on. An error says why it could not start.
     pub async fn set_up(
         self,
@@ -83,19 +83,19 @@ pub(super) struct BulkWorker {
     worker: AppWorker,
     /// The service worker a zip's run lives in, kept alive meanwhile.
     _kept: Option<KeptAlive>,
-    /// The worker that hashes a zip's long files beside the service worker, where one
-    /// runs.
-    _hashing: Option<Box<BulkWorker>>,
+    /// The worker that fetches and hashes a zip's long files beside the service worker,
+    /// where one runs.
+    _beside: Option<Box<BulkWorker>>,
 }
 
 impl BulkWorker {
     /// Starts a zip's run (`Command::Zip`) in the service worker that answers the zip's
     /// address, where its bytes go without leaving the process; once it is ready, hands
     /// it back with what it says from then on. An error says why it could not start.
-    /// In Chromium (`hash_beside`), the long files are hashed in a dedicated worker
-    /// beside it, started meanwhile; one that will not start leaves them to the run.
+    /// In Chromium (`fetch_beside`), the long files are fetched and hashed in a dedicated
+    /// worker beside it, started meanwhile; one that will not start leaves them to the run.
     pub async fn start_zip(run: &Command) -> Result<(BulkWorker, Replies), String> {
-        let hashing = async {
+        let beside_worker = async {
             // Read through `Reflect`, as the zip saver's calls are: a binding would grow
             // the first load.
             let navigator = web_sys::window()?.navigator();
@@ -103,27 +103,27 @@ impl BulkWorker {
             let Command::Zip { run: setup, .. } = run else {
                 return None;
             };
-            if !hash_beside(&user_agent, &setup.files) {
+            if !fetch_beside(&user_agent, &setup.files) {
                 return None;
             }
             let channel = web_sys::MessageChannel::new().ok()?;
             let (worker, _) = Starting::new()
-                .set_up(&Command::Hash, Beside::Port(channel.port1()))
+                .set_up(&Command::FetchBeside, Beside::Port(channel.port1()))
                 .await
                 .ok()?;
             Some((Box::new(worker), channel.port2()))
         };
-        let (engine, hashing) = futures::join!(engine(), hashing);
+        let (engine, beside_worker) = futures::join!(engine(), beside_worker);
         let (port, kept) = engine?;
         let (worker, replies) = AppWorker::over_port(port);
-        let (hashing, beside) = match hashing {
+        let (beside_worker, beside) = match beside_worker {
             Some((worker, port)) => (Some(worker), Beside::Port(port)),
             None => (None, Beside::Nothing),
         };
         let worker = BulkWorker {
             worker,
             _kept: Some(kept),
-            _hashing: hashing,
+            _beside: beside_worker,
         };
         worker.set_up(replies, run, beside).await
     }

@@ -17,6 +17,10 @@
 //!   bytes through a port to that service worker, which answers the download with them:
 //!   what the app's two workers could reach with no md5, CRC or zip format (the page
 //!   watched during both floors as during the zip, its timer chain costing the same);
+//! - the hashing floor: the floor with each file's md5 and CRC worked out on its service
+//!   worker's thread as the chunks pass, by the zip's own code (the bulk worker's wasm):
+//!   the least a zip hashed where its bytes pass can take, in engines where a worker
+//!   beside is slower (all but Chromium: `explorer_logic::bulk::worker::fetch_beside`);
 //! - a plain-JS page fetching the same files 3 at a time and discarding them;
 //! - in Chromium, "Download to a folder" (md5 checked, into the origin-private file
 //!   system) next to a plain-JS page streaming the same files into the same kind of
@@ -121,10 +125,11 @@ const done = arguments[arguments.length - 1];
 
 /// Adds a button that starts the floor's download: the files go to the worker (or, for
 /// the port floor, to a dedicated worker that fetches them and posts their bytes to it
-/// through a port), and once it is ready a hidden frame asks for the download, as the
-/// app's zip does. The button goes once clicked.
+/// through a port; for the hashing floor, with the word to hash them), and once it is
+/// ready a hidden frame asks for the download, as the app's zip does. The button goes
+/// once clicked.
 const FLOOR_BUTTON: &str = r#"
-const [urls, total, name, viaPort] = arguments;
+const [urls, total, name, viaPort, hashing] = arguments;
 const here = path => new URL(path, document.baseURI).href;
 const button = document.createElement('button');
 button.id = 'bench-floor';
@@ -141,7 +146,7 @@ button.addEventListener('click', () => window.__floor = (async () => {
   const id = 'floor' + Date.now();
   const channel = new MessageChannel();
   const ready = new Promise(resolve => { channel.port1.onmessage = resolve; });
-  worker.postMessage({id, urls, length: total, viaPort}, [channel.port2]);
+  worker.postMessage({id, urls, length: total, viaPort, hashing}, [channel.port2]);
   await ready;
   if (viaPort) {
     window.__fetcher = new Worker(here('bench-floor-fetcher.js'));
@@ -173,6 +178,9 @@ struct Figures {
     /// the service worker answering the download (the zip's path, without its work).
     #[serde(default)]
     port_floor: f64,
+    /// The hashing floor: the floor with md5 and CRC on its thread, by the zip's code.
+    #[serde(default)]
+    hashing_floor: f64,
     discard: f64,
     /// CPU seconds the machine spent during the zip and during the floor (medians).
     #[serde(default)]
@@ -247,7 +255,7 @@ async fn bench() -> Vec<Figures> {
         .await;
         let bytes: u64 = listing.iter().filter_map(|d| d.file.size).sum();
         let urls: Vec<&str> = listing.iter().map(|d| d.file.url.as_str()).collect();
-        let mut times: [Vec<f64>; 9] = Default::default();
+        let mut times: [Vec<f64>; 10] = Default::default();
         let (mut longest_task, mut longest_gap, mut floor_gap) = (Some(0.0_f64), 0.0_f64, 0.0_f64);
         for run in 1..=runs {
             h.goto(&format!("/products/{product}?areas=GB")).await;
@@ -258,8 +266,9 @@ async fn bench() -> Vec<Figures> {
             profile_stop(&h, profiling, &format!("zip-{product}")).await;
             longest_task = longest_task.zip(task).map(|(a, b)| a.max(b));
             longest_gap = longest_gap.max(gap);
-            let (port_floor, _, _) = floor(&h, &urls, bytes, true).await;
-            let (floor, floor_cpu, gap_in_floor) = floor(&h, &urls, bytes, false).await;
+            let (port_floor, _, _) = floor(&h, &urls, bytes, Floor::Port).await;
+            let (hashing_floor, hashing_cpu, _) = floor(&h, &urls, bytes, Floor::Hashing).await;
+            let (floor, floor_cpu, gap_in_floor) = floor(&h, &urls, bytes, Floor::Plain).await;
             floor_gap = floor_gap.max(gap_in_floor);
             let discarded = fetch_and_discard(&h, &urls).await;
             let task = task.map_or("not observable".to_owned(), |ms| format!("{ms:.0} ms"));
@@ -268,13 +277,15 @@ async fn bench() -> Vec<Figures> {
                  the page's longest task {task}, longest setTimeout gap {gap:.0} ms, \
                  CPU {zip_cpu:.1} s); floor {} (CPU {floor_cpu:.1} s, longest setTimeout gap \
                  {gap_in_floor:.0} ms); port floor {} (zip at {:.0}%); \
-                 fetch and discard {}",
+                 hashing floor {} (zip at {:.0}%, CPU {hashing_cpu:.1} s); fetch and discard {}",
                 listing.len(),
                 time_and_rate(zipped, bytes),
                 100.0 * floor / zipped,
                 time_and_rate(floor, bytes),
                 time_and_rate(port_floor, bytes),
                 100.0 * port_floor / zipped,
+                time_and_rate(hashing_floor, bytes),
+                100.0 * hashing_floor / zipped,
                 time_and_rate(discarded, bytes),
             );
             times[0].push(zipped);
@@ -283,6 +294,7 @@ async fn bench() -> Vec<Figures> {
             times[6].push(zip_cpu);
             times[7].push(floor_cpu);
             times[8].push(port_floor);
+            times[9].push(hashing_floor);
             if !folder_here {
                 continue;
             }
@@ -308,6 +320,7 @@ async fn bench() -> Vec<Figures> {
             zip_cpu,
             floor_cpu,
             port_floor,
+            hashing_floor,
         ] = times.map(|t| median(t).unwrap_or(f64::NAN));
         all.push(Figures {
             engine: engine.to_string(),
@@ -316,6 +329,7 @@ async fn bench() -> Vec<Figures> {
             zip,
             floor,
             port_floor,
+            hashing_floor,
             discard,
             zip_cpu,
             floor_cpu,
@@ -398,10 +412,19 @@ fn ends_as_a_zip(zip: &Path) -> bool {
         .is_ok_and(|()| last.starts_with(END))
 }
 
-/// The floor: seconds from a click on the page to the floor worker's download of `urls`
+/// Which floor: the service worker fetching, the same hashing as it goes, or a
+/// dedicated worker fetching and posting to it through a port.
+#[derive(Clone, Copy, PartialEq)]
+enum Floor {
+    Plain,
+    Hashing,
+    Port,
+}
+
+/// A floor: seconds from a click on the page to the floor worker's download of `urls`
 /// (`total` bytes) whole on disk, the machine's CPU seconds meanwhile, and the page's
-/// longest `setTimeout(0)` gap (ms); `via_port`, the port floor's.
-async fn floor(h: &Harness, urls: &[&str], total: u64, via_port: bool) -> (f64, f64, f64) {
+/// longest `setTimeout(0)` gap (ms).
+async fn floor(h: &Harness, urls: &[&str], total: u64, kind: Floor) -> (f64, f64, f64) {
     let registered = h.driver.execute_async(REGISTER_FLOOR, vec![]).await;
     let registered = registered.expect("register the floor's worker");
     assert_eq!(registered.json(), "ok", "register the floor's worker");
@@ -412,7 +435,8 @@ async fn floor(h: &Harness, urls: &[&str], total: u64, via_port: bool) -> (f64, 
                 json!(urls),
                 json!(total),
                 json!(FLOOR_NAME),
-                json!(via_port),
+                json!(kind == Floor::Port),
+                json!(kind == Floor::Hashing),
             ],
         )
         .await
@@ -755,10 +779,11 @@ fn print_tables(all: &[Figures]) {
     };
     println!(
         "\n| engine | files | zip | floor (service worker) | zip / floor | port floor (worker, port) \
-         | zip / port floor | fetch and discard | zip / discard | the page's longest task \
-         | longest setTimeout gap: zip / floor | CPU: zip / floor |"
+         | zip / port floor | floor hashing (md5, CRC) | zip / floor hashing | fetch and discard \
+         | zip / discard | the page's longest task | longest setTimeout gap: zip / floor \
+         | CPU: zip / floor |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for f in all {
         let task = match f.longest_task {
             None => "not observable".to_owned(),
@@ -766,7 +791,7 @@ fn print_tables(all: &[Figures]) {
             Some(ms) => format!("{ms:.0} ms"),
         };
         println!(
-            "| {} | {} | {} | {} | {:.0}% | {} | {:.0}% | {} | {:.0}% | {task} \
+            "| {} | {} | {} | {} | {:.0}% | {} | {:.0}% | {} | {:.0}% | {} | {:.0}% | {task} \
              | {:.0} ms / {:.0} ms | {:.1} s / {:.1} s |",
             title(&f.engine),
             f.files,
@@ -775,6 +800,8 @@ fn print_tables(all: &[Figures]) {
             100.0 * f.floor / f.zip,
             time_and_rate(f.port_floor, f.bytes),
             100.0 * f.port_floor / f.zip,
+            time_and_rate(f.hashing_floor, f.bytes),
+            100.0 * f.hashing_floor / f.zip,
             time_and_rate(f.discard, f.bytes),
             100.0 * f.discard / f.zip,
             f.longest_gap,

@@ -263,7 +263,7 @@ async fn a_resume_answered_with_the_whole_file_keeps_each_byte_once() {
 
 /// Files over a megabyte: Chromium hashes them (md5 and the zip's CRC) in a worker
 /// beside the service worker, Firefox and WebKit in the run itself
-/// (`explorer_logic::bulk::worker::hash_beside`). A long file dropped half-way and
+/// (`explorer_logic::bulk::worker::fetch_beside`). A long file dropped half-way and
 /// resumed, between a short one and another long one: each entry holds the catalogue's
 /// bytes (the `zip` crate checks each CRC as it reads), and `checksums.md5` and the
 /// report give their md5s.

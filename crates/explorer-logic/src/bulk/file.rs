@@ -8,7 +8,7 @@ use crate::bulk::naming::saved_path;
 
 /// A file listed this long or longer is a long file ([`ListedFile::is_long`]): in a zip,
 /// its pieces pass to the browser as they came, and in Chromium it is hashed in a worker
-/// beside the service worker (the worker protocol's `hash_beside` decides, above this
+/// beside the service worker (the worker protocol's `fetch_beside` decides, above this
 /// module). A shorter one costs the run under 2 ms to hash, less than waiting at its end
 /// for that worker's answer.
 pub const LONG_FILE: u64 = 1024 * 1024;

@@ -12,9 +12,10 @@
 //! Each message is one JSON string; a folder run's folder handle travels beside it, as
 //! the message's second element. A zip's run lives in the service worker that answers
 //! the zip's address, and hears the page on a port; a folder's, in a dedicated worker.
-//! In Chromium, a zip's long files are hashed (md5 and CRC) in a dedicated worker
-//! beside the service worker ([`Command::Hash`], [`hash_beside`]): the port
-//! between the two travels beside `Command::Hash` and `Command::Zip`.
+//! In Chromium, a zip's long files are fetched and hashed (md5 and CRC) in a dedicated
+//! worker beside the service worker, which asks it for each try of a file
+//! ([`Command::FetchBeside`], [`fetch_beside`]): the port between the two travels beside
+//! `Command::FetchBeside` and `Command::Zip`.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,10 +31,10 @@ pub enum Command {
     Zip { run: Setup, parts: Vec<Part> },
     /// A folder run; the folder's handle travels beside.
     Folder { run: Setup },
-    /// Hash the long files of a zip's run, whose pieces come on the port that travels
-    /// beside (the service worker's run has the port's other end, beside its
-    /// `Command::Zip`).
-    Hash,
+    /// Fetch and hash the long files of a zip's run, as its run asks on the port that
+    /// travels beside (the service worker's run has the port's other end, beside its
+    /// `Command::Zip`), and post their bytes to it.
+    FetchBeside,
     /// What the person asked: applied in the worker's order, and logged.
     Order(Order),
     /// What the page saw for the queue: a fresh listing (or why not), a fresh address
@@ -57,13 +58,15 @@ pub enum Command {
 }
 
 /// Whether a zip run of `files`, in the engine whose user agent is `user_agent`, has its
-/// long files ([`ListedFile::is_long`]) hashed (md5 and CRC) in a worker beside the
-/// service worker: in Chromium only. There the service worker's one thread also carries the download's bytes to the
-/// browser, which waits for it meanwhile: a gigabyte took 7.7-8.9 s hashed in the run,
-/// 6.3-6.6 s beside (4.9 s not hashed at all). WebKit was slower with it (5.5-6.0 s
+/// long files ([`ListedFile::is_long`]) fetched and hashed (md5 and CRC) in a worker
+/// beside the service worker: in Chromium only. There the service worker's one thread
+/// also carries the download's bytes to the browser, which waits for it meanwhile: a
+/// gigabyte took 7.7-8.9 s hashed in the run, 6.3-6.6 s hashed beside (a copy of each
+/// piece posted there), 4.9-5.7 s fetched and hashed beside (its floor, a plain-JS
+/// service worker fetching, 4.8-5.6 s). WebKit was slower hashing beside (5.5-6.0 s
 /// against 6.6-6.7 s), and Firefox passes every port message through its parent
 /// process (each piece would cross processes twice).
-pub fn hash_beside(user_agent: &str, files: &[ListedFile]) -> bool {
+pub fn fetch_beside(user_agent: &str, files: &[ListedFile]) -> bool {
     // Chromium's browsers say `Chrome/`; Safari, Chrome on iOS (WebKit: `CriOS/`) and
     // Firefox do not.
     user_agent.contains("Chrome/") && files.iter().any(ListedFile::is_long)
@@ -190,7 +193,7 @@ mod tests {
                 }],
             },
             Command::Folder { run: setup(files) },
-            Command::Hash,
+            Command::FetchBeside,
             Command::Fetch {
                 file: 0,
                 url: "https://example.com/a?sig=x".into(),
@@ -248,7 +251,7 @@ mod tests {
     }
 
     #[test]
-    fn long_files_are_hashed_beside_the_service_worker_in_chromium_only() {
+    fn long_files_are_fetched_beside_the_service_worker_in_chromium_only() {
         let chromium = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
         let safari = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Safari/605.1.15";
         let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0";
@@ -257,11 +260,11 @@ mod tests {
         let file = |id, size| ListedFile::new(id, "a.zip", size, None);
         let long = [file(0, Some(10)), file(1, Some(LONG_FILE))];
         let short = [file(0, Some(LONG_FILE - 1)), file(1, None)];
-        assert!(hash_beside(chromium, &long));
-        assert!(!hash_beside(safari, &long));
-        assert!(!hash_beside(firefox, &long));
-        assert!(hash_beside(edge, &long));
-        assert!(!hash_beside(chrome_on_ios, &long));
-        assert!(!hash_beside(chromium, &short));
+        assert!(fetch_beside(chromium, &long));
+        assert!(!fetch_beside(safari, &long));
+        assert!(!fetch_beside(firefox, &long));
+        assert!(fetch_beside(edge, &long));
+        assert!(!fetch_beside(chrome_on_ios, &long));
+        assert!(!fetch_beside(chromium, &short));
     }
 }

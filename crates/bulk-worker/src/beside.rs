@@ -184,7 +184,11 @@ pub fn serve(port: MessagePort) {
                         .await;
                 });
             }
-            Some("stop") => worker.transfers.stop(&(file..file + 1)),
+            Some("stop") => {
+                worker.transfers.stop(&(file..file + 1));
+                // A try waiting for the run to take what it posted stops waiting.
+                worker.taken.wake();
+            }
             Some("forget") => drop(worker.files.borrow_mut().remove(&file)),
             Some("took") => {
                 worker.ahead.set(worker.ahead.get() - number(2));

@@ -6,7 +6,7 @@
 // engine.
 //
 // The page registers it with the scope <base>bench-floor/, beside the app's own
-// download worker (scope <base>), and sends {id, urls, length} with a port; the worker
+// download worker (scope <base>download-zip/), and sends {id, urls, length} with a port; the worker
 // answers "ready" on that port, and then answers <scope><id>/<name> with the stream.
 // "ping" messages from the page keep it alive meanwhile, as the app's page keeps its
 // download worker alive.
@@ -16,18 +16,23 @@
 // zip's own path (a worker fetching, a port, this worker answering the download), in
 // plain JS, with no md5, no CRC and no zip format.
 //
-// The hashing floor: sent {id, urls, length, hashing: true}, it is the floor with each
-// file's md5 and CRC worked out on this worker's thread as its chunks pass, by the app's
-// own code (the bulk worker's wasm, which the zip's run uses, loaded here as the app's
-// download worker loads it): the least a zip hashed where its bytes pass can take.
+// The hashing floor: registered as bench-floor-worker.js?hashing (with the scope
+// <base>bench-floor-hashing/), it is the floor with each file's md5 and CRC worked out
+// on this worker's thread as its chunks pass, by the app's own code (the bulk worker's
+// wasm, which the zip's run uses, loaded here as the app's download worker loads it):
+// the least a zip hashed where its bytes pass can take. The other floors load no wasm.
 
 "use strict";
 
 importScripts("bench-floor-lanes.js");
+const HASHING = new URL(self.location.href).searchParams.has("hashing");
 // The bulk worker's wasm: once loaded it calls bulkEngineLoaded (as in the app's
-// download worker); its `Sums` is what this floor hashes with.
-const wasmLoaded = new Promise((resolve) => (self.bulkEngineLoaded = resolve));
-importScripts("bulk-worker_loader.js");
+// download worker); its `Sums` is what the hashing floor hashes with.
+let wasmLoaded = Promise.resolve();
+if (HASHING) {
+  wasmLoaded = new Promise((resolve) => (self.bulkEngineLoaded = resolve));
+  importScripts("bulk-worker_loader.js");
+}
 
 const jobs = new Map();
 // The most the hashing floor hashes at a time (the zip run's PIECE_BYTES).
@@ -45,9 +50,8 @@ self.addEventListener("message", (event) => {
     urls: message.urls,
     length: message.length,
     port: message.viaPort ? event.ports[0] : null,
-    hashing: Boolean(message.hashing),
+    hashing: HASHING,
   });
-  // Answered once the wasm is loaded, so the hashing floor is timed without it.
   wasmLoaded.then(() => event.ports[0].postMessage("ready"));
 });
 

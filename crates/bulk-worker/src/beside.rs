@@ -11,8 +11,8 @@
 //! listed size or `null`); `["stop", file]`, stop that try; `["forget", file]`, forget
 //! the file's sums (fetched again from its start); `["took", 0, length]`, the run took
 //! `length` bytes of the chunks posted (at most [`AHEAD_BYTES`] are on their way).
-//! Worker to run: `["opened", file, start]`, the answer's first byte; `["bytes", file,
-//! chunk]`, the next bytes, hashed; `["whole", file, md5, crc]`, every byte in;
+//! Worker to run: `["opened", file]`, the service answered; `["bytes", file, chunk]`,
+//! the next bytes, hashed; `["whole", file, md5, crc]`, every byte in;
 //! `["over", file, event]`, the try ended otherwise (the queue's event, as JSON).
 
 use std::cell::{Cell, RefCell};
@@ -221,7 +221,7 @@ impl Worker {
             Err(event) => return self.over(file, &event),
         };
         let event = match self.transfer(file, url, from, size, &signal).await {
-            Ok(()) => self.whole(file, size),
+            Ok(()) => self.answer_ended(file, size),
             Err(event) => Some(event),
         };
         self.transfers.end(file);
@@ -241,14 +241,7 @@ impl Worker {
     ) -> Result<(), Event> {
         let (response, start) = open(file, url, from, signal).await?;
         let mut pass_over = from - start;
-        self.post(
-            &Array::of3(
-                &"opened".into(),
-                &(file as f64).into(),
-                &(start as f64).into(),
-            ),
-            None,
-        );
+        self.post(&Array::of2(&"opened".into(), &(file as f64).into()), None);
         let Some(body) = response.body() else {
             return Ok(());
         };
@@ -296,7 +289,7 @@ impl Worker {
 
     /// The answer ended: the file's sums, said to the run, unless it came short of
     /// the listing (then the event that says so).
-    fn whole(&self, file: FileId, size: Option<u64>) -> Option<Event> {
+    fn answer_ended(&self, file: FileId, size: Option<u64>) -> Option<Event> {
         let mut files = self.files.borrow_mut();
         let received = files.get(&file).map_or(0, |(_, received)| *received);
         if size.is_some_and(|size| received < size) {

@@ -29,7 +29,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{MessageEvent, MessagePort};
 
-use crate::fetch::{Chunks, Transfers, open};
+use crate::fetch::{Body, Transfers};
 use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
 
@@ -239,35 +239,19 @@ impl Worker {
         size: Option<u64>,
         signal: &web_sys::AbortSignal,
     ) -> Result<(), Event> {
-        let (response, start) = open(file, url, from, signal).await?;
-        let mut pass_over = from - start;
+        let mut body = Body::open(file, url, from, signal).await?;
         self.post(&Array::of2(&"opened".into(), &(file as f64).into()), None);
-        let Some(body) = response.body() else {
-            return Ok(());
-        };
-        let mut chunks = Chunks::of(&body);
         let mut scratch = Vec::new();
         loop {
-            let chunk = match chunks.next().await {
-                Ok(Some(chunk)) => chunk,
-                Ok(None) => return Ok(()),
-                Err(_) if signal.aborted() => return Err(Event::Interrupted { file }),
-                Err(_) => return Err(failed(file, Failure::Dropped)),
+            let Some(chunk) = body.next(signal).await? else {
+                return Ok(());
             };
-            // The service sent it all where a part was asked for: what the run holds
-            // already is passed over.
-            let skip = pass_over.min(u64::from(chunk.length())) as u32;
-            pass_over -= u64::from(skip);
-            let chunk = chunk.subarray(skip, chunk.length());
             let length = chunk.length();
-            if length == 0 {
-                continue;
-            }
             {
                 let mut files = self.files.borrow_mut();
                 let (sums, received) = files.entry(file).or_insert_with(|| (Sums::default(), from));
                 if size.is_some_and(|size| *received + u64::from(length) > size) {
-                    chunks.cancel();
+                    body.cancel();
                     return Err(failed(file, Failure::TooManyBytes));
                 }
                 sums.update(&chunk, &mut scratch);
@@ -281,7 +265,7 @@ impl Worker {
                 self.taken.wait().await;
             }
             if signal.aborted() {
-                chunks.cancel();
+                body.cancel();
                 return Err(Event::Interrupted { file });
             }
         }

@@ -84,6 +84,69 @@ pub async fn open(
     Ok((response, start))
 }
 
+/// A file's answer read from the byte a try asked for: chunk by chunk, with what came
+/// before that byte passed over (a service that sent it all where a part was asked for).
+pub struct Body {
+    file: FileId,
+    chunks: Option<Chunks>,
+    pass_over: u64,
+}
+
+impl Body {
+    /// Asks for `url` from byte `from` ([`open`]); the event that ends this try of `file`
+    /// when no answer will do.
+    pub async fn open(
+        file: FileId,
+        url: &str,
+        from: u64,
+        signal: &AbortSignal,
+    ) -> Result<Body, Event> {
+        let (response, start) = open(file, url, from, signal).await?;
+        Ok(Body {
+            file,
+            chunks: response.body().map(|body| Chunks::of(&body)),
+            pass_over: from - start,
+        })
+    }
+
+    /// The next bytes as the browser gave them; `None` at the answer's end; the event
+    /// that ends the try when it broke off.
+    pub async fn next(&mut self, signal: &AbortSignal) -> Result<Option<Uint8Array>, Event> {
+        let file = self.file;
+        let Some(chunks) = &mut self.chunks else {
+            return Ok(None);
+        };
+        loop {
+            let chunk = match chunks.next().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => return Ok(None),
+                Err(_) if signal.aborted() => return Err(Event::Interrupted { file }),
+                Err(_) => {
+                    let failure = Failure::Dropped;
+                    return Err(Event::Failed { file, failure });
+                }
+            };
+            let skip = self.pass_over.min(u64::from(chunk.length())) as u32;
+            self.pass_over -= u64::from(skip);
+            match skip {
+                0 => return Ok(Some(chunk)),
+                skip if skip < chunk.length() => {
+                    return Ok(Some(chunk.subarray(skip, chunk.length())));
+                }
+                // All of it was held already.
+                _ => {}
+            }
+        }
+    }
+
+    /// Stops reading (ends the request).
+    pub fn cancel(&self) {
+        if let Some(chunks) = &self.chunks {
+            chunks.cancel();
+        }
+    }
+}
+
 /// The length the answer announces, when it does.
 pub fn content_length(response: &Response) -> Option<u64> {
     let length = response.headers().get("content-length").ok().flatten()?;

@@ -35,7 +35,7 @@ use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::AbortSignal;
 
 use crate::beside::{Beside, Heard};
-use crate::fetch::{Chunks, Transfers, open};
+use crate::fetch::{Body, Transfers};
 use crate::news::Steering;
 use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
@@ -368,31 +368,19 @@ impl ZipRun {
         signal: &AbortSignal,
         sums: &mut Sums,
     ) -> Result<(), Event> {
-        let (response, start) = open(file, url, from, signal).await?;
-        let mut pass_over = from - start;
+        let mut body = Body::open(file, url, from, signal).await?;
         self.steer.event(Event::Started { file, from });
-        let Some(body) = response.body() else {
-            return Ok(());
-        };
-        let mut chunks = Chunks::of(&body);
         loop {
-            let chunk = match chunks.next().await {
-                Ok(Some(chunk)) => chunk,
-                Ok(None) => return Ok(()),
-                Err(_) if signal.aborted() => return Err(Event::Interrupted { file }),
-                Err(_) => return Err(failed(file, Failure::Dropped)),
+            let Some(chunk) = body.next(signal).await? else {
+                return Ok(());
             };
-            // The service sent it all where a part was asked for: what the zip holds
-            // already is passed over.
             let total = chunk.length();
-            let skip = pass_over.min(u64::from(total)) as u32;
-            pass_over -= u64::from(skip);
             // A piece at a time: WebKit hands over 20 MB at once, which the zip then
             // waited for whole at every step.
-            for start in (skip..total).step_by(PIECE_BYTES as usize) {
+            for start in (0..total).step_by(PIECE_BYTES as usize) {
                 let piece = chunk.subarray(start, total.min(start + PIECE_BYTES));
                 if let Err(event) = self.keep(file, piece, Some(sums)) {
-                    chunks.cancel();
+                    body.cancel();
                     return Err(event);
                 }
                 // Ahead of the zip: wait until it has taken enough.
@@ -400,7 +388,7 @@ impl ZipRun {
                     self.notify.wait().await;
                 }
                 if signal.aborted() {
-                    chunks.cancel();
+                    body.cancel();
                     return Err(Event::Interrupted { file });
                 }
             }

@@ -29,7 +29,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{MessageEvent, MessagePort};
 
-use crate::fetch::{Body, Transfers};
+use crate::fetch::{Body, Transfers, failed};
 use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
 
@@ -309,8 +309,4 @@ impl Worker {
             None => self.port.post_message(message),
         };
     }
-}
-
-fn failed(file: FileId, failure: Failure) -> Event {
-    Event::Failed { file, failure }
 }

@@ -24,10 +24,7 @@ pub struct Transfers(RefCell<Vec<(FileId, AbortController)>>);
 impl Transfers {
     /// A new transfer of `file`, to [`Transfers::end`] once it is over.
     pub fn begin(&self, file: FileId) -> Result<AbortSignal, Event> {
-        let controller = AbortController::new().map_err(|_| Event::Failed {
-            file,
-            failure: Failure::Unreachable,
-        })?;
+        let controller = AbortController::new().map_err(|_| failed(file, Failure::Unreachable))?;
         let signal = controller.signal();
         self.0.borrow_mut().push((file, controller));
         Ok(signal)
@@ -55,7 +52,7 @@ pub async fn open(
     from: u64,
     signal: &AbortSignal,
 ) -> Result<(Response, u64), Event> {
-    let failed = |failure| Event::Failed { file, failure };
+    let failed = |failure| failed(file, failure);
     let init = RequestInit::new();
     // Not through the HTTP cache: the file goes to the zip or the folder only, not to
     // disk twice, and a broken-off answer is resumed by the queue's rules.
@@ -121,10 +118,7 @@ impl Body {
                 Ok(Some(chunk)) => chunk,
                 Ok(None) => return Ok(None),
                 Err(_) if signal.aborted() => return Err(Event::Interrupted { file }),
-                Err(_) => {
-                    let failure = Failure::Dropped;
-                    return Err(Event::Failed { file, failure });
-                }
+                Err(_) => return Err(failed(file, Failure::Dropped)),
             };
             let skip = self.pass_over.min(u64::from(chunk.length())) as u32;
             self.pass_over -= u64::from(skip);
@@ -145,6 +139,11 @@ impl Body {
             chunks.cancel();
         }
     }
+}
+
+/// The event that ends a try of `file` for `failure`.
+pub fn failed(file: FileId, failure: Failure) -> Event {
+    Event::Failed { file, failure }
 }
 
 /// The length the answer announces, when it does.

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 use std::rc::Rc;
 
+use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::file::{FileId, ListedFile};
 use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
@@ -21,7 +22,7 @@ use web_sys::{
     FileSystemFileHandle, FileSystemGetFileOptions, FileSystemWritableFileStream,
 };
 
-use crate::fetch::{Chunks, Transfers, content_length, describe, error_name, open, wait};
+use crate::fetch::{Chunks, Transfers, content_length, describe, error_name, failed, open, wait};
 use crate::news::Steering;
 
 /// How many bytes a [`Writer`] gathers before it hands them to the browser. Each write
@@ -248,12 +249,7 @@ impl FolderRun {
                 }
                 Ok(None) => break None,
                 Err(_) if signal.aborted() => break Some(Ok(Event::Interrupted { file })),
-                Err(_) => {
-                    break Some(Ok(Event::Failed {
-                        file,
-                        failure: explorer_logic::bulk::answer::Failure::Dropped,
-                    }));
-                }
+                Err(_) => break Some(Ok(failed(file, Failure::Dropped))),
             }
         };
         let closed = writer.close().await;

@@ -35,7 +35,7 @@ use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::AbortSignal;
 
 use crate::beside::{Beside, Heard};
-use crate::fetch::{Body, Transfers};
+use crate::fetch::{Body, Transfers, failed};
 use crate::news::Steering;
 use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
@@ -484,10 +484,6 @@ impl ZipRun {
         self.slots[file].borrow_mut().whole = Some(whole);
         Event::Finished { file, md5 }
     }
-}
-
-fn failed(file: FileId, failure: Failure) -> Event {
-    Event::Failed { file, failure }
 }
 
 /// Hands the zip format's bytes written so far to the browser.

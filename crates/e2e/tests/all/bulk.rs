@@ -54,6 +54,8 @@ pub(crate) enum Fault {
     IgnoreRange { prefix: &'static str },
     /// Answers `429 Too Many Requests` with `Retry-After: 1` itself.
     TooManyRequests { prefix: &'static str },
+    /// Answers `404 Not Found` itself: a file the service no longer has.
+    NotFound { prefix: &'static str },
     /// Holds the request until the signed link it asks for (`expires=` in its query,
     /// seconds since the epoch) has expired, then passes it on.
     HoldUntilExpired { prefix: &'static str },
@@ -251,6 +253,7 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
             Fault::DropHalfway { prefix }
             | Fault::IgnoreRange { prefix }
             | Fault::TooManyRequests { prefix }
+            | Fault::NotFound { prefix }
             | Fault::HoldUntilExpired { prefix }
             | Fault::Stall { prefix, .. }
             | Fault::Hold { prefix, .. } => path.starts_with(prefix),
@@ -292,6 +295,10 @@ async fn forward(mut client: TcpStream, upstream: SocketAddr, state: Arc<ProxySt
         Some(Fault::TooManyRequests { .. }) => Some(
             "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\n\
              Content-Length: 0\r\nConnection: close\r\n\r\n",
+        ),
+        Some(Fault::NotFound { .. }) => Some(
+            "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n\
+             Content-Length: 31\r\nConnection: close\r\n\r\n{\"message\":\"No such download.\"}",
         ),
         Some(Fault::Unauthorized { .. }) => Some(
             "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\n\
@@ -643,6 +650,37 @@ async fn a_429_with_retry_after_is_waited_out() {
             .len(),
         2
     );
+    s.h.stop().await;
+}
+
+/// A file the service answers 404 for fails for good, and leaves nothing in the
+/// folder: the worker makes each file ready for writing while its answer is on the
+/// way, and takes it back when the answer fails.
+#[tokio::test]
+#[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
+async fn a_file_the_service_no_longer_has_fails_and_leaves_nothing_in_the_folder() {
+    let s = Setup::on_the_product_page(vec![Fault::NotFound {
+        prefix: "/files/products/OpenTOID/optoid_csv_sz.zip",
+    }])
+    .await;
+    download_to_folder(&s.h).await;
+    let summary =
+        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(30))
+            .await;
+    assert!(
+        summary.contains("3 downloaded, 0 skipped, 1 failed"),
+        "{summary}"
+    );
+    let found = folder_md5s(&s.h).await;
+    let names: Vec<&str> = found.keys().map(String::as_str).collect();
+    let mut want: Vec<&str> = PRODUCT_FILES
+        .iter()
+        .copied()
+        .filter(|name| *name != "optoid_csv_sz.zip")
+        .chain(["download-report.json"])
+        .collect();
+    want.sort_unstable();
+    assert_eq!(names, want);
     s.h.stop().await;
 }
 

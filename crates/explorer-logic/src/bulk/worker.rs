@@ -64,8 +64,10 @@ pub enum Command {
 /// gigabyte took 7.7-8.9 s hashed in the run, 6.3-6.6 s hashed beside (a copy of each
 /// piece posted there), 4.9-5.7 s fetched and hashed beside (its floor, a plain-JS
 /// service worker fetching, 4.8-5.6 s). WebKit was slower hashing beside (5.5-6.0 s
-/// against 6.6-6.7 s), and Firefox passes every port message through its parent
-/// process (each piece would cross processes twice).
+/// against 6.6-6.7 s) and slower still fetching beside (5.5-5.8 s against 7.7-8.8 s:
+/// its page's process then fetches, hashes and posts every piece), and Firefox passes
+/// every port message through its parent process (each piece would cross processes
+/// twice).
 pub fn fetch_beside(user_agent: &str, files: &[ListedFile]) -> bool {
     // Chromium's browsers say `Chrome/`; Safari, Chrome on iOS (WebKit: `CriOS/`) and
     // Firefox do not.

@@ -653,9 +653,8 @@ async fn a_429_with_retry_after_is_waited_out() {
     s.h.stop().await;
 }
 
-/// A file the service answers 404 for fails for good, and leaves nothing in the
-/// folder: the worker makes each file ready for writing while its answer is on the
-/// way, and takes it back when the answer fails.
+/// A file the service answers 404 for fails for good and leaves nothing in the folder
+/// (a file is made there only once its answer is in hand); the other files land.
 #[tokio::test]
 #[cfg_attr(not(engine = "chromium"), ignore = "no folder picker")]
 async fn a_file_the_service_no_longer_has_fails_and_leaves_nothing_in_the_folder() {

@@ -99,11 +99,16 @@ impl Body {
         signal: &AbortSignal,
     ) -> Result<Body, Event> {
         let (response, start) = open(file, url, from, signal).await?;
-        Ok(Body {
+        Ok(Body::of(file, &response, from - start))
+    }
+
+    /// `response`'s body, its first `pass_over` bytes passed over.
+    pub fn of(file: FileId, response: &Response, pass_over: u64) -> Body {
+        Body {
             file,
             chunks: response.body().map(|body| Chunks::of(&body)),
-            pass_over: from - start,
-        })
+            pass_over,
+        }
     }
 
     /// The next bytes as the browser gave them; `None` at the answer's end; the event

@@ -8,7 +8,6 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 use std::rc::Rc;
 
-use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::file::{FileId, ListedFile};
 use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
@@ -22,7 +21,7 @@ use web_sys::{
     FileSystemFileHandle, FileSystemGetFileOptions, FileSystemWritableFileStream,
 };
 
-use crate::fetch::{Chunks, Transfers, content_length, describe, error_name, failed, open, wait};
+use crate::fetch::{Body, Chunks, Transfers, content_length, describe, error_name, open, wait};
 use crate::news::Steering;
 
 /// How many bytes a [`Writer`] gathers before it hands them to the browser. Each write
@@ -229,27 +228,25 @@ impl FolderRun {
         let mut writer = Writer::open(&folder, file_name, start, content_length(&response))
             .await
             .map_err(write)?;
-        let Some(body) = response.body() else {
-            return finish(file, writer.close().await, hasher);
-        };
-        let mut chunks = Chunks::of(&body);
+        // Written from where the answer starts: a service that sent it all is written
+        // over from the first byte (the hasher started over above), nothing passed over.
+        let mut body = Body::of(file, &response, 0);
         let mut buffer = Vec::new();
         let broke_off = loop {
-            match chunks.next().await {
+            match body.next(signal).await {
                 Ok(Some(chunk)) => {
                     buffer.resize(chunk.length() as usize, 0);
                     chunk.copy_to(&mut buffer);
                     hasher.update(&buffer);
                     if let Err(error) = writer.write(&chunk).await {
-                        chunks.cancel();
+                        body.cancel();
                         break Some(Err(write(error)));
                     }
                     let bytes = u64::from(chunk.length());
                     self.steer.event(Event::Chunk { file, bytes });
                 }
                 Ok(None) => break None,
-                Err(_) if signal.aborted() => break Some(Ok(Event::Interrupted { file })),
-                Err(_) => break Some(Ok(failed(file, Failure::Dropped))),
+                Err(event) => break Some(Ok(event)),
             }
         };
         let closed = writer.close().await;

@@ -727,13 +727,17 @@ async fn at_rest_with_in_view(h: &Harness, button: &str) {
     let centre = format!(
         "const e = document.querySelector({button:?}); e.scrollIntoView({{block: 'center'}});"
     );
-    let top = format!("return document.querySelector({button:?}).getBoundingClientRect().top;");
+    // Where it is: `true` in the window's middle half, else its top.
+    let placed = format!(
+        "const r = document.querySelector({button:?}).getBoundingClientRect(); \
+         return r.top >= innerHeight / 4 && r.bottom <= innerHeight * 3 / 4 || r.top;"
+    );
     let mut last = None;
     for _ in 0..5 {
         h.js(&centre).await;
         at_rest(h).await;
-        let now = h.js(&top).await;
-        if last.as_ref() == Some(&now) {
+        let now = h.js(&placed).await;
+        if now == json!(true) || last.as_ref() == Some(&now) {
             return;
         }
         last = Some(now);

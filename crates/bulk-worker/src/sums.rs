@@ -62,3 +62,33 @@ impl ScriptSums {
         self.sums.finish().md5
     }
 }
+
+/// A file's md5 alone for a script, as `Md5` (`new`, `update`, `finish`): the folder's
+/// floor of `cargo xtask bench download` (`crates/e2e/src/bench-floor-folder.js`) works
+/// it out with the folder run's own hasher, where a folder run would.
+#[wasm_bindgen(js_name = Md5)]
+#[derive(Debug, Default)]
+pub struct ScriptMd5 {
+    md5: Md5,
+    scratch: Vec<u8>,
+}
+
+#[wasm_bindgen(js_class = Md5)]
+impl ScriptMd5 {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> ScriptMd5 {
+        ScriptMd5::default()
+    }
+
+    /// Adds `piece`, copied into wasm memory as the folder run copies each chunk.
+    pub fn update(&mut self, piece: &Uint8Array) {
+        self.scratch.resize(piece.length() as usize, 0);
+        piece.copy_to(&mut self.scratch);
+        self.md5.update(&self.scratch);
+    }
+
+    /// The md5 in hex.
+    pub fn finish(self) -> String {
+        format!("{:x}", self.md5.finalize())
+    }
+}

@@ -25,7 +25,10 @@
 //! - in Chromium, "Download to a folder" (md5 checked, into the origin-private file
 //!   system) next to a plain-JS page streaming the same files into the same kind of
 //!   folder (both timed in the page, from the folder in hand to done; the app's picker
-//!   answers a second after it opens, as a person's does) and curl from the same server.
+//!   answers a second after it opens, as a person's does), the same plain code in a
+//!   dedicated worker (`src/bench-floor-folder.js`; the app writes a folder from one),
+//!   without and with each file's md5 by the folder run's code, and curl from the same
+//!   server.
 //!
 //! The floor's worker is served from the app's origin: a copy of the web root (the
 //! tests' one, of symbolic links) with the worker added, served by our server with the
@@ -67,6 +70,10 @@ const FETCHER_FILE: &str = "bench-floor-fetcher.js";
 /// The fetching both floors' workers import, and its name in the served web root.
 const LANES_SCRIPT: &str = include_str!("../bench-floor-lanes.js");
 const LANES_FILE: &str = "bench-floor-lanes.js";
+/// The folder's floors: the plain-JS page's folder code in a dedicated worker, with and
+/// without md5, and its name in the served web root.
+const FOLDER_FLOOR_WORKER: &str = include_str!("../bench-floor-folder.js");
+const FOLDER_FLOOR_FILE: &str = "bench-floor-folder.js";
 /// What the floor's download is saved as.
 const FLOOR_NAME: &str = "floor.bin";
 /// The longest any one download may take (the 1 GB file on a busy machine).
@@ -199,11 +206,16 @@ struct Figures {
     folder: Option<Folder>,
 }
 
-/// "Download to a folder", the plain-JS page writing the same folder, and curl, seconds.
+/// "Download to a folder", the plain-JS page writing the same folder, the same code in a
+/// dedicated worker (as the app writes a folder) without and with md5, and curl, seconds.
 #[derive(Debug, Serialize, Deserialize)]
 struct Folder {
     app: f64,
     plain: f64,
+    #[serde(default)]
+    worker: f64,
+    #[serde(default)]
+    worker_md5: f64,
     curl: f64,
 }
 
@@ -263,7 +275,7 @@ async fn bench() -> Vec<Figures> {
         .await;
         let bytes: u64 = listing.iter().filter_map(|d| d.file.size).sum();
         let urls: Vec<&str> = listing.iter().map(|d| d.file.url.as_str()).collect();
-        let mut times: [Vec<f64>; 10] = Default::default();
+        let mut times: [Vec<f64>; 12] = Default::default();
         let (mut longest_task, mut longest_gap, mut floor_gap) = (Some(0.0_f64), 0.0_f64, 0.0_f64);
         for run in 1..=runs {
             h.goto(&format!("/products/{product}?areas=GB")).await;
@@ -307,16 +319,23 @@ async fn bench() -> Vec<Figures> {
                 continue;
             }
             let (app, plain) = folder(&h, product, &urls).await;
+            let worker = folder_floor(&h, &urls, false).await;
+            let worker_md5 = folder_floor(&h, &urls, true).await;
             let curl = curl_fetch(&listing, curl_dir.path()).await;
             println!(
-                "BENCH {engine} {product} run {run}: folder {}, plain JS {}, curl {}",
+                "BENCH {engine} {product} run {run}: folder {}, plain JS {}, plain JS in a \
+                 worker {}, with md5 {}, curl {}",
                 time_and_rate(app, bytes),
                 time_and_rate(plain, bytes),
+                time_and_rate(worker, bytes),
+                time_and_rate(worker_md5, bytes),
                 time_and_rate(curl, bytes),
             );
             times[3].push(app);
             times[4].push(plain);
             times[5].push(curl);
+            times[10].push(worker);
+            times[11].push(worker_md5);
         }
         let [
             zip,
@@ -329,6 +348,8 @@ async fn bench() -> Vec<Figures> {
             floor_cpu,
             port_floor,
             hashing_floor,
+            worker,
+            worker_md5,
         ] = times.map(|t| median(t).unwrap_or(f64::NAN));
         all.push(Figures {
             engine: engine.to_string(),
@@ -344,7 +365,13 @@ async fn bench() -> Vec<Figures> {
             longest_task,
             longest_gap,
             floor_gap,
-            folder: folder_here.then_some(Folder { app, plain, curl }),
+            folder: folder_here.then_some(Folder {
+                app,
+                plain,
+                worker,
+                worker_md5,
+                curl,
+            }),
         });
     }
     h.stop().await;
@@ -504,6 +531,40 @@ async fn folder(h: &Harness, product: &str, urls: &[&str]) -> (f64, f64) {
     let plain = plain_js(h, urls, true).await;
     clear_folder(h).await;
     (app, plain)
+}
+
+/// Seconds the plain-JS page's folder code takes in a dedicated worker (as the app
+/// writes a folder; its wasm loaded first, as the app's is while the picker is open),
+/// with each file's md5 worked out by the folder run's code when `md5`: timed in the
+/// page, from the files sent to the worker until it answers.
+async fn folder_floor(h: &Harness, urls: &[&str], md5: bool) -> f64 {
+    let loaded = r#"const [file, done] = arguments;
+        const worker = new Worker(new URL(file, document.baseURI));
+        worker.onmessage = ({data}) => { window.__folderFloor = worker; done(data); };
+        worker.onerror = (e) => done('error: ' + e.message);"#;
+    let ready = h
+        .driver
+        .execute_async(loaded, vec![json!(FOLDER_FLOOR_FILE)])
+        .await
+        .expect("the folder's floor worker");
+    assert_eq!(ready.json(), "ready", "the folder's floor worker");
+    at_rest(h).await;
+    let script = r#"const [urls, md5, done] = arguments;
+        const worker = window.__folderFloor;
+        const started = performance.now();
+        worker.onmessage = () => { worker.terminate(); done(performance.now() - started); };
+        worker.postMessage({urls, md5});"#;
+    let answer = h
+        .driver
+        .execute_async(script, vec![json!(urls), json!(md5)])
+        .await
+        .expect("the folder's floor");
+    let millis = answer
+        .json()
+        .as_f64()
+        .unwrap_or_else(|| panic!("the folder's floor: {}", answer.json()));
+    clear_folder(h).await;
+    millis / 1000.0
 }
 
 /// The folder picker, answering the private folder a second after it opens (as a
@@ -668,6 +729,7 @@ fn web_root_with_floor() -> io::Result<tempfile::TempDir> {
     fs::write(dir.path().join(FLOOR_FILE), FLOOR_WORKER)?;
     fs::write(dir.path().join(FETCHER_FILE), FETCHER_WORKER)?;
     fs::write(dir.path().join(LANES_FILE), LANES_SCRIPT)?;
+    fs::write(dir.path().join(FOLDER_FLOOR_FILE), FOLDER_FLOOR_WORKER)?;
     Ok(dir)
 }
 
@@ -838,17 +900,21 @@ fn print_tables(all: &[Figures]) {
         return;
     }
     println!(
-        "\n| {}, \"Download to a folder\" | app | plain JS | app / plain JS | curl |",
+        "\n| {}, \"Download to a folder\" | app | plain JS | app / plain JS \
+         | plain JS in a worker | plain JS in a worker, md5 | app / worker with md5 | curl |",
         title(&folders[0].0.engine)
     );
-    println!("|---|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (f, folder) in folders {
         println!(
-            "| {} | {} | {} | {:.2}x | {} |",
+            "| {} | {} | {} | {:.2}x | {} | {} | {:.2}x | {} |",
             f.files,
             time_and_rate(folder.app, f.bytes),
             time_and_rate(folder.plain, f.bytes),
             folder.app / folder.plain,
+            time_and_rate(folder.worker, f.bytes),
+            time_and_rate(folder.worker_md5, f.bytes),
+            folder.app / folder.worker_md5,
             time_and_rate(folder.curl, f.bytes),
         );
     }

@@ -554,17 +554,10 @@ async fn folder_floor(h: &Harness, urls: &[&str], md5: bool) -> f64 {
         const started = performance.now();
         worker.onmessage = () => { worker.terminate(); done(performance.now() - started); };
         worker.postMessage({urls, md5});"#;
-    let answer = h
-        .driver
-        .execute_async(script, vec![json!(urls), json!(md5)])
-        .await
-        .expect("the folder's floor");
-    let millis = answer
-        .json()
-        .as_f64()
-        .unwrap_or_else(|| panic!("the folder's floor: {}", answer.json()));
+    let args = vec![json!(urls), json!(md5)];
+    let seconds = timed_in_page(h, script, args, "the folder's floor").await;
     clear_folder(h).await;
-    millis / 1000.0
+    seconds
 }
 
 /// The folder picker, answering the private folder a second after it opens (as a
@@ -589,15 +582,22 @@ async fn timed_from_pick(h: &Harness, button: &str, shown: &str, text: &str) -> 
         });
         observer.observe(document.body, {subtree: true, childList: true, characterData: true});
         target.click();"#;
+    let args = vec![json!(button), json!(shown), json!(text)];
+    timed_in_page(h, script, args, "a timed folder run").await
+}
+
+/// Seconds an asynchronous `script` answers (in milliseconds, as the page timed it);
+/// panics with `what` and the answer when it is not a number (the script's error).
+async fn timed_in_page(h: &Harness, script: &str, args: Vec<serde_json::Value>, what: &str) -> f64 {
     let answer = h
         .driver
-        .execute_async(script, vec![json!(button), json!(shown), json!(text)])
+        .execute_async(script, args)
         .await
-        .expect("a timed folder run");
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
     let millis = answer
         .json()
         .as_f64()
-        .unwrap_or_else(|| panic!("a timed folder run: {}", answer.json()));
+        .unwrap_or_else(|| panic!("{what}: {}", answer.json()));
     millis / 1000.0
 }
 
@@ -630,16 +630,8 @@ async fn plain_js(h: &Harness, urls: &[&str], keep: bool) -> f64 {
           await Promise.all([lane(), lane(), lane()]);
           return performance.now() - started;
         })().then(done, e => done('error: ' + e));"#;
-    let answer = h
-        .driver
-        .execute_async(script, vec![json!(urls), json!(keep)])
-        .await
-        .expect("plain JS download");
-    let millis = answer
-        .json()
-        .as_f64()
-        .unwrap_or_else(|| panic!("plain JS download: {}", answer.json()));
-    millis / 1000.0
+    let args = vec![json!(urls), json!(keep)];
+    timed_in_page(h, script, args, "plain JS download").await
 }
 
 /// Fetch and discard: the floor of any fetch in this engine, in seconds.

@@ -13,7 +13,6 @@ use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
 use explorer_logic::bulk::worker::{FolderStep, Reply};
 use js_sys::{Object, Reflect, Uint8Array};
-use md5::{Digest, Md5};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::{
@@ -23,6 +22,7 @@ use web_sys::{
 
 use crate::fetch::{Body, Chunks, Transfers, content_length, describe, error_name, open, wait};
 use crate::news::Steering;
+use crate::sums::FileMd5;
 
 /// How many bytes a [`Writer`] gathers before it hands them to the browser. Each write
 /// is a round trip to the browser's file process: a network chunk (tens of kB) a write
@@ -150,12 +150,12 @@ impl FolderRun {
                 md5: None,
             });
         };
-        let mut hasher = Md5::new();
+        let mut hasher = FileMd5::new();
         let hashed = hash_blob(&existing, &mut hasher).await;
         Ok(Event::Existing {
             file,
             size: existing.size() as u64,
-            md5: hashed.ok().map(|()| format!("{:x}", hasher.finalize())),
+            md5: hashed.ok().map(|()| hasher.finish()),
         })
     }
 
@@ -189,7 +189,7 @@ impl FolderRun {
         mut from: u64,
         signal: &AbortSignal,
     ) -> Result<Event, Refused> {
-        let mut hasher = Md5::new();
+        let mut hasher = FileMd5::new();
         if from > 0 {
             match self.existing(file).await {
                 Ok(Some(existing)) if existing.size() as u64 >= from => {
@@ -213,7 +213,7 @@ impl FolderRun {
             Err(event) => return Ok(event),
         };
         if start == 0 && from > 0 {
-            hasher = Md5::new(); // the service sent it all: start over
+            hasher = FileMd5::new(); // the service sent it all: start over
         }
         // Only now, with the answer in hand, is anything created in the folder.
         self.steer.event(Event::Started { file, from: start });
@@ -231,13 +231,10 @@ impl FolderRun {
         // Written from where the answer starts: a service that sent it all is written
         // over from the first byte (the hasher started over above), nothing passed over.
         let mut body = Body::of(file, &response, 0);
-        let mut buffer = Vec::new();
         let broke_off = loop {
             match body.next(signal).await {
                 Ok(Some(chunk)) => {
-                    buffer.resize(chunk.length() as usize, 0);
-                    chunk.copy_to(&mut buffer);
-                    hasher.update(&buffer);
+                    hasher.update(&chunk);
                     if let Err(error) = writer.write(&chunk).await {
                         body.cancel();
                         break Some(Err(write(error)));
@@ -257,11 +254,11 @@ impl FolderRun {
     }
 }
 
-fn finish(file: FileId, closed: Result<(), String>, hasher: Md5) -> Result<Event, Refused> {
+fn finish(file: FileId, closed: Result<(), String>, hasher: FileMd5) -> Result<Event, Refused> {
     closed.map_err(|error| Refused(FolderStep::Save, error))?;
     Ok(Event::Finished {
         file,
-        md5: format!("{:x}", hasher.finalize()),
+        md5: hasher.finish(),
     })
 }
 
@@ -332,13 +329,10 @@ async fn sub_folder(
 }
 
 /// Adds the bytes of `blob` to `hasher`, streamed.
-async fn hash_blob(blob: &Blob, hasher: &mut Md5) -> Result<(), String> {
+async fn hash_blob(blob: &Blob, hasher: &mut FileMd5) -> Result<(), String> {
     let mut chunks = Chunks::of(&blob.stream());
-    let mut buffer = Vec::new();
     while let Some(chunk) = chunks.next().await? {
-        buffer.resize(chunk.length() as usize, 0);
-        chunk.copy_to(&mut buffer);
-        hasher.update(&buffer);
+        hasher.update(&chunk);
     }
     Ok(())
 }

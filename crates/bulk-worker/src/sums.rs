@@ -1,5 +1,6 @@
 //! A file's md5 (checked against the listing) and CRC (the zip's), worked out as its
-//! bytes pass: in a zip's run (`zip.rs`), or in the worker beside it (`beside.rs`).
+//! bytes pass: in a zip's run (`zip.rs`), or in the worker beside it (`beside.rs`); and
+//! its md5 alone, in a folder run (`folder.rs`).
 
 use js_sys::Uint8Array;
 use md5::{Digest, Md5};
@@ -63,31 +64,33 @@ impl ScriptSums {
     }
 }
 
-/// A file's md5 alone for a script, as `Md5` (`new`, `update`, `finish`): the folder's
-/// floor of `cargo xtask bench download` (`crates/e2e/src/bench-floor-folder.js`) works
-/// it out with the folder run's own hasher, where a folder run would.
+/// A file's md5 alone, worked out as its bytes pass: a folder run's (`folder.rs`), which
+/// checks it against the listing. Also for a script, as `Md5` (`new`, `update`,
+/// `finish`): the folder's floor of `cargo xtask bench download`
+/// (`crates/e2e/src/bench-floor-folder.js`) hashes with this same code.
 #[wasm_bindgen(js_name = Md5)]
 #[derive(Debug, Default)]
-pub struct ScriptMd5 {
+pub struct FileMd5 {
     md5: Md5,
+    /// Each piece copied into wasm memory to be hashed (one buffer, used again).
     scratch: Vec<u8>,
 }
 
 #[wasm_bindgen(js_class = Md5)]
-impl ScriptMd5 {
+impl FileMd5 {
     #[wasm_bindgen(constructor)]
-    pub fn new() -> ScriptMd5 {
-        ScriptMd5::default()
+    pub fn new() -> FileMd5 {
+        FileMd5::default()
     }
 
-    /// Adds `piece`, copied into wasm memory as the folder run copies each chunk.
+    /// Adds `piece`.
     pub fn update(&mut self, piece: &Uint8Array) {
         self.scratch.resize(piece.length() as usize, 0);
         piece.copy_to(&mut self.scratch);
         self.md5.update(&self.scratch);
     }
 
-    /// The md5 in hex.
+    /// The md5 in lower-case hex.
     pub fn finish(self) -> String {
         format!("{:x}", self.md5.finalize())
     }

@@ -447,13 +447,18 @@ async fn download_to_folder(h: &Harness) {
     button.click().await.expect("click Download to a folder");
 }
 
+/// Downloads the page's files to the folder: the run's summary once it says "Done",
+/// waited for up to `within`.
+async fn folder_run_summary(h: &Harness, within: Duration) -> String {
+    download_to_folder(h).await;
+    h.wait_for_text_within(".bulk-summary", "Done", within)
+        .await
+}
+
 /// Downloads the page's files to the folder, waiting up to `within` for the run to
 /// end with all `files` downloaded.
 pub(crate) async fn download_all(h: &Harness, files: usize, within: Duration) {
-    download_to_folder(h).await;
-    let summary = h
-        .wait_for_text_within(".bulk-summary", "Done", within)
-        .await;
+    let summary = folder_run_summary(h, within).await;
     let all = format!("{files} downloaded, 0 skipped, 0 failed");
     assert!(summary.contains(&all), "{summary}");
 }
@@ -662,10 +667,7 @@ async fn a_file_the_service_no_longer_has_fails_and_leaves_nothing_in_the_folder
         prefix: "/files/products/OpenTOID/optoid_csv_sz.zip",
     }])
     .await;
-    download_to_folder(&s.h).await;
-    let summary =
-        s.h.wait_for_text_within(".bulk-summary", "Done", Duration::from_secs(30))
-            .await;
+    let summary = folder_run_summary(&s.h, Duration::from_secs(30)).await;
     assert!(
         summary.contains("3 downloaded, 0 skipped, 1 failed"),
         "{summary}"

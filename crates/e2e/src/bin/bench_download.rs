@@ -78,6 +78,10 @@ const FOLDER_FLOOR_FILE: &str = "bench-floor-folder.js";
 const FLOOR_NAME: &str = "floor.bin";
 /// The longest any one download may take (the 1 GB file on a busy machine).
 const LONGEST: Duration = Duration::from_secs(1800);
+/// How long a download runs before the bench asks the browser, once in each such span,
+/// whether it is still there: never during a measure (the longest, a gigabyte in
+/// Firefox, takes about 10 s), which a WebDriver call would share the machine with.
+const ASK_AFTER: Duration = Duration::from_secs(60);
 /// Chromium reports the tasks over this long (issue 30's goal for the page while the
 /// zip runs: none).
 const LONG_TASK_MS: f64 = 50.0;
@@ -410,7 +414,7 @@ async fn zip(h: &Harness) -> (f64, f64, Option<f64>, f64) {
 /// its own central directory (listing `checksums.md5`) there, as engines that write
 /// under the final name need.
 async fn wait_for_a_zip(h: &Harness) -> PathBuf {
-    e2e::eventually(LONGEST, async || {
+    until_saved(h, async || {
         let saved = h.downloaded();
         let zip = saved
             .iter()
@@ -429,6 +433,30 @@ async fn wait_for_a_zip(h: &Harness) -> PathBuf {
         }
     })
     .await
+}
+
+/// What `saved` finds once a download is whole on disk, waited for up to [`LONGEST`].
+/// These waits look at the disk only, so a browser that died (or its driver) would keep
+/// them waiting for all that time: once a download has run [`ASK_AFTER`], the browser
+/// is asked each time that span passes whether it is still there, and a run without it
+/// fails then (`cargo xtask bench download` tries the engine once more).
+async fn until_saved<T>(h: &Harness, mut saved: impl AsyncFnMut() -> Result<T, String>) -> T {
+    let started = Instant::now();
+    let mut asked = started;
+    loop {
+        let why = match saved().await {
+            Ok(found) => return found,
+            Err(why) => why,
+        };
+        assert!(started.elapsed() < LONGEST, "after {LONGEST:?}: {why}");
+        if asked.elapsed() >= ASK_AFTER {
+            asked = Instant::now();
+            if let Err(error) = h.driver.title().await {
+                panic!("the browser is gone ({error}) while waiting: {why}");
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Whether `zip` ends with the end of a central directory, as a whole zip does (the
@@ -497,7 +525,7 @@ async fn floor(h: &Harness, urls: &[&str], total: u64, kind: Floor) -> (f64, f64
         .expect("the floor's download");
     assert_eq!(answer.json(), "ok", "the floor's download");
     let saved = h.download_dir().join(FLOOR_NAME);
-    e2e::eventually(LONGEST, async || {
+    until_saved(h, async || {
         let length = fs::metadata(&saved).map_or(0, |m| m.len());
         match length == total && !h.downloading() {
             true => Ok(()),

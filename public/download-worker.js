@@ -18,6 +18,9 @@
 
 const PREFIX = "download-zip/";
 const zips = new Map();
+// The zips whose download the browser cancelled (the person, or the browser refusing to
+// save it): a run that turns to one afterwards is told so, not that it never was.
+const cancelledZips = new Set();
 // How many bytes of a zip wait for the browser before the run is kept waiting.
 const QUEUED_AT_MOST = 4 * 1024 * 1024;
 
@@ -54,9 +57,13 @@ function checkPages() {
 
 // The stream the browser saves zip `id` from, for the run to write into: write(chunk)
 // answers a promise when the browser has enough queued (the run waits for it) and
-// throws once the person cancelled the download; end() completes the zip, abort(reason)
-// fails it. Throws when the zip is not open.
+// throws an AbortError once the browser cancelled the download; end() completes the
+// zip, abort(reason) fails it. Throws when the zip is not open: an AbortError when the
+// browser cancelled it (Chromium refusing a download does so as soon as it starts).
 self.bulkZipStream = (id) => {
+  if (cancelledZips.has(String(id))) {
+    throw cancelledInBrowser();
+  }
   const zip = zips.get(String(id));
   if (!zip || !zip.stream) {
     throw new Error("This zip was never opened, or is over.");
@@ -64,7 +71,7 @@ self.bulkZipStream = (id) => {
   return {
     write(chunk) {
       if (zip.cancelled) {
-        throw new Error("cancelled");
+        throw cancelledInBrowser();
       }
       zip.stream.enqueue(chunk);
       if (zip.stream.desiredSize > 0) {
@@ -81,6 +88,10 @@ self.bulkZipStream = (id) => {
     },
   };
 };
+
+function cancelledInBrowser() {
+  return new DOMException("The browser cancelled the download.", "AbortError");
+}
 
 // Ends the zip once the browser has taken every byte of it: only then may this worker
 // stop. Let go with bytes still queued, Firefox stopped it at once (when no event had
@@ -179,6 +190,7 @@ self.addEventListener("fetch", (event) => {
       },
       cancel() {
         zip.cancelled = true;
+        cancelledZips.add(zip.id);
         tell(zip, "cancelled");
         over(zip);
       },

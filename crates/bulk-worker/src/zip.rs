@@ -35,7 +35,7 @@ use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::AbortSignal;
 
 use crate::beside::{Beside, Heard};
-use crate::fetch::{Body, Transfers, failed};
+use crate::fetch::{Body, Transfers, describe, error_name, failed};
 use crate::news::Steering;
 use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
@@ -177,7 +177,10 @@ impl ZipRun {
         match zip_stream(zip) {
             Ok(stream) => spawn_local(async move { run.write_part(part, stream).await }),
             Err(error) => {
-                let outcome = PartOutcome::Broken(crate::fetch::describe(&error));
+                let outcome = match error_name(&error).as_str() {
+                    "AbortError" => PartOutcome::CancelledInBrowser,
+                    _ => PartOutcome::Broken(describe(&error)),
+                };
                 self.steer.tell(Reply::Part { part, outcome });
             }
         }
@@ -545,7 +548,8 @@ extern "C" {
     /// browser's download manager saves.
     type ZipStream;
 
-    /// The stream of the zip the page opened as `id`; fails when it is not open.
+    /// The stream of the zip the page opened as `id`; fails when it is not open (with
+    /// an `AbortError` when the browser cancelled its download).
     #[wasm_bindgen(js_name = bulkZipStream, catch)]
     fn zip_stream(id: &str) -> Result<ZipStream, JsValue>;
 

@@ -668,6 +668,41 @@ async fn a_zip_whose_page_is_reloaded_ends_its_fetches_and_is_never_saved_whole(
     s.h.stop().await;
 }
 
+/// The browser refuses to save the zip (Chromium told to deny downloads, as its settings
+/// block a site's downloads): it cancels the download as it starts, before the run has
+/// written a byte. The part says the browser cancelled it, not that the zip could not be
+/// written, and nothing is lost: allowed again, "Retry" saves the zip whole.
+#[tokio::test]
+#[cfg_attr(
+    not(engine = "chromium"),
+    ignore = "only Chromium lets a test make the browser refuse a download (DevTools' Browser.setDownloadBehavior)"
+)]
+async fn a_zip_the_browser_refuses_to_save_says_so_and_can_be_retried() {
+    let s = on_the_product_page(vec![]).await;
+    let downloads = async |behavior: &str| {
+        let params = serde_json::json!({ "behavior": behavior });
+        let cdp = s.h.driver.cdp();
+        let set = cdp.send_raw("Browser.setDownloadBehavior", params).await;
+        set.expect("set how the browser treats downloads");
+    };
+    downloads("deny").await;
+    s.h.click(".zip-download .folder-controls .button").await;
+    let parts =
+        s.h.wait_for_text_within(".zip-download .zip-parts", "not saved", WITHIN)
+            .await;
+    assert!(
+        parts.contains("the download was cancelled in the browser"),
+        "{parts}"
+    );
+    assert!(s.h.downloaded().is_empty(), "{:?}", s.h.downloaded());
+
+    downloads("default").await;
+    s.h.click(".zip-download .zip-parts .button").await;
+    let zip = saved_zip(&s.h, &format!("{PRODUCT_ZIP}.zip")).await;
+    assert_holds(&s, zip, "files/OpenTOID", &PRODUCT_FILES);
+    s.h.stop().await;
+}
+
 /// The file the cancel tests stall: asked for, never answered.
 const STALLED: &str = "/files/products/OpenTOID/optoid_csv_su.zip";
 

@@ -144,7 +144,7 @@ pub enum FolderStep {
 pub enum PartOutcome {
     /// Whole, in the browser's downloads.
     Saved,
-    /// The person cancelled it in the browser.
+    /// The browser cancelled it: the person did, or the browser refused to save it.
     CancelledInBrowser,
     /// One of its files was given up.
     FileGivenUp { file: FileId },

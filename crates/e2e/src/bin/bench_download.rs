@@ -271,9 +271,7 @@ async fn bench() -> Vec<Figures> {
     // One zip first, not timed: the floors' workers are registered before they are
     // timed, and the app's download worker is registered by its first zip (a person's
     // first zip pays that once; every run here would otherwise differ from the first).
-    h.goto("/products/BenchSmall?areas=GB").await;
-    h.find(".downloads-table tbody tr").await;
-    at_rest_with_in_view(&h, ZIP_BUTTON).await;
+    ready_to_zip(&h, "BenchSmall").await;
     zip(&h).await;
     for product in ["BenchSmall", "BenchLarge"] {
         let listing: Vec<ProductDownload> = e2e::get_json(
@@ -286,9 +284,7 @@ async fn bench() -> Vec<Figures> {
         let mut times: [Vec<f64>; 12] = Default::default();
         let (mut longest_task, mut longest_gap, mut floor_gap) = (Some(0.0_f64), 0.0_f64, 0.0_f64);
         for run in 1..=runs {
-            h.goto(&format!("/products/{product}?areas=GB")).await;
-            h.find(".downloads-table tbody tr").await;
-            at_rest_with_in_view(&h, ZIP_BUTTON).await;
+            ready_to_zip(&h, product).await;
             // The zip and its floors in turn, the other way round every other run, so
             // none is always first after the page loads or always after the others:
             // WebKit's hashing floor of the small files took 0.52-0.62 s when timed
@@ -307,9 +303,7 @@ async fn bench() -> Vec<Figures> {
                 // The page loaded again, as before a zip timed first: the zip's button is
                 // clicked by the page's script, and Chromium blocks a script's download on
                 // a page that has downloaded already (the floors' buttons are clicked).
-                h.goto(&format!("/products/{product}?areas=GB")).await;
-                h.find(".downloads-table tbody tr").await;
-                at_rest_with_in_view(&h, ZIP_BUTTON).await;
+                ready_to_zip(&h, product).await;
             }
             let profiling = profile_start(&h, run).await;
             let (zipped, zip_cpu, task, gap) = zip(&h).await;
@@ -857,6 +851,14 @@ async fn at_rest(h: &Harness) {
         "BENCH {}: the machine did not rest within {QUIET_LIMIT:?}; measuring anyway",
         h.engine
     );
+}
+
+/// `product`'s page loaded with its files listed, the zip's button in view and the
+/// machine at rest.
+async fn ready_to_zip(h: &Harness, product: &str) {
+    h.goto(&format!("/products/{product}?areas=GB")).await;
+    h.find(".downloads-table tbody tr").await;
+    at_rest_with_in_view(h, ZIP_BUTTON).await;
 }
 
 /// Scrolls `button` to the middle of the window (as a person does before clicking it,

@@ -671,7 +671,8 @@ async fn a_zip_whose_page_is_reloaded_ends_its_fetches_and_is_never_saved_whole(
 /// The browser refuses to save the zip (Chromium told to deny downloads, as its settings
 /// block a site's downloads): it cancels the download as it starts, before the run has
 /// written a byte. The part says the browser cancelled it, not that the zip could not be
-/// written, and nothing is lost: allowed again, "Retry" saves the zip whole.
+/// written, and the files it held count as failed, not downloaded; nothing is lost:
+/// allowed again, "Retry" saves the zip whole.
 #[tokio::test]
 #[cfg_attr(
     not(engine = "chromium"),
@@ -694,12 +695,22 @@ async fn a_zip_the_browser_refuses_to_save_says_so_and_can_be_retried() {
         parts.contains("the download was cancelled in the browser"),
         "{parts}"
     );
+    // The files it held are not on disk: none counts as downloaded.
+    let files = PRODUCT_FILES.len();
+    let summary = ".zip-download .bulk-summary";
+    let over = s.h.wait_for_text_within(summary, "Done", WITHIN).await;
+    assert!(
+        over.contains(&format!("0 downloaded, 0 skipped, {files} failed")),
+        "{over}"
+    );
     assert!(s.h.downloaded().is_empty(), "{:?}", s.h.downloaded());
 
     downloads("default").await;
     s.h.click(".zip-download .zip-parts .button").await;
     let zip = saved_zip(&s.h, &format!("{PRODUCT_ZIP}.zip")).await;
     assert_holds(&s, zip, "files/OpenTOID", &PRODUCT_FILES);
+    let done = format!("{files} downloaded, 0 skipped, 0 failed");
+    s.h.wait_for_text_within(summary, &done, WITHIN).await;
     s.h.stop().await;
 }
 

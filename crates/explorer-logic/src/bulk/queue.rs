@@ -433,13 +433,17 @@ impl Queue {
         self.entries[file].received_md5.as_deref()
     }
 
-    /// Gives up the files of `files` not done yet, with `reason` (a zip part that
-    /// cannot be completed). Running ones end when they are interrupted.
+    /// Gives up the files of `files`, with `reason` (a zip part that cannot be
+    /// completed): those received already too, as they were only in that zip, which
+    /// the browser will not keep. Running ones end when they are interrupted.
     pub fn set_aside(&mut self, files: std::ops::Range<FileId>, reason: &str) -> Vec<Action> {
         for file in files {
             let entry = &mut self.entries[file];
             entry.set_aside = Some(reason.to_owned());
-            if matches!(entry.state, FileState::Waiting | FileState::Backoff) {
+            if matches!(
+                entry.state,
+                FileState::Waiting | FileState::Backoff | FileState::Done(Outcome::Downloaded)
+            ) {
                 self.give_up(file, reason.to_owned());
             }
         }
@@ -1022,6 +1026,24 @@ pub(crate) mod tests {
             q.summary_text()
                 .ends_with("The report is in each zip as download-report.json.")
         );
+    }
+
+    #[test]
+    fn files_received_into_a_zip_part_that_is_not_saved_count_as_failed() {
+        let mut q = zip_of_three();
+        probed(&mut q);
+        q.handle(finished(0, "aa"));
+        assert_eq!(q.summary().downloaded, 1);
+        // The browser cancelled the part's download: a.zip was only in it.
+        q.set_aside(0..2, "part 1 failed");
+        assert_eq!(
+            q.state(0),
+            &FileState::Done(Outcome::Failed("part 1 failed".into()))
+        );
+        assert_eq!(q.summary().downloaded, 0);
+        // Fetched again alone, it waits for a place like any file.
+        q.restart(0..1);
+        assert_eq!(q.state(0), &FileState::Waiting);
     }
 
     #[test]

@@ -70,7 +70,7 @@ self.bulkZipStream = (id) => {
   }
   return {
     write(chunk) {
-      if (zip.cancelled) {
+      if (cancelledZips.has(zip.id)) {
         throw cancelledInBrowser();
       }
       zip.stream.enqueue(chunk);
@@ -189,7 +189,6 @@ self.addEventListener("fetch", (event) => {
         }
       },
       cancel() {
-        zip.cancelled = true;
         cancelledZips.add(zip.id);
         tell(zip, "cancelled");
         over(zip);

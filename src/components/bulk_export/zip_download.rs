@@ -166,6 +166,12 @@ impl ZipRun {
         self.save_part(part, None);
     }
 
+    /// What the run says once over; where the report is only when a part was saved.
+    fn summary_text(&self) -> String {
+        let kept = self.parts.borrow().any_saved();
+        self.queue().borrow().summary_text(kept)
+    }
+
     /// Each part's line and what it offers.
     fn part_lines(&self) -> Vec<(usize, String, PartButton)> {
         self.parts.borrow().lines(&self.stem)
@@ -314,7 +320,7 @@ pub fn ZipDownload(
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress().lines) /> }))}
                 <Show when=move || shown(run, |r| r.is_over() && r.stopped().borrow().is_none())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || shown(run, |r| r.queue().borrow().summary_text())}</p>
+                        <p>{move || shown(run, |r| r.summary_text())}</p>
                     </div>
                 </Show>
             </Show>

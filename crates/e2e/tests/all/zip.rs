@@ -703,6 +703,10 @@ async fn a_zip_the_browser_refuses_to_save_says_so_and_can_be_retried() {
         over.contains(&format!("0 downloaded, 0 skipped, {files} failed")),
         "{over}"
     );
+    assert!(
+        !over.contains("report"),
+        "no zip, so no report to point to: {over}"
+    );
     assert!(s.h.downloaded().is_empty(), "{:?}", s.h.downloaded());
 
     downloads("default").await;

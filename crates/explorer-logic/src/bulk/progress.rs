@@ -83,8 +83,9 @@ impl Queue {
         text
     }
 
-    /// What a finished run says: how many files ended each way, and where the report is.
-    pub fn summary_text(&self) -> String {
+    /// What a finished run says: how many files ended each way, and where the report
+    /// is when one was `kept` (a zip run whose parts were all left unsaved keeps none).
+    pub fn summary_text(&self, kept: bool) -> String {
         let s = self.summary();
         let mut text = if s.cancelled > 0 {
             t::bulk::summary_cancelled(
@@ -105,11 +106,13 @@ impl Queue {
             text += " ";
             text += &t::bulk::summary_mismatch(mismatched.join(", "));
         }
-        text += " ";
-        text += &match self.mode() {
-            Mode::Folder => t::bulk::report_in_folder(REPORT_NAME),
-            Mode::Zip => t::bulk::report_in_zip(REPORT_NAME),
-        };
+        if kept {
+            text += " ";
+            text += &match self.mode() {
+                Mode::Folder => t::bulk::report_in_folder(REPORT_NAME),
+                Mode::Zip => t::bulk::report_in_zip(REPORT_NAME),
+            };
+        }
         text
     }
 }
@@ -296,8 +299,13 @@ mod tests {
         q.handle(Event::Interrupted { file: 1 });
         assert!(q.is_finished());
         assert_eq!(
-            q.summary_text(),
+            q.summary_text(true),
             "Done: 0 downloaded, 0 skipped, 0 failed, 3 cancelled. The report is in the folder as download-report.json."
+        );
+        // No zip kept, no report to point to.
+        assert_eq!(
+            q.summary_text(false),
+            "Done: 0 downloaded, 0 skipped, 0 failed, 3 cancelled."
         );
     }
 
@@ -349,7 +357,7 @@ mod tests {
             q.handle(Event::Interrupted { file: 1 });
             assert_eq!(q.progress(2).text, "wedi'i chanslo");
             assert_eq!(
-                q.summary_text(),
+                q.summary_text(true),
                 "Wedi gorffen: 0 wedi'u lawrlwytho, 0 wedi'u hepgor, 0 wedi methu, 3 wedi'u \
                  canslo. Mae'r adroddiad yn y ffolder fel download-report.json."
             );

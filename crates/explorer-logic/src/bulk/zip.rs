@@ -322,6 +322,11 @@ impl Parts {
             .all(|state| matches!(state, PartState::Saved | PartState::Failed(_)))
     }
 
+    /// Whether the browser saved any part (and so a report).
+    pub fn any_saved(&self) -> bool {
+        self.states.contains(&PartState::Saved)
+    }
+
     /// Each part's line, `x-part2-of-3.zip: saved`, and what it offers.
     pub fn lines(&self, stem: &str) -> Vec<(usize, String, PartButton)> {
         let count = self.parts.len();
@@ -620,7 +625,9 @@ mod tests {
         assert!(parts.start_saving(0));
         assert!(!parts.start_saving(1), "one at a time");
         assert_eq!(parts.next(false), None);
+        assert!(!parts.any_saved());
         parts.saved(0);
+        assert!(parts.any_saved());
         // The next one needs a click of its own.
         assert_eq!(parts.next(false), None);
         let buttons: Vec<PartButton> = parts.lines("x").iter().map(|l| l.2).collect();

@@ -344,8 +344,11 @@ fn test() -> Result {
     ] {
         steps.run(step, || {
             // `--show-output`: the reasons of checks skipped in this engine show.
+            // No backtrace: a failure's message, not tokio's frames, ends the log
+            // (the part of it CI shows).
             run(tools::cargo_in(engine)
                 .args(["test", "-p", "e2e", "--", "--show-output"])
+                .env("RUST_BACKTRACE", "0")
                 .envs(tools::storage_test_env())
                 .env("E2E_WEB_ROOT", bundle::dist())
                 .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))

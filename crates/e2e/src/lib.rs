@@ -652,8 +652,11 @@ impl Harness {
                 if matches!(
                     error.as_inner(),
                     WebDriverErrorInner::StaleElementReference(_)
+                        | WebDriverErrorInner::ElementClickIntercepted(_)
                 ) =>
             {
+                // Redrawn, or covered for a moment (a line added above moves it):
+                // found and clicked again.
                 Err(format!("click {css:?}: {error}"))
             }
             clicked => Ok(clicked),

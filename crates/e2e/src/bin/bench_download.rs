@@ -98,7 +98,8 @@ const QUIET_LIMIT: Duration = Duration::from_secs(10);
 /// Watches the page from before the zip's click: its long tasks (where the engine
 /// reports them) and the longest gap of a `setTimeout(0)` chain.
 const WATCH_PAGE: &str = r#"
-const watch = window.__watch = {longest: 0, gap: 0, stopped: false, last: performance.now()};
+const watch = window.__watch = {longest: 0, gap: 0, gapAt: 0, stopped: false, last: performance.now()};
+watch.start = watch.last;
 watch.observable = (PerformanceObserver.supportedEntryTypes || []).includes('longtask');
 if (watch.observable) {
   watch.observer = new PerformanceObserver(list => {
@@ -106,25 +107,31 @@ if (watch.observable) {
   });
   watch.observer.observe({type: 'longtask'});
 }
-const tick = () => {
-  const now = performance.now();
-  watch.gap = Math.max(watch.gap, now - watch.last);
+const longer = watch.longer = now => {
+  if (now - watch.last > watch.gap) {
+    watch.gap = now - watch.last;
+    watch.gapAt = watch.last - watch.start;
+  }
   watch.last = now;
+};
+const tick = () => {
+  longer(performance.now());
   if (!watch.stopped) setTimeout(tick, 0);
 };
 setTimeout(tick, 0);
 "#;
 
-/// Ends [`WATCH_PAGE`]: [whether long tasks are observable, the longest, the longest gap].
+/// Ends [`WATCH_PAGE`]: [whether long tasks are observable, the longest, the longest gap,
+/// when it began (ms after the watch began)].
 const WATCHED: &str = r#"
 const watch = window.__watch;
 watch.stopped = true;
-watch.gap = Math.max(watch.gap, performance.now() - watch.last);
+watch.longer(performance.now());
 if (watch.observer) {
   for (const e of watch.observer.takeRecords()) watch.longest = Math.max(watch.longest, e.duration);
   watch.observer.disconnect();
 }
-return [watch.observable, watch.longest, watch.gap];
+return [watch.observable, watch.longest, watch.gap, watch.gapAt];
 "#;
 
 /// Registers the floor's service worker (the script and scope given: the hashing floor
@@ -306,7 +313,7 @@ async fn bench() -> Vec<Figures> {
                 ready_to_zip(&h, product).await;
             }
             let profiling = profile_start(&h, run).await;
-            let (zipped, zip_cpu, task, gap) = zip(&h).await;
+            let (zipped, zip_cpu, task, gap, gap_at) = zip(&h).await;
             profile_stop(&h, profiling, &format!("zip-{product}")).await;
             longest_task = longest_task.zip(task).map(|(a, b)| a.max(b));
             longest_gap = longest_gap.max(gap);
@@ -328,7 +335,8 @@ async fn bench() -> Vec<Figures> {
             let task = task.map_or("not observable".to_owned(), |ms| format!("{ms:.0} ms"));
             println!(
                 "BENCH {engine} {product} run {run}: {} files, {bytes} bytes: zip {} (floor {:.0}%, \
-                 the page's longest task {task}, longest setTimeout gap {gap:.0} ms, \
+                 the page's longest task {task}, longest setTimeout gap {gap:.0} ms \
+                 ({gap_at:.2} s after the click), \
                  CPU {zip_cpu:.1} s); floor {} (CPU {floor_cpu:.1} s, longest setTimeout gap \
                  {gap_in_floor:.0} ms); port floor {} (zip at {:.0}%); \
                  hashing floor {} (zip at {:.0}%, CPU {hashing_cpu:.1} s); fetch and discard {}",
@@ -418,8 +426,8 @@ const ZIP_BUTTON: &str = ".zip-download .folder-controls .button";
 /// The app's "Download as .zip" on the product page shown (its button in view, the
 /// machine at rest): seconds from the click to the zip whole on disk, the machine's CPU
 /// seconds meanwhile, and the page's longest task (ms, `None` where not observable) and
-/// longest `setTimeout(0)` gap (ms).
-async fn zip(h: &Harness) -> (f64, f64, Option<f64>, f64) {
+/// longest `setTimeout(0)` gap (ms) and when it began (seconds after the click).
+async fn zip(h: &Harness) -> (f64, f64, Option<f64>, f64, f64) {
     h.js(WATCH_PAGE).await;
     let cpu = machine_cpu_seconds();
     let started = Instant::now();
@@ -432,12 +440,18 @@ async fn zip(h: &Harness) -> (f64, f64, Option<f64>, f64) {
     let zipped = started.elapsed().as_secs_f64();
     let cpu = machine_cpu_seconds() - cpu;
     let watched = h.js(WATCHED).await;
-    let (observable, task, gap): (bool, f64, f64) =
+    let (observable, task, gap, gap_at): (bool, f64, f64, f64) =
         serde_json::from_value(watched.clone()).unwrap_or_else(|_| panic!("{watched}"));
     h.wait_for_text_within(".zip-download .bulk-summary", "Done", WAIT)
         .await;
     fs::remove_file(&zip).expect("remove the zip");
-    (zipped, cpu, observable.then_some(task), gap)
+    (
+        zipped,
+        cpu,
+        observable.then_some(task),
+        gap,
+        gap_at / 1000.0,
+    )
 }
 
 /// The first complete zip in the browser's download folder: no partial file left, and
@@ -588,7 +602,7 @@ async fn floor(h: &Harness, urls: &[&str], total: u64, kind: Floor) -> (f64, f64
     let time = started.elapsed().as_secs_f64();
     let cpu = machine_cpu_seconds() - cpu;
     let watched = h.js(WATCHED).await;
-    let (_, _, gap): (bool, f64, f64) =
+    let (_, _, gap, _): (bool, f64, f64, f64) =
         serde_json::from_value(watched.clone()).unwrap_or_else(|_| panic!("{watched}"));
     fs::remove_file(&saved).expect("remove the floor's file");
     (time, cpu, gap)

@@ -139,7 +139,7 @@ pub fn FolderDownload(
                 {move || run.with(|r| r.as_ref().map(|r| view! { <FileLines lines=Arc::clone(&r.progress().lines) /> }))}
                 <Show when=move || shown(run, |r| r.reported.get() && r.queue().borrow().is_finished())>
                     <div class="bulk-summary" role="status">
-                        <p>{move || shown(run, |r| r.queue().borrow().summary_text(true))}</p>
+                        <p>{move || shown(run, |r| r.queue().borrow().summary_text())}</p>
                         <Show when=move || shown(run, |r| r.queue().borrow().summary().failed > 0)>
                             <button type="button" class="button" on:click=move |_| control(run, |run| {
                                 run.reported.set(false);

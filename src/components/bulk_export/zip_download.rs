@@ -168,8 +168,11 @@ impl ZipRun {
 
     /// What the run says once over; where the report is only when a part was saved.
     fn summary_text(&self) -> String {
-        let kept = self.parts.borrow().any_saved();
-        self.queue().borrow().summary_text(kept)
+        let queue = self.queue().borrow();
+        match self.parts.borrow().any_saved() {
+            true => queue.summary_text(),
+            false => queue.counts_text(),
+        }
     }
 
     /// Each part's line and what it offers.

@@ -83,9 +83,18 @@ impl Queue {
         text
     }
 
-    /// What a finished run says: how many files ended each way, and where the report
-    /// is when one was `kept` (a zip run whose parts were all left unsaved keeps none).
-    pub fn summary_text(&self, kept: bool) -> String {
+    /// What a finished run says: how many files ended each way, and where the report is.
+    pub fn summary_text(&self) -> String {
+        let report = match self.mode() {
+            Mode::Folder => t::bulk::report_in_folder(REPORT_NAME),
+            Mode::Zip => t::bulk::report_in_zip(REPORT_NAME),
+        };
+        format!("{} {report}", self.counts_text())
+    }
+
+    /// How many files ended each way, and which differ from the listing: the summary of
+    /// a run that kept no report (a zip run whose parts were all left unsaved).
+    pub fn counts_text(&self) -> String {
         let s = self.summary();
         let mut text = if s.cancelled > 0 {
             t::bulk::summary_cancelled(
@@ -105,13 +114,6 @@ impl Queue {
         if !mismatched.is_empty() {
             text += " ";
             text += &t::bulk::summary_mismatch(mismatched.join(", "));
-        }
-        if kept {
-            text += " ";
-            text += &match self.mode() {
-                Mode::Folder => t::bulk::report_in_folder(REPORT_NAME),
-                Mode::Zip => t::bulk::report_in_zip(REPORT_NAME),
-            };
         }
         text
     }
@@ -299,12 +301,12 @@ mod tests {
         q.handle(Event::Interrupted { file: 1 });
         assert!(q.is_finished());
         assert_eq!(
-            q.summary_text(true),
+            q.summary_text(),
             "Done: 0 downloaded, 0 skipped, 0 failed, 3 cancelled. The report is in the folder as download-report.json."
         );
         // No zip kept, no report to point to.
         assert_eq!(
-            q.summary_text(false),
+            q.counts_text(),
             "Done: 0 downloaded, 0 skipped, 0 failed, 3 cancelled."
         );
     }
@@ -357,7 +359,7 @@ mod tests {
             q.handle(Event::Interrupted { file: 1 });
             assert_eq!(q.progress(2).text, "wedi'i chanslo");
             assert_eq!(
-                q.summary_text(true),
+                q.summary_text(),
                 "Wedi gorffen: 0 wedi'u lawrlwytho, 0 wedi'u hepgor, 0 wedi methu, 3 wedi'u \
                  canslo. Mae'r adroddiad yn y ffolder fel download-report.json."
             );

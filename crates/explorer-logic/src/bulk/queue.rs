@@ -1019,11 +1019,11 @@ pub(crate) mod tests {
         assert_eq!(q.md5_mismatches(), ["a.zip"]);
         assert_eq!(q.received_md5(0), Some("ff"));
         assert!(
-            q.summary_text(true)
+            q.summary_text()
                 .contains("MD5 differs from the listing for a.zip")
         );
         assert!(
-            q.summary_text(true)
+            q.summary_text()
                 .ends_with("The report is in each zip as download-report.json.")
         );
     }

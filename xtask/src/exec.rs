@@ -95,7 +95,9 @@ pub fn capture(command: &mut Command) -> Result<String> {
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
 
-fn command_line(command: &Command) -> String {
+/// The command as typed: its program and arguments, not its environment (which may
+/// hold keys).
+pub fn command_line(command: &Command) -> String {
     let mut words = vec![command.get_program().to_string_lossy().into_owned()];
     words.extend(
         command

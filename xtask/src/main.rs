@@ -7,6 +7,7 @@ mod bench_download;
 mod bench_shapes;
 mod bench_storage;
 mod bench_web;
+mod browser_tests;
 mod build_target;
 mod bundle;
 mod csp;
@@ -337,25 +338,26 @@ fn test() -> Result {
     // The same tests once per engine (crates/e2e's `Engine`), each run built for its
     // engine (`E2E_BROWSER` is a cfg, so cargo rebuilds them): a test that cannot run in
     // an engine is ignored there with its reason, and each engine's count is what ran.
+    let mut flaky = Vec::new();
     for (step, engine) in [
         ("browser tests in chromium", "chromium"),
         ("browser tests in firefox", "firefox"),
         ("browser tests in webkit", "webkit"),
     ] {
         steps.run(step, || {
-            // `--show-output`: the reasons of checks skipped in this engine show.
-            // No backtrace: a failure's message, not tokio's frames, ends the log
-            // (the part of it CI shows).
-            run(tools::cargo_in(engine)
-                .args(["test", "-p", "e2e", "--", "--show-output"])
-                .env("RUST_BACKTRACE", "0")
-                .envs(tools::storage_test_env())
-                .env("E2E_WEB_ROOT", bundle::dist())
-                .env("E2E_EXPLORER_WEB_ROOT", &explorer.dist))
+            let names = browser_tests::run_in(engine, &bundle::dist(), &explorer.dist)?;
+            flaky.extend(names.into_iter().map(|name| format!("{name} in {engine}")));
+            Ok(())
         })?;
     }
 
     println!("\nxtask test: {}", steps.summary());
+    if !flaky.is_empty() {
+        println!(
+            "flaky (failed, then passed on its own): {}",
+            flaky.join(", ")
+        );
+    }
     Ok(())
 }
 

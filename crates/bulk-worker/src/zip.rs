@@ -12,7 +12,7 @@
 //! hashes the long files, and posts their chunks here, as the network gave them. The
 //! zip writer writes the zip format's own bytes (headers, descriptors, the central
 //! directory), and is told of each piece of a file by its length; only short pieces
-//! (small files) are gathered with them, into fewer, larger chunks.
+//! (small files) are gathered with them, into fewer, larger chunks (not in Firefox).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, VecDeque};
@@ -25,14 +25,14 @@ use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::file::{FileId, ListedFile};
 use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
-use explorer_logic::bulk::worker::{PartOutcome, Reply};
+use explorer_logic::bulk::worker::{PartOutcome, Reply, gathers_short_pieces};
 use explorer_logic::bulk::zip::{CHECKSUMS_NAME, Part, Written, checksums, report, start_entry};
 use futures::StreamExt;
 use js_sys::{Promise, Uint8Array};
 use rawzip::{DataDescriptorOutput, ZipArchiveWriter};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
-use web_sys::AbortSignal;
+use web_sys::{AbortSignal, WorkerGlobalScope};
 
 use crate::beside::{Beside, Heard};
 use crate::fetch::{Body, Transfers, describe, error_name, failed};
@@ -51,7 +51,8 @@ const PIECE_BYTES: u32 = 1024 * 1024;
 /// long file (`ListedFile::is_long`: however short a piece the network gives, as Firefox
 /// gives pieces of 64-256 kB, gathering it would copy it three times more); shorter ones
 /// are gathered with the zip format's bytes, so many small files make few chunks (each
-/// chunk is a step of the browser's download, across processes).
+/// chunk is a step of the browser's download, across processes). In Firefox no piece is
+/// gathered (`gathers_short_pieces` says why).
 const PASSED_AS_IT_CAME: u32 = 256 * 1024;
 /// How many bytes of zip are gathered before they go to the browser.
 const HAND_OVER_BYTES: usize = 1024 * 1024;
@@ -99,6 +100,8 @@ pub struct ZipRun {
     /// The worker beside that fetches and hashes the long files, where the page started
     /// one.
     beside: Option<Rc<Beside>>,
+    /// Whether short pieces are gathered (see [`PASSED_AS_IT_CAME`]).
+    gathers: bool,
     cancelled: Cell<bool>,
     notify: Wakeup,
     steer: Rc<dyn Steering>,
@@ -123,6 +126,7 @@ impl ZipRun {
             given_up: RefCell::default(),
             scratch: RefCell::default(),
             beside,
+            gathers: gathers_short_pieces(&user_agent()),
             cancelled: Cell::new(false),
             notify: Wakeup::default(),
             steer,
@@ -264,10 +268,10 @@ impl ZipRun {
             self.notify.wake();
             let (mut entry, _) =
                 start_entry(&mut archive, &self.files[file].name).map_err(broken)?;
-            let long = self.files[file].is_long();
+            let gathered = self.gathers && !self.files[file].is_long();
             loop {
                 match self.next_chunk(file) {
-                    Next::Bytes(piece) if piece.length() < PASSED_AS_IT_CAME && !long => {
+                    Next::Bytes(piece) if gathered && piece.length() < PASSED_AS_IT_CAME => {
                         entry.write_all(&piece.to_vec()).map_err(written)?;
                         self.notify.wake();
                         if format.borrow().bytes.len() >= HAND_OVER_BYTES {
@@ -487,6 +491,15 @@ impl ZipRun {
         self.slots[file].borrow_mut().whole = Some(whole);
         Event::Finished { file, md5 }
     }
+}
+
+/// The user agent of the engine this worker runs in.
+fn user_agent() -> String {
+    js_sys::global()
+        .unchecked_into::<WorkerGlobalScope>()
+        .navigator()
+        .user_agent()
+        .unwrap_or_default()
 }
 
 /// Hands the zip format's bytes written so far to the browser.

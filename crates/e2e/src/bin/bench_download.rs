@@ -360,9 +360,15 @@ async fn bench() -> Vec<Figures> {
             if !folder_here {
                 continue;
             }
-            let (app, plain) = folder(&h, product, &urls).await;
-            let worker = folder_floor(&h, &urls, false).await;
-            let worker_md5 = folder_floor(&h, &urls, true).await;
+            // In turn too: the app and the plain page, the two worker floors.
+            let (app, plain) = folder(&h, product, &urls, zip_first).await;
+            let (worker, worker_md5) = if zip_first {
+                let worker = folder_floor(&h, &urls, false).await;
+                (worker, folder_floor(&h, &urls, true).await)
+            } else {
+                let worker_md5 = folder_floor(&h, &urls, true).await;
+                (folder_floor(&h, &urls, false).await, worker_md5)
+            };
             let curl = curl_fetch(&listing, curl_dir.path()).await;
             println!(
                 "BENCH {engine} {product} run {run}: folder {}, plain JS {}, plain JS in a \
@@ -609,8 +615,16 @@ async fn floor(h: &Harness, urls: &[&str], total: u64, kind: Floor) -> (f64, f64
 }
 
 /// "Download to a folder" on `product`'s page and the plain-JS page writing its files
-/// (`urls`) into the same kind of folder: seconds, each timed in the page.
-async fn folder(h: &Harness, product: &str, urls: &[&str]) -> (f64, f64) {
+/// (`urls`) into the same kind of folder, the app first when `app_first`: seconds, each
+/// timed in the page.
+async fn folder(h: &Harness, product: &str, urls: &[&str], app_first: bool) -> (f64, f64) {
+    let plain = if app_first {
+        None
+    } else {
+        let plain = plain_js(h, urls, true).await;
+        clear_folder(h).await;
+        Some(plain)
+    };
     h.goto(&format!("/products/{product}?areas=GB")).await;
     h.find(".downloads-table tbody tr").await;
     let button = ".folder-download .folder-controls .button";
@@ -622,8 +636,14 @@ async fn folder(h: &Harness, product: &str, urls: &[&str]) -> (f64, f64) {
     let summary = h.text(".folder-download .bulk-summary").await;
     assert!(summary.contains(" 0 failed"), "{summary}");
     clear_folder(h).await;
-    let plain = plain_js(h, urls, true).await;
-    clear_folder(h).await;
+    let plain = match plain {
+        Some(plain) => plain,
+        None => {
+            let plain = plain_js(h, urls, true).await;
+            clear_folder(h).await;
+            plain
+        }
+    };
     (app, plain)
 }
 

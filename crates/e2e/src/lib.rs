@@ -37,7 +37,7 @@ use std::future::pending;
 use std::net::{SocketAddr, TcpListener as StdListener};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -251,13 +251,34 @@ struct DriverProcess {
     /// Firefox's profiles or WebKit's settings (which name its download folder), kept
     /// while the browser runs.
     _home: Option<tempfile::TempDir>,
+    /// What the driver and its browser wrote (both write to the driver's output).
+    log: tempfile::NamedTempFile,
 }
+
+/// How many of the driver's last lines a failed test shows.
+const DRIVER_LINES_SHOWN: usize = 20;
 
 impl Drop for DriverProcess {
     fn drop(&mut self) {
         let group = format!("-{}", self.child.id());
         let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.child.wait();
+        // A test that failed shows what the browser said last: a crash or a hang of
+        // the browser (CI once saw WebKit's "page crash or hang") says more there than
+        // in the test's own message.
+        if std::thread::panicking() {
+            let log = std::fs::read(self.log.path()).unwrap_or_default();
+            let log = String::from_utf8_lossy(&log);
+            let lines: Vec<&str> = log.lines().filter(|line| !line.trim().is_empty()).collect();
+            let last = &lines[lines.len().saturating_sub(DRIVER_LINES_SHOWN)..];
+            match last {
+                [] => println!("The WebDriver server and its browser wrote nothing."),
+                _ => println!(
+                    "The WebDriver server's and its browser's last lines:\n{}",
+                    last.join("\n")
+                ),
+            }
+        }
     }
 }
 
@@ -1206,11 +1227,14 @@ async fn start_driver(engine: Engine, downloads: &Path) -> (DriverProcess, Socke
         .expect("find a free port");
     let (program, args) = engine.driver_command(addr.port());
     let mut command = Command::new(program);
+    let log = tempfile::NamedTempFile::new().expect("a file for the driver's output");
+    // One open file for both, so their writes follow each other.
+    let output = log.reopen().expect("the driver's output file");
     command
         .args(args)
         .process_group(0)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+        .stdout(output.try_clone().expect("the driver's output file"))
+        .stderr(output);
     let mut home = None;
     if engine == Engine::Firefox {
         // Its profile inside a folder of ours, removed even when the browser is killed.
@@ -1232,7 +1256,11 @@ async fn start_driver(engine: Engine, downloads: &Path) -> (DriverProcess, Socke
     let child = command
         .spawn()
         .unwrap_or_else(|error| panic!("start {program} ({error}): {}", engine.install_hint()));
-    let child = DriverProcess { child, _home: home };
+    let child = DriverProcess {
+        child,
+        _home: home,
+        log,
+    };
     eventually(WAIT, async || {
         tokio::net::TcpStream::connect(addr)
             .await

@@ -32,14 +32,13 @@ pub fn run_in(engine: &str, web_root: &Path, explorer_web_root: &Path) -> Result
     let mut first = tools::cargo_in(engine);
     first.args(["test", "-p", "e2e", "--", "--show-output"]);
     tests(&mut first);
-    let failed = match run_listing_failures(&mut first)? {
-        Outcome::Passed => return Ok(Vec::new()),
-        Outcome::Failed(names) if (1..=RUN_AGAIN_AT_MOST).contains(&names.len()) => names,
-        Outcome::Failed(names) => {
-            return Err(format!("{} tests failed: {}", names.len(), names.join(", ")).into());
-        }
-        Outcome::Broken(error) => return Err(error),
-    };
+    let failed = run_listing_failures(&mut first)?;
+    if failed.is_empty() {
+        return Ok(failed);
+    }
+    if failed.len() > RUN_AGAIN_AT_MOST {
+        return Err(format!("{} tests failed: {}", failed.len(), failed.join(", ")).into());
+    }
     println!("\nfailed in {engine}, run again: {}", failed.join(", "));
     let mut again = tools::cargo_in(engine);
     again
@@ -54,16 +53,10 @@ pub fn run_in(engine: &str, web_root: &Path, explorer_web_root: &Path) -> Result
     Ok(failed)
 }
 
-enum Outcome {
-    Passed,
-    /// The tests libtest reported as failed.
-    Failed(Vec<String>),
-    /// It failed with no test named (a build error): nothing to run again.
-    Broken(Box<dyn std::error::Error>),
-}
-
-/// Runs `command`, its output shown as it comes, and names the tests it failed.
-fn run_listing_failures(command: &mut Command) -> Result<Outcome> {
+/// Runs `command`, its output shown as it comes: the tests it failed (none when it
+/// passed), or an error when it failed with no test named (a build error: nothing to run
+/// again).
+fn run_listing_failures(command: &mut Command) -> Result<Vec<String>> {
     println!("$ {}", command_line(command));
     let mut child = command.stdout(Stdio::piped()).spawn()?;
     let mut failed = Vec::new();
@@ -77,13 +70,10 @@ fn run_listing_failures(command: &mut Command) -> Result<Outcome> {
         }
     }
     let status = child.wait()?;
-    Ok(if status.success() {
-        Outcome::Passed
-    } else if failed.is_empty() {
-        Outcome::Broken(format!("the browser tests failed ({status})").into())
-    } else {
-        Outcome::Failed(failed)
-    })
+    if !status.success() && failed.is_empty() {
+        return Err(format!("the browser tests failed ({status})").into());
+    }
+    Ok(failed)
 }
 
 /// The test a libtest progress line reports as failed: `test zip::a ... FAILED`.

@@ -163,10 +163,10 @@ button.addEventListener('click', () => window.__floor = (async () => {
   button.remove();
   const waited = (promise, ms) =>
     Promise.race([promise, new Promise(resolve => setTimeout(() => resolve(false), ms))]);
-  const activeIn = registration => new Promise(async resolve => {
+  const activeIn = async registration => {
     while (!registration.active) await new Promise(resolve => setTimeout(resolve, 20));
-    resolve(true);
-  });
+    return true;
+  };
   // Firefox answers a registration with no active worker here now and then (it had
   // been active when registered): seen in a run whose zip had just ended, for over 10 s
   // (the bench then waited for WebDriver's 120 s and stopped). The floor waits 5 s for
@@ -383,14 +383,14 @@ async fn bench() -> Vec<Figures> {
                 continue;
             }
             // In turn too: the app and the plain page, the two worker floors.
-            let (app, plain) = folder(&h, product, &urls, zip_first).await;
-            let (worker, worker_md5) = if zip_first {
-                let worker = folder_floor(&h, &urls, false).await;
-                (worker, folder_floor(&h, &urls, true).await)
-            } else {
-                let worker_md5 = folder_floor(&h, &urls, true).await;
-                (folder_floor(&h, &urls, false).await, worker_md5)
-            };
+            let (app, plain) =
+                in_turn(zip_first, folder(&h, product), plain_folder(&h, &urls)).await;
+            let (worker, worker_md5) = in_turn(
+                zip_first,
+                folder_floor(&h, &urls, false),
+                folder_floor(&h, &urls, true),
+            )
+            .await;
             let curl = curl_fetch(&listing, curl_dir.path()).await;
             println!(
                 "BENCH {engine} {product} run {run}: folder {}, plain JS {}, plain JS in a \
@@ -641,17 +641,24 @@ async fn floor(h: &Harness, urls: &[&str], total: u64, kind: Floor) -> (f64, f64
     (time, cpu, gap)
 }
 
-/// "Download to a folder" on `product`'s page and the plain-JS page writing its files
-/// (`urls`) into the same kind of folder, the app first when `app_first`: seconds, each
-/// timed in the page.
-async fn folder(h: &Harness, product: &str, urls: &[&str], app_first: bool) -> (f64, f64) {
-    let plain = if app_first {
-        None
+/// Awaits `a` and `b` one after the other, `a` first when `a_first`: measures that take
+/// turns, so neither always runs first.
+async fn in_turn<A, B>(
+    a_first: bool,
+    a: impl Future<Output = A>,
+    b: impl Future<Output = B>,
+) -> (A, B) {
+    if a_first {
+        let a = a.await;
+        (a, b.await)
     } else {
-        let plain = plain_js(h, urls, true).await;
-        clear_folder(h).await;
-        Some(plain)
-    };
+        let b = b.await;
+        (a.await, b)
+    }
+}
+
+/// Seconds "Download to a folder" takes on `product`'s page, timed in the page.
+async fn folder(h: &Harness, product: &str) -> f64 {
     h.goto(&format!("/products/{product}?areas=GB")).await;
     h.find(".downloads-table tbody tr").await;
     let button = ".folder-download .folder-controls .button";
@@ -663,15 +670,14 @@ async fn folder(h: &Harness, product: &str, urls: &[&str], app_first: bool) -> (
     let summary = h.text(".folder-download .bulk-summary").await;
     assert!(summary.contains(" 0 failed"), "{summary}");
     clear_folder(h).await;
-    let plain = match plain {
-        Some(plain) => plain,
-        None => {
-            let plain = plain_js(h, urls, true).await;
-            clear_folder(h).await;
-            plain
-        }
-    };
-    (app, plain)
+    app
+}
+
+/// Seconds the plain-JS page takes to write `urls` into the same kind of folder.
+async fn plain_folder(h: &Harness, urls: &[&str]) -> f64 {
+    let plain = plain_js(h, urls, true).await;
+    clear_folder(h).await;
+    plain
 }
 
 /// Seconds the plain-JS page's folder code takes in a dedicated worker (as the app

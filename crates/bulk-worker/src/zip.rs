@@ -272,7 +272,8 @@ impl ZipRun {
             loop {
                 match self.next_chunk(file) {
                     Next::Bytes(piece) if gathered && piece.length() < PASSED_AS_IT_CAME => {
-                        entry.write_all(&piece.to_vec()).map_err(written)?;
+                        pass(&mut entry, &format, piece.length()).map_err(written)?;
+                        format.borrow_mut().gather(&piece);
                         self.notify.wake();
                         if format.borrow().bytes.len() >= HAND_OVER_BYTES {
                             hand_over(&format, stream).await?;
@@ -282,10 +283,7 @@ impl ZipRun {
                         // What is gathered before it first; then the piece itself, which
                         // the zip writer only counts.
                         hand_over(&format, stream).await?;
-                        format.borrow_mut().passing = true;
-                        let counted = count(&mut entry, piece.length() as usize);
-                        format.borrow_mut().passing = false;
-                        counted.map_err(written)?;
+                        pass(&mut entry, &format, piece.length()).map_err(written)?;
                         self.notify.wake();
                         stream.write(&piece).await?;
                     }
@@ -517,25 +515,37 @@ async fn hand_over(format: &Rc<RefCell<Format>>, stream: &ZipStream) -> Result<(
     stream.write(&chunk).await
 }
 
-/// Tells the zip writer `length` more bytes of the file went to the browser (they are
-/// passed over: see [`Format`]).
-fn count(entry: &mut impl Write, mut length: usize) -> std::io::Result<()> {
+/// Tells the zip writer of `length` more bytes of the file, which do not pass through it
+/// (see [`Format`]): it keeps each entry's offset and length.
+fn pass(entry: &mut impl Write, format: &RefCell<Format>, length: u32) -> std::io::Result<()> {
     static PASSED: [u8; 64 * 1024] = [0; 64 * 1024];
-    while length > 0 {
-        let step = length.min(PASSED.len());
-        entry.write_all(&PASSED[..step])?;
-        length -= step;
-    }
-    Ok(())
+    let length = length as usize;
+    format.borrow_mut().passing = true;
+    let counted = (0..length)
+        .step_by(PASSED.len())
+        .try_for_each(|start| entry.write_all(&PASSED[..(length - start).min(PASSED.len())]));
+    format.borrow_mut().passing = false;
+    counted
 }
 
 /// What the zip writer writes: the zip format's own bytes, gathered until they go to
 /// the browser; while `passing`, a file's bytes, which went to the browser as they came
-/// and are only counted (the writer keeps each entry's offset and length).
+/// or are gathered here, and are only counted (the writer keeps each entry's offset and
+/// length).
 #[derive(Default)]
 struct Format {
     bytes: Vec<u8>,
     passing: bool,
+}
+
+impl Format {
+    /// Gathers a file's `piece`, copied from the network's chunk straight into the bytes
+    /// that go to the browser next (the zip writer was told of it by [`pass`]).
+    fn gather(&mut self, piece: &Uint8Array) {
+        let start = self.bytes.len();
+        self.bytes.resize(start + piece.length() as usize, 0);
+        piece.copy_to(&mut self.bytes[start..]);
+    }
 }
 
 /// The zip writer's end of a part's [`Format`].

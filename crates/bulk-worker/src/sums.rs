@@ -17,10 +17,9 @@ pub struct Sums {
 impl Sums {
     /// Adds `piece`, copied into `scratch` (one buffer, used again) to be hashed.
     pub fn update(&mut self, piece: &Uint8Array, scratch: &mut Vec<u8>) {
-        scratch.resize(piece.length() as usize, 0);
-        piece.copy_to(scratch);
-        self.md5.update(&*scratch);
-        self.crc.update(scratch);
+        let bytes = copied(piece, scratch);
+        self.md5.update(&*bytes);
+        self.crc.update(bytes);
     }
 
     pub fn finish(self) -> Whole {
@@ -85,13 +84,20 @@ impl FileMd5 {
 
     /// Adds `piece`.
     pub fn update(&mut self, piece: &Uint8Array) {
-        self.scratch.resize(piece.length() as usize, 0);
-        piece.copy_to(&mut self.scratch);
-        self.md5.update(&self.scratch);
+        self.md5.update(copied(piece, &mut self.scratch));
     }
 
     /// The md5 in lower-case hex.
     pub fn finish(self) -> String {
         format!("{:x}", self.md5.finalize())
     }
+}
+
+/// `piece` copied into wasm memory, into `scratch`'s room (grown when too small, never
+/// cleared first: the copy writes every byte hashed).
+fn copied<'a>(piece: &Uint8Array, scratch: &'a mut Vec<u8>) -> &'a mut [u8] {
+    let length = piece.length() as usize;
+    scratch.clear();
+    scratch.reserve(length);
+    piece.copy_to_uninit(&mut scratch.spare_capacity_mut()[..length])
 }

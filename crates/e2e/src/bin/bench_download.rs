@@ -206,7 +206,7 @@ button.addEventListener('click', () => window.__floor = (async () => {
   frame.hidden = true;
   frame.src = here(scope + id + '/' + name);
   document.body.append(frame);
-  return waits === 0 ? 'ok' : `ok, after ${waits} waits of 5 s (its time counts them)`;
+  return waits === 0 ? 'ok' : `ok, after ${waits} wait${waits > 1 ? 's' : ''} of 5 s (its time counts them)`;
 })().catch(e => 'error: ' + e), {once: true});
 "#;
 

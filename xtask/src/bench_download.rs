@@ -16,9 +16,10 @@
 //! figures; it then prints one markdown table of all three (of those whose run ended:
 //! an engine's run that fails is tried once more, then left out and named at the end).
 //! Not a timed test: it measures this machine, as it is at the moment. `BENCH_RUNS` sets
-//! the runs (3; the small files three times as many); with `BENCH_PROFILE=<folder>` Chromium also saves a CPU profile of the
-//! page during each zip (`zip-<product>.cpuprofile`, for DevTools). With `E2E_WEB_ROOT`
-//! set, the app built there is measured instead of building one.
+//! the runs (3; the small files three times as many); with `BENCH_PROFILE=<folder>`
+//! Chromium also saves a CPU profile of the page during each zip
+//! (`zip-<product>.cpuprofile`, for DevTools). With `E2E_WEB_ROOT` set, the app built
+//! there is measured instead of building one.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};

@@ -2,7 +2,8 @@
 //! `E2E_BROWSER` names: for each product of the generated catalogue in
 //! `BENCH_CATALOGUE` (`BenchSmall`: 200 small files; `BenchLarge`: one 1 GB file),
 //! `BENCH_RUNS` times (3 by default; the small files three times as many), with the
-//! medians as the figures (`BENCH_PRODUCTS=BenchSmall` measures one of them):
+//! medians as the figures and the goals' ratios the median of the runs' own
+//! (`BENCH_PRODUCTS=BenchSmall` measures one of them):
 //!
 //! - the app's "Download as .zip" (the bulk worker fetches, hashes and zips; the
 //!   download worker answers the browser's download with it), from the click to the
@@ -316,11 +317,10 @@ async fn bench() -> Vec<Figures> {
         .await;
         let bytes: u64 = listing.iter().filter_map(|d| d.file.size).sum();
         let urls: Vec<&str> = listing.iter().map(|d| d.file.url.as_str()).collect();
-        let mut times: [Vec<f64>; 12] = Default::default();
-        // The goals' ratios run by run: each run's two measures in turn, under the same
-        // conditions (the ratio of the medians mixes runs; the folder's small files were
-        // 1.10x by it and 1.16x run by run).
-        let (mut zip_of_floor, mut app_of_plain) = (Vec::new(), Vec::new());
+        // Each measure's runs; the goals' ratios too, run by run (the two measures of a
+        // run take turns under the same conditions; the ratio of the medians mixes runs:
+        // the folder's small files were 1.10x by it and 1.16x run by run).
+        let mut times: [Vec<f64>; 14] = Default::default();
         let (mut longest_task, mut longest_gap, mut floor_gap) = (Some(0.0_f64), 0.0_f64, 0.0_f64);
         // Small files' single runs spread most (WebKit's zip 59-93% of its floor in
         // five) and take seconds: three times as many of them.
@@ -396,7 +396,7 @@ async fn bench() -> Vec<Figures> {
             times[7].push(floor_cpu);
             times[8].push(port_floor);
             times[9].push(hashing_floor);
-            zip_of_floor.push(floor / zipped);
+            times[12].push(floor / zipped);
             if !folder_here {
                 continue;
             }
@@ -420,7 +420,7 @@ async fn bench() -> Vec<Figures> {
                 time_and_rate(curl, bytes),
             );
             times[3].push(app);
-            app_of_plain.push(app / plain);
+            times[13].push(app / plain);
             times[4].push(plain);
             times[5].push(curl);
             times[10].push(worker);
@@ -439,6 +439,8 @@ async fn bench() -> Vec<Figures> {
             hashing_floor,
             worker,
             worker_md5,
+            zip_of_floor,
+            app_of_plain,
         ] = times.map(|t| median(t).unwrap_or(f64::NAN));
         all.push(Figures {
             engine: engine.to_string(),
@@ -446,7 +448,7 @@ async fn bench() -> Vec<Figures> {
             bytes,
             zip,
             floor,
-            zip_of_floor: median(zip_of_floor).unwrap_or(f64::NAN),
+            zip_of_floor,
             port_floor,
             hashing_floor,
             discard,
@@ -458,7 +460,7 @@ async fn bench() -> Vec<Figures> {
             folder: folder_here.then_some(Folder {
                 app,
                 plain,
-                app_of_plain: median(app_of_plain).unwrap_or(f64::NAN),
+                app_of_plain,
                 worker,
                 worker_md5,
                 curl,

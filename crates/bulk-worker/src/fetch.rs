@@ -11,11 +11,12 @@ use explorer_logic::bulk::file::FileId;
 use explorer_logic::bulk::queue::Event;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     AbortController, AbortSignal, ReadableStream, ReadableStreamDefaultReader,
     ReadableStreamReadResult, RequestCache, RequestInit, Response, WorkerGlobalScope,
 };
+
+use crate::settled::Settled;
 
 /// The transfers under way, each with what stops it.
 #[derive(Default)]
@@ -64,7 +65,7 @@ pub async fn open(
         init.set_headers(&headers);
     }
     let scope: WorkerGlobalScope = js_sys::global().unchecked_into();
-    let response = match JsFuture::from(scope.fetch_with_str_and_init(url, &init)).await {
+    let response = match Settled::new(&scope.fetch_with_str_and_init(url, &init)).await {
         Ok(response) => response.unchecked_into::<Response>(),
         Err(_) if signal.aborted() => return Err(Event::Interrupted { file }),
         Err(_) => return Err(failed(Failure::Unreachable)),
@@ -194,7 +195,7 @@ impl Chunks {
 
 /// What `promise` resolves to, or why it was rejected.
 pub async fn wait(promise: js_sys::Promise) -> Result<JsValue, String> {
-    JsFuture::from(promise).await.map_err(|e| describe(&e))
+    Settled::new(&promise).await.map_err(|e| describe(&e))
 }
 
 /// What a failed browser call threw, as the browser says it (empty when it says

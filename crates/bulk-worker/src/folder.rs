@@ -14,7 +14,7 @@ use explorer_logic::bulk::report::REPORT_NAME;
 use explorer_logic::bulk::worker::{FolderStep, Reply};
 use js_sys::{Object, Reflect, Uint8Array};
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{JsFuture, spawn_local};
+use wasm_bindgen_futures::spawn_local;
 use web_sys::{
     AbortSignal, Blob, File, FileSystemCreateWritableOptions, FileSystemDirectoryHandle,
     FileSystemFileHandle, FileSystemGetFileOptions, FileSystemWritableFileStream,
@@ -22,6 +22,7 @@ use web_sys::{
 
 use crate::fetch::{Body, Chunks, Transfers, content_length, describe, error_name, open, wait};
 use crate::news::Steering;
+use crate::settled::Settled;
 use crate::sums::FileMd5;
 
 /// How many bytes a [`Writer`] gathers before it hands them to the browser. Each write
@@ -300,7 +301,7 @@ async fn existing_file(
     folder: &FileSystemDirectoryHandle,
     name: &str,
 ) -> Result<Option<File>, String> {
-    match JsFuture::from(folder.get_file_handle(name)).await {
+    match Settled::new(&folder.get_file_handle(name)).await {
         Ok(handle) => {
             let handle: FileSystemFileHandle = handle.unchecked_into();
             Ok(Some(wait(handle.get_file()).await?.unchecked_into()))
@@ -319,7 +320,7 @@ async fn sub_folder(
 ) -> Result<Option<FileSystemDirectoryHandle>, String> {
     let options = Object::new();
     let _ = Reflect::set(&options, &"create".into(), &create.into());
-    match JsFuture::from(folder.get_directory_handle_with_options(name, options.unchecked_ref()))
+    match Settled::new(&folder.get_directory_handle_with_options(name, options.unchecked_ref()))
         .await
     {
         Ok(handle) => Ok(Some(handle.unchecked_into())),
@@ -363,7 +364,7 @@ struct Writer {
     /// The batch before, gathered into again once its write is done.
     spare: Uint8Array,
     /// The write in flight.
-    pending: Option<JsFuture>,
+    pending: Option<Settled>,
 }
 
 impl Writer {
@@ -444,7 +445,7 @@ impl Writer {
             .stream
             .write_with_js_u8_array(bytes)
             .map_err(|e| describe(&e))?;
-        self.pending = Some(JsFuture::from(write));
+        self.pending = Some(Settled::new(&write));
         Ok(())
     }
 

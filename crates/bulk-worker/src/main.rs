@@ -32,6 +32,7 @@ mod fetch;
 mod folder;
 mod news;
 mod page;
+mod settled;
 mod steer;
 mod sums;
 mod wakeup;

@@ -31,12 +31,13 @@ use futures::StreamExt;
 use js_sys::{Promise, Uint8Array};
 use rawzip::{DataDescriptorOutput, ZipArchiveWriter};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{JsFuture, spawn_local};
+use wasm_bindgen_futures::spawn_local;
 use web_sys::{AbortSignal, WorkerGlobalScope};
 
 use crate::beside::{Beside, Heard};
 use crate::fetch::{Body, Transfers, describe, error_name, failed};
 use crate::news::Steering;
+use crate::settled::Settled;
 use crate::sums::{Sums, Whole};
 use crate::wakeup::Wakeup;
 
@@ -597,7 +598,7 @@ impl ZipStream {
             .queue(bytes)
             .map_err(|_| PartOutcome::CancelledInBrowser)?;
         if let Some(full) = queued.dyn_ref::<Promise>() {
-            let _ = JsFuture::from(full.clone()).await;
+            let _ = Settled::new(full).await;
         }
         Ok(())
     }

@@ -31,12 +31,15 @@ pub const LIMIT_BYTES: u64 = 222_100;
 /// The files the server sends precompressed: the first load's and the chunks.
 const FIRST_LOAD_EXTENSIONS: [&str; 4] = ["html", "js", "wasm", "css"];
 /// Data the product page fetches, precompressed too (places: 47 kB raw, about 10 kB
-/// brotli), and the download worker a zip download registers (not part of the first
-/// load), the stylesheets of pages loaded on demand (`src/stylesheet.rs`), and the catalogues
-/// whose words load with their features (`text::later`). Not `config.json`: deployers edit it in place, and a stale `.br` would win.
-const ON_DEMAND_DATA: [&str; 7] = [
+/// brotli), the download worker a zip download registers and the folder's worker (not
+/// part of the first load), the stylesheets of pages loaded on demand
+/// (`src/stylesheet.rs`), and the catalogues whose words load with their features
+/// (`text::later`). Not `config.json`: deployers edit it in place, and a stale `.br`
+/// would win.
+const ON_DEMAND_DATA: [&str; 8] = [
     "places.json",
     "download-worker.js",
+    "folder-worker.js",
     "map.css",
     "bulk.css",
     "pages.css",

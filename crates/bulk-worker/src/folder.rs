@@ -1,34 +1,30 @@
 //! A folder run: every file streamed into the folder the person picked (its handle,
 //! handed over by the page), several at a time, each one's md5 worked out as it
 //! arrives; a copy already there is measured (and hashed when it looks whole), so the
-//! queue can skip or resume it.
+//! queue can skip or resume it. The run asks for each file and reads the answer's
+//! status here; the worker's script (`public/folder-worker.js`) writes the body.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::rc::Rc;
 
+use explorer_logic::bulk::answer::Failure;
 use explorer_logic::bulk::file::{FileId, ListedFile};
 use explorer_logic::bulk::queue::Event;
 use explorer_logic::bulk::report::REPORT_NAME;
 use explorer_logic::bulk::worker::{FolderStep, Reply};
-use js_sys::{Object, Reflect, Uint8Array};
-use wasm_bindgen::JsCast;
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::{
-    AbortSignal, Blob, File, FileSystemCreateWritableOptions, FileSystemDirectoryHandle,
-    FileSystemFileHandle, FileSystemGetFileOptions, FileSystemWritableFileStream,
+    AbortSignal, Blob, File, FileSystemDirectoryHandle, FileSystemFileHandle, ReadableStream,
 };
 
-use crate::fetch::{Body, Chunks, Transfers, content_length, describe, error_name, open, wait};
+use crate::fetch::{Chunks, Transfers, content_length, describe, error_name, failed, open, wait};
 use crate::news::Steering;
 use crate::settled::Settled;
 use crate::sums::FileMd5;
-
-/// How many bytes a [`Writer`] gathers before it hands them to the browser. Each write
-/// is a round trip to the browser's file process: a network chunk (tens of kB) a write
-/// held a 1 GB download to a seventh of what curl reaches.
-const WRITE_BATCH: u32 = 4 * 1024 * 1024;
 
 /// One folder run.
 pub struct FolderRun {
@@ -41,6 +37,11 @@ pub struct FolderRun {
     /// when the folder could not be listed.
     present: RefCell<Option<BTreeSet<String>>>,
     transfers: Transfers,
+    /// The md5 of each file being written, worked out as its chunks pass.
+    passing: Rc<RefCell<BTreeMap<FileId, FileMd5>>>,
+    /// What [`write_file`] tells each chunk it writes (`(file, chunk)`, bound to a
+    /// file): hashes it and counts it.
+    passed: Function,
     steer: Rc<dyn Steering>,
 }
 
@@ -54,11 +55,26 @@ impl FolderRun {
         folder: FileSystemDirectoryHandle,
         steer: Rc<dyn Steering>,
     ) -> Rc<FolderRun> {
+        let passing = Rc::new(RefCell::new(BTreeMap::<FileId, FileMd5>::new()));
+        let passed = Closure::<dyn Fn(u32, Uint8Array)>::new({
+            let (passing, steer) = (Rc::clone(&passing), Rc::clone(&steer));
+            move |file: u32, chunk: Uint8Array| {
+                let file = file as FileId;
+                if let Some(md5) = passing.borrow_mut().get_mut(&file) {
+                    md5.update(&chunk);
+                }
+                let bytes = u64::from(chunk.length());
+                steer.event(Event::Chunk { file, bytes });
+            }
+        });
         let run = Rc::new(FolderRun {
             files,
             folder,
             present: RefCell::default(),
             transfers: Transfers::default(),
+            passing,
+            // Freed with the run's last bound copy.
+            passed: passed.into_js_value().unchecked_into(),
             steer,
         });
         let listing = Rc::clone(&run);
@@ -222,45 +238,36 @@ impl FolderRun {
         if let Some(present) = self.present.borrow_mut().as_mut() {
             present.insert(name.clone());
         }
-        let write = |error| Refused(FolderStep::Write, error);
-        let folder = self.folder_of(file, true).await.map_err(write)?;
-        let folder = folder.ok_or_else(|| write(String::new()))?;
-        let file_name = self.files[file].file_name();
-        let mut writer = Writer::open(&folder, file_name, start, content_length(&response))
-            .await
-            .map_err(write)?;
+        let refused = |error| Refused(FolderStep::Write, error);
+        let folder = self.folder_of(file, true).await.map_err(refused)?;
+        let folder = folder.ok_or_else(|| refused(String::new()))?;
         // Written from where the answer starts: a service that sent it all is written
         // over from the first byte (the hasher started over above), nothing passed over.
-        let mut body = Body::of(file, &response, 0);
-        let broke_off = loop {
-            match body.next(signal).await {
-                Ok(Some(chunk)) => {
-                    hasher.update(&chunk);
-                    if let Err(error) = writer.write(&chunk).await {
-                        body.cancel();
-                        break Some(Err(write(error)));
-                    }
-                    let bytes = u64::from(chunk.length());
-                    self.steer.event(Event::Chunk { file, bytes });
-                }
-                Ok(None) => break None,
-                Err(event) => break Some(Ok(event)),
-            }
-        };
-        let closed = writer.close().await;
-        match broke_off {
-            Some(ended) => ended,
-            None => finish(file, closed, hasher),
+        self.passing.borrow_mut().insert(file, hasher);
+        let passed: Function = self
+            .passed
+            .bind1(&JsValue::NULL, &(file as u32).into())
+            .unchecked_into();
+        let written = write(
+            &folder,
+            self.files[file].file_name(),
+            start,
+            content_length(&response),
+            response.body(),
+            Some(&passed),
+        )
+        .await;
+        let hasher = self.passing.borrow_mut().remove(&file).unwrap_or_default();
+        match written {
+            Ok(()) => Ok(Event::Finished {
+                file,
+                md5: hasher.finish(),
+            }),
+            Err(WriteFailed::Read) if signal.aborted() => Ok(Event::Interrupted { file }),
+            Err(WriteFailed::Read) => Ok(failed(file, Failure::Dropped)),
+            Err(WriteFailed::Refused(refused)) => Err(refused),
         }
     }
-}
-
-fn finish(file: FileId, closed: Result<(), String>, hasher: FileMd5) -> Result<Event, Refused> {
-    closed.map_err(|error| Refused(FolderStep::Save, error))?;
-    Ok(Event::Finished {
-        file,
-        md5: hasher.finish(),
-    })
 }
 
 /// The paths of the files `folder` holds where the listed files go: directly in it,
@@ -344,126 +351,63 @@ async fn write_text(
     name: &str,
     text: &str,
 ) -> Result<(), String> {
-    let mut writer = Writer::open(folder, name, 0, Some(text.len() as u64)).await?;
-    writer.write(&Uint8Array::from(text.as_bytes())).await?;
-    writer.close().await
+    let bytes = Uint8Array::from(text.as_bytes());
+    let blob = Blob::new_with_u8_array_sequence(&Array::of1(&bytes)).map_err(|e| describe(&e))?;
+    let length = Some(text.len() as u64);
+    match write(folder, name, 0, length, Some(blob.stream()), None).await {
+        Ok(()) => Ok(()),
+        Err(WriteFailed::Refused(Refused(_, error))) => Err(error),
+        Err(WriteFailed::Read) => Err(String::new()),
+    }
 }
 
-/// A file being written in a folder. Its bytes land in the file when it is closed,
-/// so it is closed on failure too: what arrived is kept for resuming.
-///
-/// Bytes are gathered into batches, and a batch is written while the next one is
-/// gathered: reading, hashing and writing overlap.
-struct Writer {
-    stream: FileSystemWritableFileStream,
-    /// How many bytes a batch holds: [`WRITE_BATCH`], or less for a smaller file.
-    capacity: u32,
-    /// Bytes gathered for the next write (JS memory: a write may outlive a wasm view).
-    batch: Uint8Array,
-    filled: u32,
-    /// The batch before, gathered into again once its write is done.
-    spare: Uint8Array,
-    /// The write in flight.
-    pending: Option<Settled>,
-}
-
-impl Writer {
-    /// Opens (creating it if need be) `name` in `folder` for writing from byte `at`,
-    /// keeping the bytes before it. `expected` is how many bytes are to come, when
-    /// known: a smaller file gets a batch its own size (a 4 MiB batch for each of 200
-    /// files of 100 kB was 800 MB of memory to clear).
-    async fn open(
+#[wasm_bindgen]
+extern "C" {
+    /// Writes `body` (none: nothing) into `folder` as `name` from byte `at` on, keeping
+    /// the bytes before it; `expected` bytes are to come, when known. `passed` is told
+    /// each chunk as it goes. Resolves to `null` once the file is saved, or to
+    /// `[step, message]` where it failed (`public/folder-worker.js`, which this worker
+    /// runs in: a file's reads and writes are awaited there, not each one here).
+    #[wasm_bindgen(js_name = bulkWriteFile)]
+    fn write_file(
         folder: &FileSystemDirectoryHandle,
         name: &str,
-        at: u64,
-        expected: Option<u64>,
-    ) -> Result<Writer, String> {
-        let options = FileSystemGetFileOptions::new();
-        options.set_create(true);
-        let handle: FileSystemFileHandle =
-            wait(folder.get_file_handle_with_options(name, &options))
-                .await?
-                .unchecked_into();
-        let options = FileSystemCreateWritableOptions::new();
-        options.set_keep_existing_data(at > 0);
-        let stream: FileSystemWritableFileStream =
-            wait(handle.create_writable_with_options(&options))
-                .await?
-                .unchecked_into();
-        if at > 0 {
-            wait(stream.seek_with_f64(at as f64).map_err(|e| describe(&e))?).await?;
-            let truncate = stream.truncate_with_f64(at as f64);
-            wait(truncate.map_err(|e| describe(&e))?).await?;
-        }
-        let capacity = expected
-            .and_then(|bytes| u32::try_from(bytes).ok())
-            .map_or(WRITE_BATCH, |bytes| bytes.clamp(1, WRITE_BATCH));
-        Ok(Writer {
-            stream,
-            capacity,
-            batch: Uint8Array::new_with_length(0),
-            filled: 0,
-            spare: Uint8Array::new_with_length(0),
-            pending: None,
-        })
-    }
+        at: f64,
+        expected: Option<f64>,
+        body: Option<ReadableStream>,
+        passed: Option<&Function>,
+    ) -> Promise;
+}
 
-    /// Adds `chunk` at the current position; it reaches the browser with the next
-    /// full batch, or on [`Writer::close`].
-    async fn write(&mut self, chunk: &Uint8Array) -> Result<(), String> {
-        let length = chunk.length();
-        if self.filled + length > self.batch.length() {
-            self.flush().await?;
-        }
-        if length >= self.capacity {
-            // The network's own buffer: never reused, so it is written as it is.
-            return self.send(chunk).await;
-        }
-        if self.batch.length() == 0 {
-            self.batch = Uint8Array::new_with_length(self.capacity);
-        }
-        self.batch.set(chunk, self.filled);
-        self.filled += length;
-        Ok(())
-    }
+/// Where [`write_file`] failed.
+enum WriteFailed {
+    /// The answer broke off, or its transfer was stopped.
+    Read,
+    Refused(Refused),
+}
 
-    /// Starts writing what is gathered, and gathers into the other batch from now on.
-    async fn flush(&mut self) -> Result<(), String> {
-        if self.filled > 0 {
-            let gathered = self.batch.subarray(0, self.filled);
-            self.filled = 0;
-            self.send(&gathered).await?;
-            std::mem::swap(&mut self.batch, &mut self.spare);
-        }
-        Ok(())
+/// Writes `body` into `folder` as `name` ([`write_file`]).
+async fn write(
+    folder: &FileSystemDirectoryHandle,
+    name: &str,
+    at: u64,
+    expected: Option<u64>,
+    body: Option<ReadableStream>,
+    passed: Option<&Function>,
+) -> Result<(), WriteFailed> {
+    let expected = expected.map(|bytes| bytes as f64);
+    let written = write_file(folder, name, at as f64, expected, body, passed);
+    let refused = |step, error| WriteFailed::Refused(Refused(step, error));
+    let outcome = Settled::new(&written).await;
+    let outcome = outcome.map_err(|e| refused(FolderStep::Write, describe(&e)))?;
+    if outcome.is_null() {
+        return Ok(());
     }
-
-    /// Starts writing `bytes` once the write before has finished.
-    async fn send(&mut self, bytes: &Uint8Array) -> Result<(), String> {
-        self.written().await?;
-        let write = self
-            .stream
-            .write_with_js_u8_array(bytes)
-            .map_err(|e| describe(&e))?;
-        self.pending = Some(Settled::new(&write));
-        Ok(())
-    }
-
-    /// Waits for the write in flight.
-    async fn written(&mut self) -> Result<(), String> {
-        match self.pending.take() {
-            Some(write) => write.await.map(drop).map_err(|e| describe(&e)),
-            None => Ok(()),
-        }
-    }
-
-    /// Puts what was written into the file.
-    async fn close(mut self) -> Result<(), String> {
-        let flushed = match self.flush().await {
-            Ok(()) => self.written().await,
-            failed => failed,
-        };
-        let closed = wait(self.stream.close()).await.map(drop);
-        flushed.and(closed)
-    }
+    let failed: Array = outcome.unchecked_into();
+    let error = failed.get(1).as_string().unwrap_or_default();
+    Err(match failed.get(0).as_string().as_deref() {
+        Some("read") => WriteFailed::Read,
+        Some("save") => refused(FolderStep::Save, error),
+        _ => refused(FolderStep::Write, error),
+    })
 }

@@ -7,7 +7,8 @@
 //!
 //! The page keeps the session and the words; the conversation is
 //! `explorer_logic::bulk::worker`'s (`Command` in, `Reply` out, JSON), over the
-//! worker's own scope (a folder's run, in a dedicated worker) or over a port (a zip's
+//! worker's own scope (a folder's run, in a dedicated worker started from
+//! `public/folder-worker.js`, which writes the files for it) or over a port (a zip's
 //! run, in the service worker that answers the zip's address: `public/download-worker.js`
 //! loads this same wasm, and hands it a port per run):
 //! 1. The worker says `Reply::Listening` once it listens.

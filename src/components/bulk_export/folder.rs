@@ -79,7 +79,7 @@ pub fn FolderDownload(
         // Read now: the folder is picked and listed first.
         let start = button.start();
         // The worker loads while the person picks the folder (dropped if they cancel).
-        let starting = Starting::new();
+        let starting = Starting::folder();
         spawn_local(async move {
             let folder = match pick_folder().await {
                 Ok(Some(folder)) => folder,

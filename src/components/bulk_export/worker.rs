@@ -21,6 +21,10 @@ use crate::workers::{AppWorker, Heard};
 /// script imports it too.
 pub(super) const LOADER: &str = "bulk-worker_loader.js";
 
+/// The script of a folder's worker (`public/folder-worker.js`, beside the loader, which it
+/// imports): it writes each file's bytes into the folder for the wasm.
+const FOLDER_WORKER: &str = "folder-worker.js";
+
 /// What travels beside a command to the worker.
 pub(super) enum Beside {
     Nothing,
@@ -47,9 +51,15 @@ pub(super) struct Starting {
 }
 
 impl Starting {
-    /// Starts loading a worker; whether it could start is told by [`Starting::set_up`].
-    pub fn new() -> Starting {
-        let loading = AppWorker::start(LOADER).ok().map(|(worker, replies)| {
+    /// Starts loading a folder's worker; whether it could start is told by
+    /// [`Starting::set_up`].
+    pub fn folder() -> Starting {
+        Starting::start(FOLDER_WORKER)
+    }
+
+    /// Starts loading a worker from `script`.
+    fn start(script: &str) -> Starting {
+        let loading = AppWorker::start(script).ok().map(|(worker, replies)| {
             let worker = BulkWorker {
                 worker,
                 _kept: None,
@@ -107,7 +117,7 @@ impl BulkWorker {
                 return None;
             }
             let channel = web_sys::MessageChannel::new().ok()?;
-            let (worker, _) = Starting::new()
+            let (worker, _) = Starting::start(LOADER)
                 .set_up(&Command::FetchBeside, Beside::Port(channel.port1()))
                 .await
                 .ok()?;

@@ -104,7 +104,7 @@ impl Body {
     }
 
     /// `response`'s body, its first `pass_over` bytes passed over.
-    pub fn of(file: FileId, response: &Response, pass_over: u64) -> Body {
+    fn of(file: FileId, response: &Response, pass_over: u64) -> Body {
         Body {
             file,
             chunks: response.body().map(|body| Chunks::of(&body)),

@@ -32,11 +32,12 @@ pub async fn open_uncached(base: String, probe: String) -> Harness {
 pub fn median(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     let mut sorted: Vec<f64> = values.into_iter().collect();
     sorted.sort_by(f64::total_cmp);
-    let upper = *sorted.get(sorted.len() / 2)?;
-    Some(match sorted.len() % 2 {
-        0 => (sorted[sorted.len() / 2 - 1] + upper) / 2.0,
-        _ => upper,
-    })
+    let middle = sorted.len() / 2;
+    match sorted.len() {
+        0 => None,
+        even if even % 2 == 0 => Some((sorted[middle - 1] + sorted[middle]) / 2.0),
+        _ => Some(sorted[middle]),
+    }
 }
 
 /// Sends `method` with `params` to Chromium's DevTools protocol and returns its answer;

@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 /// What xtask functions return: an error is a message for the person at the terminal.
 pub type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;
 
-/// The workspace root (the parent of `xtask/`): where `cargo xtask` was run, as cargo
-/// says at run time, before where this binary was built. A binary built in another
-/// checkout sharing this `CARGO_TARGET_DIR` (an A/B worktree) is not rebuilt here, and
-/// would otherwise work on that checkout.
+/// The workspace root (the parent of `xtask/`): the workspace `cargo xtask` was run in
+/// (cargo sets `CARGO_MANIFEST_DIR` for the program it runs), else the one this binary
+/// was built in. A binary built in another checkout sharing `CARGO_TARGET_DIR` (an A/B
+/// worktree) is not rebuilt here, and would otherwise work on that checkout.
 pub fn root() -> PathBuf {
     let manifest_dir =
         env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());

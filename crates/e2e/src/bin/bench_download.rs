@@ -381,8 +381,8 @@ async fn bench() -> Vec<Figures> {
             let (port_floor, _, _) = floors.port;
             let (hashing_floor, hashing_cpu, gap_in_hashing) = floors.hashing;
             let (floor, floor_cpu, gap_in_floor) = floors.plain;
-            for (all, gap) in gaps.iter_mut().zip([gap, gap_in_floor, gap_in_hashing]) {
-                all.push(gap);
+            for (measure, this_run) in gaps.iter_mut().zip([gap, gap_in_floor, gap_in_hashing]) {
+                measure.push(this_run);
             }
             let discarded = fetch_and_discard(&h, &urls).await;
             let task = task.map_or("not observable".to_owned(), |ms| format!("{ms:.0} ms"));
